@@ -1,0 +1,92 @@
+// swift-tools-version:6.1
+import PackageDescription
+
+let package = Package(
+  name: "PullParity",
+  platforms: [.macOS(.v14)],
+  products: [
+    .executable(name: "pullparity", targets: ["pullparity"]),
+    .library(name: "PullParityCore", targets: ["PullParityCore"]),
+  ],
+  dependencies: [
+    .package(url: "https://github.com/apple/swift-argument-parser", exact: "1.8.2"),
+    .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
+  ],
+  targets: [
+    // Pure: events, profiles, the state machine and metric derivation. No I/O, no Foundation,
+    // so a client app can embed the very code the pipeline judges it with.
+    .target(name: "PullParityCore"),
+
+    // The versioned SQL files live in the top-level schema/ folder and are compiled into the
+    // binary, so an installed `pullparity` never looks for them on disk.
+    .target(
+      name: "PullParitySchema",
+      path: "schema",
+      exclude: [],
+      resources: [
+        .embedInCode("0001_events_and_sessions.sql"),
+        .embedInCode("0002_dashboard_views.sql"),
+        .embedInCode("README.md"),
+      ]
+    ),
+
+    .systemLibrary(name: "CZlib", providers: [.apt(["zlib1g-dev"])]),
+
+    .target(
+      name: "CSimdjson",
+      cxxSettings: [.unsafeFlags(["-O3"])],
+      linkerSettings: [.linkedLibrary("simdjson")]
+    ),
+
+    .target(
+      name: "PullParityStore",
+      dependencies: [
+        "PullParityCore", "PullParitySchema",
+        .product(name: "GRDB", package: "GRDB.swift"),
+      ]
+    ),
+    .target(
+      name: "PullParityIngest",
+      dependencies: ["PullParityCore", "PullParityStore", "CZlib", "CSimdjson"]
+    ),
+    .target(
+      name: "PullParityReport",
+      dependencies: ["PullParityCore", "PullParityStore"]
+    ),
+    .executableTarget(
+      name: "pullparity",
+      dependencies: [
+        "PullParityCore", "PullParityIngest", "PullParityStore", "PullParityReport",
+        .product(name: "ArgumentParser", package: "swift-argument-parser"),
+      ]
+    ),
+
+    .target(
+      name: "PullParityTestSupport",
+      dependencies: ["PullParityCore"],
+      path: "Tests/PullParityTestSupport"
+    ),
+    .testTarget(name: "PullParityCoreTests", dependencies: ["PullParityCore", "PullParityTestSupport"]),
+    .testTarget(
+      name: "PullParityIngestTests",
+      dependencies: ["PullParityIngest", "PullParityStore", "PullParityTestSupport"]
+    ),
+    .testTarget(
+      name: "PullParityStoreTests",
+      dependencies: ["PullParityStore", "PullParityTestSupport"]
+    ),
+    .testTarget(
+      name: "PullParityReportTests",
+      dependencies: ["PullParityReport", "PullParityStore", "PullParityTestSupport"]
+    ),
+    .testTarget(name: "pullparityTests", dependencies: ["PullParityTestSupport"]),
+  ]
+)
+
+// Package-wide settings, applied once to every Swift target.
+for target in package.targets where target.type != .system {
+  guard target.name != "CSimdjson" else { continue }
+  var settings = target.swiftSettings ?? []
+  settings.append(.enableUpcomingFeature("ExistentialAny"))
+  target.swiftSettings = settings
+}

@@ -1,0 +1,48 @@
+/// The three profiles that come from the seed documents (contract §3).
+public enum BuiltInProfiles {
+  /// Seed 000: the Padel PWA ↔ iOS parity spec.
+  public static let padel = Profile(
+    name: "padel",
+    version: 1,
+    armThreshold: 24,
+    resistance: 0.72,
+    minHoldMs: 1200,
+    hideSlackMs: 250,
+    indicator: IndicatorConfig(kind: .balls, count: 4, staggerMs: 120, cycleMs: 800),
+    labels: LabelCopy(
+      pulling: "Dra för att ladda senaste padelnytt...",
+      ready: "Släpp för att uppdatera",
+      refreshing: "Padelbollarna studsar medan vi laddar..."
+    ),
+    // The spec asks iOS to match the PWA ("near same drag distance as PWA").
+    referencePlatform: "pwa"
+  )
+
+  /// Seed 001: the FFCI iOS `.refreshable` ticket.
+  public static let ffci = Profile(
+    name: "ffci",
+    version: 1,
+    armThreshold: nil,
+    resistance: 1,
+    minHoldMs: 0,
+    hideSlackMs: 250,
+    indicator: IndicatorConfig(kind: .native),
+    cacheInvalidationScreens: ["TabPageView"],
+    errorMustBeShown: true
+  )
+
+  /// Seed 002: the Phlock waveform indicator.
+  public static let phlock = Profile(
+    name: "phlock",
+    version: 1,
+    armThreshold: 80,
+    resistance: 1,
+    minHoldMs: 1300,
+    // 300 ms fade-out plus a frame.
+    hideSlackMs: 350,
+    indicator: IndicatorConfig(kind: .waveform, count: 5, staggerMs: 100, cycleMs: 500),
+    reveal: RevealRule(bars: 5, progressStep: 0.2, fullPullDistance: 80)
+  )
+
+  public static let all: [Profile] = [padel, ffci, phlock]
+}

@@ -1,0 +1,20 @@
+/// The `type` field of an event: the names clients write on the wire (contract §2).
+public enum EventType: String, CaseIterable, Sendable {
+  case pullStart = "pull_start"
+  case pullMove = "pull_move"
+  case armed
+  case disarmed
+  case release
+  case cancel
+  case label
+  case refreshStart = "refresh_start"
+  case indicatorShown = "indicator_shown"
+  case indicatorHidden = "indicator_hidden"
+  case reveal
+  case scrollToTop = "scroll_to_top"
+  case cacheInvalidated = "cache_invalidated"
+  case fetchStart = "fetch_start"
+  case loadComplete = "load_complete"
+  case errorShown = "error_shown"
+  case contentCleared = "content_cleared"
+}

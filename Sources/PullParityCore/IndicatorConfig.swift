@@ -1,0 +1,21 @@
+/// The refreshing indicator's animation, as a client reports it or a profile requires it.
+/// Absent numbers are not checked.
+public struct IndicatorConfig: Equatable, Sendable, Codable {
+  public var kind: IndicatorKind?
+  public var count: Int?
+  public var staggerMs: Double?
+  public var cycleMs: Double?
+
+  public init(kind: IndicatorKind? = nil, count: Int? = nil, staggerMs: Double? = nil, cycleMs: Double? = nil) {
+    self.kind = kind
+    self.count = count
+    self.staggerMs = staggerMs
+    self.cycleMs = cycleMs
+  }
+
+  enum CodingKeys: String, CodingKey {
+    case kind, count
+    case staggerMs = "stagger_ms"
+    case cycleMs = "cycle_ms"
+  }
+}

@@ -1,0 +1,70 @@
+/// The behaviour contract one app promises on every platform (contract §3).
+///
+/// Profiles are data: the state machine reads these numbers and rules and has no per-app branch,
+/// so a new app needs a profile, not code.
+public struct Profile: Equatable, Sendable, Codable {
+  public var name: String
+  /// Bumped whenever a number or rule changes; derived rows record it.
+  public var version: Int
+  /// Arming point on `distance × resistance`. `nil`: trust the client's `armed`.
+  public var armThreshold: Double?
+  public var resistance: Double
+  /// Minimum time the refreshing indicator stays visible.
+  public var minHoldMs: Double
+  /// How long after the hold or the load may the indicator take to go (fade-outs, a frame).
+  public var hideSlackMs: Double
+  /// The indicator every `indicator_shown` must report; `nil` fields are not checked.
+  public var indicator: IndicatorConfig?
+  /// Exact label copy; `nil` when the app shows no labels.
+  public var labels: LabelCopy?
+  /// Waveform bars revealed while pulling; `nil` when the indicator has no reveal.
+  public var reveal: RevealRule?
+  /// Screens on which the page cache must be invalidated before the fetch.
+  public var cacheInvalidationScreens: [String]
+  /// A failed load must be followed by an `error_shown`.
+  public var errorMustBeShown: Bool
+  /// The platform others are compared with in the QA checklist; `nil`: the first in name order.
+  public var referencePlatform: String?
+
+  public init(
+    name: String, version: Int = 1, armThreshold: Double?, resistance: Double = 1,
+    minHoldMs: Double, hideSlackMs: Double, indicator: IndicatorConfig? = nil,
+    labels: LabelCopy? = nil, reveal: RevealRule? = nil, cacheInvalidationScreens: [String] = [],
+    errorMustBeShown: Bool = false, referencePlatform: String? = nil
+  ) {
+    self.name = name
+    self.version = version
+    self.armThreshold = armThreshold
+    self.resistance = resistance
+    self.minHoldMs = minHoldMs
+    self.hideSlackMs = hideSlackMs
+    self.indicator = indicator
+    self.labels = labels
+    self.reveal = reveal
+    self.cacheInvalidationScreens = cacheInvalidationScreens
+    self.errorMustBeShown = errorMustBeShown
+    self.referencePlatform = referencePlatform
+  }
+
+  /// Whether `distance` (finger travel) is at or past this profile's arming point.
+  public func arms(atDistance distance: Double) -> Bool {
+    guard let armThreshold else { return false }
+    return distance * resistance >= armThreshold
+  }
+
+  /// The profile sessions of an app with no profile are derived with: it trusts the client,
+  /// requires no hold and checks no copy, so only the state machine's own rules apply.
+  public static func unconstrained(named name: String) -> Profile {
+    Profile(name: name, version: 0, armThreshold: nil, minHoldMs: 0, hideSlackMs: 250)
+  }
+
+  enum CodingKeys: String, CodingKey {
+    case name, version, resistance, indicator, labels, reveal
+    case armThreshold = "arm_threshold"
+    case minHoldMs = "min_hold_ms"
+    case hideSlackMs = "hide_slack_ms"
+    case cacheInvalidationScreens = "cache_invalidation_screens"
+    case errorMustBeShown = "error_must_be_shown"
+    case referencePlatform = "reference_platform"
+  }
+}

@@ -1,0 +1,150 @@
+/// The per-session metrics of contract §5, read off a session's final state.
+///
+/// `nil` is SQL's NULL: the metric did not apply (never armed, never shown...). The hold flags
+/// are `nil` unless the session completed, and `holdCompliant` follows SQL's three-valued
+/// `NOT flash AND NOT premature_hide AND NOT late_hide`: false as soon as one is true, unknown
+/// when none is true but one is unknown.
+public struct SessionMetrics: Equatable, Sendable {
+  public var outcome: SessionOutcome
+  public var trigger: RefreshTrigger?
+  public var timeToArmMs: Double?
+  public var armDistance: Double?
+  public var clientArmDistance: Double?
+  public var releaseDistance: Double?
+  public var loadMs: Double?
+  public var visibleMs: Double?
+  public var flash: Bool?
+  public var prematureHide: Bool?
+  public var lateHide: Bool?
+  public var holdCompliant: Bool?
+  public var labelViolations: Int?
+  public var loadSucceeded: Bool?
+  public var maxSampleGapMs: Double?
+  public var maxOffsetError: Double?
+
+  public init(
+    outcome: SessionOutcome, trigger: RefreshTrigger? = nil, timeToArmMs: Double? = nil,
+    armDistance: Double? = nil, clientArmDistance: Double? = nil, releaseDistance: Double? = nil,
+    loadMs: Double? = nil, visibleMs: Double? = nil, flash: Bool? = nil,
+    prematureHide: Bool? = nil, lateHide: Bool? = nil, holdCompliant: Bool? = nil,
+    labelViolations: Int? = nil, loadSucceeded: Bool? = nil, maxSampleGapMs: Double? = nil,
+    maxOffsetError: Double? = nil
+  ) {
+    self.outcome = outcome
+    self.trigger = trigger
+    self.timeToArmMs = timeToArmMs
+    self.armDistance = armDistance
+    self.clientArmDistance = clientArmDistance
+    self.releaseDistance = releaseDistance
+    self.loadMs = loadMs
+    self.visibleMs = visibleMs
+    self.flash = flash
+    self.prematureHide = prematureHide
+    self.lateHide = lateHide
+    self.holdCompliant = holdCompliant
+    self.labelViolations = labelViolations
+    self.loadSucceeded = loadSucceeded
+    self.maxSampleGapMs = maxSampleGapMs
+    self.maxOffsetError = maxOffsetError
+  }
+
+  /// How far (pt/px) the client may arm from the profile's arming sample.
+  public static let armMismatchTolerance = 2.0
+
+  /// The metrics of a session whose events have all been applied, and the findings that can
+  /// only be judged once the session is over.
+  public static func finalize(
+    _ state: SessionState, profile: Profile
+  ) -> (metrics: SessionMetrics, findings: [Violation]) {
+    let outcome = SessionOutcome(phase: state.phase)
+    var metrics = SessionMetrics(
+      outcome: outcome,
+      trigger: state.trigger ?? (state.pullStartedAt != nil ? .pull : nil),
+      timeToArmMs: difference(state.machineArm?.at, minus: state.pullStartedAt),
+      armDistance: state.machineArm?.distance,
+      clientArmDistance: state.clientArm?.distance,
+      releaseDistance: state.releaseDistance,
+      loadMs: difference(state.loadCompletedAt, minus: state.refreshStartedAt),
+      visibleMs: difference(state.indicatorHiddenAt, minus: state.indicatorShownAt),
+      labelViolations: profile.labels == nil ? nil : state.labelViolations,
+      loadSucceeded: state.loadSucceeded,
+      maxSampleGapMs: state.maxSampleGapMs,
+      maxOffsetError: state.maxOffsetError
+    )
+    var findings: [Violation] = []
+
+    if outcome == .completed, let hiddenAt = state.indicatorHiddenAt {
+      if let visible = metrics.visibleMs {
+        let flash = visible < profile.minHoldMs
+        metrics.flash = flash
+        if flash {
+          findings.append(
+            Violation(
+              kind: .flash, at: hiddenAt,
+              expected: "visible ≥ \(NumberText.format(profile.minHoldMs)) ms",
+              actual: "visible \(NumberText.format(visible)) ms"))
+        }
+      }
+      metrics.prematureHide = state.hiddenBeforeLoad
+      if state.hiddenBeforeLoad {
+        findings.append(
+          Violation(
+            kind: .prematureHide, at: hiddenAt, expected: "hidden after load_complete",
+            actual: "hidden before load_complete"))
+      }
+      if let shownAt = state.indicatorShownAt, let loadAt = state.loadCompletedAt {
+        let deadline = max(shownAt + profile.minHoldMs, loadAt) + profile.hideSlackMs
+        let late = hiddenAt > deadline
+        metrics.lateHide = late
+        if late {
+          findings.append(
+            Violation(
+              kind: .lateHide, at: hiddenAt,
+              expected: "hidden ≤ \(NumberText.format(deadline - shownAt)) ms after shown",
+              actual: "hidden \(NumberText.format(hiddenAt - shownAt)) ms after shown"))
+        }
+      }
+      metrics.holdCompliant = notAny(metrics.flash, metrics.prematureHide, metrics.lateHide)
+    }
+
+    if profile.armThreshold != nil, let clientArm = state.clientArm {
+      if let machineArm = state.machineArm {
+        if abs(clientArm.distance - machineArm.distance) > armMismatchTolerance {
+          findings.append(
+            Violation(
+              kind: .armMismatch, at: clientArm.at,
+              expected: "armed at \(NumberText.format(machineArm.distance))",
+              actual: "armed at \(NumberText.format(clientArm.distance))"))
+        }
+      } else {
+        findings.append(
+          Violation(
+            kind: .armMismatch, at: clientArm.at,
+            expected: "not armed (threshold \(NumberText.format(profile.armThreshold ?? 0)) never reached)",
+            actual: "armed at \(NumberText.format(clientArm.distance))"))
+      }
+    }
+
+    if profile.errorMustBeShown, outcome == .completed, state.loadSucceeded == false,
+      !state.errorShownAfterFailure
+    {
+      findings.append(
+        Violation(
+          kind: .errorNotShown, at: state.loadCompletedAt ?? state.indicatorHiddenAt ?? 0,
+          expected: "error_shown after the failed load", actual: "no error shown"))
+    }
+    return (metrics, findings)
+  }
+
+  private static func difference(_ end: Double?, minus start: Double?) -> Double? {
+    guard let end, let start else { return nil }
+    return end - start
+  }
+
+  /// SQL's `NOT a AND NOT b AND NOT c` over three-valued flags.
+  private static func notAny(_ flags: Bool?...) -> Bool? {
+    if flags.contains(true) { return false }
+    if flags.contains(nil) { return nil }
+    return true
+  }
+}

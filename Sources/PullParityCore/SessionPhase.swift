@@ -1,0 +1,14 @@
+/// Where a session is in the gesture (contract §4):
+/// `idle → pulling ⇄ armed → released → refreshing → holding → done`, and `→ cancelled`.
+public enum SessionPhase: String, CaseIterable, Sendable {
+  case idle
+  case pulling
+  case armed
+  /// Released while armed: waiting for the client's `refresh_start`.
+  case released
+  case refreshing
+  /// The load is done; the indicator must stay until the hold ends.
+  case holding
+  case done
+  case cancelled
+}

@@ -1,0 +1,112 @@
+-- PullParity schema, version 1: the raw event log and what is derived from it.
+-- Frozen once shipped: later versions add files, they never edit this one.
+--
+-- The raw log (events, quarantine) is the truth; sessions and violations are projections that
+-- `pullparity replay` can rebuild at any time. Times are epoch milliseconds (REAL) unless the
+-- column name says otherwise; flags are 0/1, NULL where they do not apply.
+
+CREATE TABLE sources (
+  source_id INTEGER PRIMARY KEY,
+  name      TEXT NOT NULL UNIQUE          -- path as given on the command line, '-' for stdin
+);
+
+CREATE TABLE events (
+  event_pk     INTEGER PRIMARY KEY,       -- arrival order
+  event_id     TEXT    NOT NULL,
+  id_hash      INTEGER NOT NULL,          -- 64-bit FNV-1a of event_id: the duplicate probe
+  session_id   TEXT    NOT NULL,
+  session_hash INTEGER NOT NULL,          -- 64-bit FNV-1a of session_id: session read-back
+  ts_ms        REAL    NOT NULL,
+  seq          INTEGER,
+  platform     TEXT    NOT NULL,
+  app          TEXT    NOT NULL,
+  type         TEXT    NOT NULL,
+  source_id    INTEGER NOT NULL REFERENCES sources(source_id),
+  line         INTEGER NOT NULL,          -- 1-based
+  byte_offset  INTEGER NOT NULL,          -- of the line's first byte in its (decompressed) source
+  raw          TEXT    NOT NULL           -- the line as received, without its line end
+);
+-- Integer keys instead of text ones: random 36-character ids would make every insert a
+-- random walk through a text B-tree.
+CREATE INDEX events_by_id_hash ON events(id_hash);
+CREATE INDEX events_by_session_hash ON events(session_hash);
+
+CREATE TABLE sessions (
+  session_id          TEXT    PRIMARY KEY,
+  app                 TEXT    NOT NULL,
+  profile             TEXT    NOT NULL,
+  profile_version     INTEGER NOT NULL,   -- 0: no such profile, derived with no app rules
+  platform            TEXT    NOT NULL,
+  app_version         TEXT,
+  os_version          TEXT,
+  device              TEXT,
+  screen              TEXT,
+  empty               INTEGER NOT NULL,   -- an event said the screen had no content
+  outcome             TEXT    NOT NULL,   -- completed | cancelled | incomplete
+  final_state         TEXT    NOT NULL,   -- the state machine's last state
+  "trigger"           TEXT,               -- pull | tab_reselect | programmatic
+  time_to_arm_ms      REAL,
+  arm_distance        REAL,
+  client_arm_distance REAL,
+  release_distance    REAL,
+  load_ms             REAL,
+  visible_ms          REAL,
+  flash               INTEGER,
+  premature_hide      INTEGER,
+  late_hide           INTEGER,
+  hold_compliant      INTEGER,
+  label_violations    INTEGER,
+  arm_mismatch        INTEGER,            -- client armed away from the profile's point
+  load_ok             INTEGER,
+  max_sample_gap_ms   REAL,               -- longest gap between pull samples
+  max_offset_error    REAL,               -- largest |offset − distance × resistance|
+  violation_count     INTEGER NOT NULL,
+  event_count         INTEGER NOT NULL,
+  started_at_ms       REAL    NOT NULL,
+  ended_at_ms         REAL    NOT NULL
+);
+CREATE INDEX sessions_by_app_platform ON sessions(app, platform, started_at_ms);
+
+CREATE TABLE violations (
+  session_id TEXT    NOT NULL REFERENCES sessions(session_id) ON DELETE CASCADE,
+  ordinal    INTEGER NOT NULL,            -- order of finding within the session
+  kind       TEXT    NOT NULL,
+  ts_ms      REAL    NOT NULL,
+  expected   TEXT,
+  actual     TEXT,
+  PRIMARY KEY (session_id, ordinal)
+) WITHOUT ROWID;
+CREATE INDEX violations_by_kind ON violations(kind);
+
+CREATE TABLE quarantine (
+  quarantine_id INTEGER PRIMARY KEY,
+  source        TEXT    NOT NULL,
+  line          INTEGER NOT NULL,
+  byte_offset   INTEGER NOT NULL,
+  category      TEXT    NOT NULL,         -- not_json, missing_field, ..., conflict
+  reason        TEXT    NOT NULL,         -- names the field and what was wrong
+  raw           TEXT    NOT NULL,         -- the line whole; a BLOB when it is not valid UTF-8
+  event_id      TEXT,                     -- for conflicts: the id whose stored version won
+  run_id        INTEGER NOT NULL,
+  raw_hash      INTEGER NOT NULL,
+  -- Re-ingesting the same file must not quarantine the same line twice.
+  UNIQUE (source, byte_offset, raw_hash)
+);
+
+CREATE TABLE ingest_runs (
+  run_id           INTEGER PRIMARY KEY,
+  started_at       TEXT    NOT NULL,      -- ISO 8601, UTC
+  finished_at      TEXT,
+  status           TEXT    NOT NULL,      -- running | completed | interrupted | failed
+  sources          TEXT    NOT NULL,      -- JSON array of the sources read
+  lines_read       INTEGER NOT NULL DEFAULT 0,
+  events_stored    INTEGER NOT NULL DEFAULT 0,
+  duplicates       INTEGER NOT NULL DEFAULT 0,
+  conflicts        INTEGER NOT NULL DEFAULT 0,
+  quarantined      INTEGER NOT NULL DEFAULT 0,
+  sessions_derived INTEGER NOT NULL DEFAULT 0,
+  duration_ms      REAL,
+  tool_version     TEXT    NOT NULL,
+  profile_versions TEXT    NOT NULL,      -- JSON object: profile name → version
+  parser           TEXT    NOT NULL
+);

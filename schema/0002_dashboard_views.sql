@@ -1,0 +1,1 @@
+-- views come next

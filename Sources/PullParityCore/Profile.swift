@@ -58,6 +58,24 @@ public struct Profile: Equatable, Sendable, Codable {
     Profile(name: name, version: 0, armThreshold: nil, minHoldMs: 0, hideSlackMs: 250)
   }
 
+  /// Reads a profile file entry. Only `name` and `min_hold_ms` are required; the rest default
+  /// to an app that trusts its client: no threshold, resistance 1, 250 ms slack, no copy.
+  public init(from decoder: any Decoder) throws {
+    let c = try decoder.container(keyedBy: CodingKeys.self)
+    name = try c.decode(String.self, forKey: .name)
+    version = try c.decodeIfPresent(Int.self, forKey: .version) ?? 1
+    armThreshold = try c.decodeIfPresent(Double.self, forKey: .armThreshold)
+    resistance = try c.decodeIfPresent(Double.self, forKey: .resistance) ?? 1
+    minHoldMs = try c.decode(Double.self, forKey: .minHoldMs)
+    hideSlackMs = try c.decodeIfPresent(Double.self, forKey: .hideSlackMs) ?? 250
+    indicator = try c.decodeIfPresent(IndicatorConfig.self, forKey: .indicator)
+    labels = try c.decodeIfPresent(LabelCopy.self, forKey: .labels)
+    reveal = try c.decodeIfPresent(RevealRule.self, forKey: .reveal)
+    cacheInvalidationScreens = try c.decodeIfPresent([String].self, forKey: .cacheInvalidationScreens) ?? []
+    errorMustBeShown = try c.decodeIfPresent(Bool.self, forKey: .errorMustBeShown) ?? false
+    referencePlatform = try c.decodeIfPresent(String.self, forKey: .referencePlatform)
+  }
+
   enum CodingKeys: String, CodingKey {
     case name, version, resistance, indicator, labels, reveal
     case armThreshold = "arm_threshold"

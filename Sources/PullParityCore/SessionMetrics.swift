@@ -18,6 +18,9 @@ public struct SessionMetrics: Equatable, Sendable {
   public var lateHide: Bool?
   public var holdCompliant: Bool?
   public var labelViolations: Int?
+  /// The client's first `armed` was judged against the profile's arming (threshold profiles
+  /// whose client armed); `nil` when there was nothing to judge.
+  public var armMismatch: Bool?
   public var loadSucceeded: Bool?
   public var maxSampleGapMs: Double?
   public var maxOffsetError: Double?
@@ -27,7 +30,7 @@ public struct SessionMetrics: Equatable, Sendable {
     armDistance: Double? = nil, clientArmDistance: Double? = nil, releaseDistance: Double? = nil,
     loadMs: Double? = nil, visibleMs: Double? = nil, flash: Bool? = nil,
     prematureHide: Bool? = nil, lateHide: Bool? = nil, holdCompliant: Bool? = nil,
-    labelViolations: Int? = nil, loadSucceeded: Bool? = nil, maxSampleGapMs: Double? = nil,
+    labelViolations: Int? = nil, armMismatch: Bool? = nil, loadSucceeded: Bool? = nil, maxSampleGapMs: Double? = nil,
     maxOffsetError: Double? = nil
   ) {
     self.outcome = outcome
@@ -43,6 +46,7 @@ public struct SessionMetrics: Equatable, Sendable {
     self.lateHide = lateHide
     self.holdCompliant = holdCompliant
     self.labelViolations = labelViolations
+    self.armMismatch = armMismatch
     self.loadSucceeded = loadSucceeded
     self.maxSampleGapMs = maxSampleGapMs
     self.maxOffsetError = maxOffsetError
@@ -108,8 +112,10 @@ public struct SessionMetrics: Equatable, Sendable {
     }
 
     if profile.armThreshold != nil, let clientArm = state.clientArm {
+      metrics.armMismatch = true
       if let machineArm = state.machineArm {
-        if abs(clientArm.distance - machineArm.distance) > armMismatchTolerance {
+        metrics.armMismatch = abs(clientArm.distance - machineArm.distance) > armMismatchTolerance
+        if metrics.armMismatch == true {
           findings.append(
             Violation(
               kind: .armMismatch, at: clientArm.at,

@@ -1,0 +1,235 @@
+public import PullParityCore
+
+/// Applies the contract's field rules (§1–2, §9) to what a parser extracted, whichever parser
+/// it was. Every rejection names the field and what was wrong with it.
+public enum EventDecoder {
+  /// Timestamps outside this window are rejected as absurd: they are almost always seconds
+  /// sent as milliseconds, or a zeroed clock. 2000-01-01 to 2100-01-01, UTC.
+  public static let plausibleTimestamps: Range<Double> = 946_684_800_000..<4_102_444_800_000
+  public static let maxIdentifierLength = 128
+
+  public static func decode(_ fields: ExtractedFields) -> Result<Event, Rejection> {
+    do {
+      return .success(try decodeEvent(fields))
+    } catch let rejection as Rejection {
+      return .failure(rejection)
+    } catch {
+      return .failure(Rejection(.invalidValue, "\(error)"))
+    }
+  }
+
+  private static func decodeEvent(_ f: ExtractedFields) throws -> Event {
+    let eventID = try identifier(f, .eventID)
+    let sessionID = try identifier(f, .sessionID)
+    let typeName = try requiredString(f, .type)
+    guard let type = EventType(rawValue: typeName) else {
+      throw Rejection(.unknownType, "`type` \(quoted(typeName)) is not an event type")
+    }
+    let timestamp = try decodeTimestamp(f[.ts])
+    let platform = try requiredString(f, .platform)
+    guard isLowercaseToken(platform) else {
+      throw Rejection(.invalidValue, "`platform` \(quoted(platform)) must be a non-empty lowercase token")
+    }
+    let app = try requiredString(f, .app)
+    guard !app.isEmpty else { throw Rejection(.invalidValue, "`app` must not be empty") }
+
+    return Event(
+      eventID: eventID,
+      sessionID: sessionID,
+      timestamp: timestamp,
+      seq: try optionalInteger(f, .seq),
+      platform: platform,
+      app: app,
+      profile: try optionalString(f, .profile),
+      appVersion: try optionalString(f, .appVersion),
+      osVersion: try optionalString(f, .osVersion),
+      device: try optionalString(f, .device),
+      screen: try optionalString(f, .screen),
+      empty: try optionalBool(f, .empty),
+      payload: try decodePayload(type, f)
+    )
+  }
+
+  private static func decodePayload(_ type: EventType, _ f: ExtractedFields) throws -> EventPayload {
+    switch type {
+    case .pullStart: return .pullStart
+    case .pullMove: return .pullMove(distance: try distance(f), offset: try optionalNumber(f, .offset))
+    case .armed: return .armed(distance: try distance(f))
+    case .disarmed: return .disarmed(distance: try distance(f))
+    case .release: return .release(distance: try distance(f))
+    case .cancel: return .cancel(reason: try optionalString(f, .reason))
+    case .label:
+      let text = try requiredString(f, .text)
+      let state: LabelState = try requiredEnum(f, .state)
+      return .label(text: text, state: state)
+    case .refreshStart:
+      let trigger: RefreshTrigger? = try optionalEnum(f, .trigger)
+      return .refreshStart(trigger: trigger ?? .pull)
+    case .indicatorShown: return .indicatorShown(try indicator(f))
+    case .indicatorHidden: return .indicatorHidden
+    case .reveal:
+      let progress = try requiredNumber(f, .progress)
+      guard progress >= 0, progress <= 1 else {
+        throw Rejection(.invalidValue, "`progress` \(NumberText.format(progress)) must be between 0 and 1")
+      }
+      guard let visible = try optionalInteger(f, .visible) else {
+        throw Rejection(.missingField, "missing field `visible` (required for reveal)")
+      }
+      guard visible >= 0 else { throw Rejection(.invalidValue, "`visible` must be ≥ 0") }
+      return .reveal(progress: progress, visible: visible)
+    case .scrollToTop: return .scrollToTop
+    case .cacheInvalidated: return .cacheInvalidated(key: try requiredString(f, .key))
+    case .fetchStart: return .fetchStart
+    case .loadComplete:
+      guard let ok = try optionalBool(f, .ok) else {
+        throw Rejection(.missingField, "missing field `ok` (required for load_complete)")
+      }
+      return .loadComplete(ok: ok, error: try optionalString(f, .error))
+    case .errorShown: return .errorShown(message: try optionalString(f, .message))
+    case .contentCleared: return .contentCleared
+    }
+  }
+
+  // MARK: - Field rules
+
+  private static func decodeTimestamp(_ value: JSONValue?) throws -> Double {
+    let ms: Double
+    switch value {
+    case nil: throw Rejection(.missingField, "missing field `ts`")
+    case .number(let number): ms = number
+    case .string(let text):
+      guard let parsed = RFC3339Timestamp.epochMilliseconds(text) else {
+        throw Rejection(
+          .badTimestamp, "`ts` \(quoted(text)) is not an RFC 3339 timestamp with a UTC offset")
+      }
+      ms = parsed
+    case .some(let other):
+      throw Rejection(.wrongType, "`ts` must be a number (epoch ms) or an RFC 3339 string, got \(other.typeName)")
+    }
+    guard plausibleTimestamps.contains(ms) else {
+      throw Rejection(
+        .badTimestamp,
+        "`ts` \(NumberText.format(ms)) is outside 2000–2100 in epoch milliseconds (seconds sent as ms?)")
+    }
+    return ms
+  }
+
+  private static func identifier(_ f: ExtractedFields, _ field: EventField) throws -> String {
+    let value = try requiredString(f, field)
+    guard !value.isEmpty else { throw Rejection(.invalidValue, "`\(field.path)` must not be empty") }
+    // Counting characters is only needed when the bytes could exceed the limit.
+    if value.utf8.count > maxIdentifierLength, value.count > maxIdentifierLength {
+      throw Rejection(
+        .invalidValue, "`\(field.path)` is \(value.count) characters, more than \(maxIdentifierLength)")
+    }
+    return value
+  }
+
+  private static func distance(_ f: ExtractedFields) throws -> Double {
+    let value = try requiredNumber(f, .distance)
+    guard value >= 0 else {
+      throw Rejection(.invalidValue, "`distance` \(NumberText.format(value)) must be ≥ 0")
+    }
+    return value
+  }
+
+  private static func requiredString(_ f: ExtractedFields, _ field: EventField) throws -> String {
+    switch f[field] {
+    case .string(let value): return value
+    case nil: throw Rejection(.missingField, "missing field `\(field.path)`")
+    case .some(let other): throw wrongType(field, "a string", other)
+    }
+  }
+
+  private static func optionalString(_ f: ExtractedFields, _ field: EventField) throws -> String? {
+    switch f[field] {
+    case .string(let value): return value
+    case nil, .null: return nil
+    case .some(let other): throw wrongType(field, "a string", other)
+    }
+  }
+
+  private static func requiredNumber(_ f: ExtractedFields, _ field: EventField) throws -> Double {
+    guard let value = try optionalNumber(f, field) else {
+      throw Rejection(.missingField, "missing field `\(field.path)`")
+    }
+    return value
+  }
+
+  private static func optionalNumber(_ f: ExtractedFields, _ field: EventField) throws -> Double? {
+    switch f[field] {
+    case .number(let value): return value
+    case nil, .null: return nil
+    case .some(let other): throw wrongType(field, "a number", other)
+    }
+  }
+
+  private static func optionalInteger(_ f: ExtractedFields, _ field: EventField) throws -> Int? {
+    guard let value = try optionalNumber(f, field) else { return nil }
+    guard value == value.rounded(), abs(value) < 9.0e15 else {
+      throw Rejection(.wrongType, "`\(field.path)` must be an integer, got \(NumberText.format(value))")
+    }
+    return Int(value)
+  }
+
+  private static func optionalBool(_ f: ExtractedFields, _ field: EventField) throws -> Bool? {
+    switch f[field] {
+    case .bool(let value): return value
+    case nil, .null: return nil
+    case .some(let other): throw wrongType(field, "a boolean", other)
+    }
+  }
+
+  private static func requiredEnum<T: RawRepresentable & CaseIterable>(
+    _ f: ExtractedFields, _ field: EventField
+  ) throws -> T where T.RawValue == String {
+    guard let value: T = try optionalEnum(f, field) else {
+      throw Rejection(.missingField, "missing field `\(field.path)`")
+    }
+    return value
+  }
+
+  private static func optionalEnum<T: RawRepresentable & CaseIterable>(
+    _ f: ExtractedFields, _ field: EventField
+  ) throws -> T? where T.RawValue == String {
+    guard let text = try optionalString(f, field) else { return nil }
+    guard let value = T(rawValue: text) else {
+      let allowed = T.allCases.map(\.rawValue).joined(separator: ", ")
+      throw Rejection(.invalidValue, "`\(field.path)` \(quoted(text)) is not one of \(allowed)")
+    }
+    return value
+  }
+
+  private static func indicator(_ f: ExtractedFields) throws -> IndicatorConfig? {
+    switch f[.indicator] {
+    case nil, .null: return nil
+    case .object: break
+    case .some(let other): throw wrongType(.indicator, "an object", other)
+    }
+    let count = try optionalInteger(f, .indicatorCount)
+    return IndicatorConfig(
+      kind: try optionalEnum(f, .indicatorKind),
+      count: count,
+      staggerMs: try optionalNumber(f, .indicatorStaggerMs),
+      cycleMs: try optionalNumber(f, .indicatorCycleMs)
+    )
+  }
+
+  private static func wrongType(_ field: EventField, _ expected: String, _ got: JSONValue) -> Rejection {
+    Rejection(.wrongType, "`\(field.path)` must be \(expected), got \(got.typeName)")
+  }
+
+  private static func isLowercaseToken(_ text: String) -> Bool {
+    !text.isEmpty
+      && text.utf8.allSatisfy { byte in
+        (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z"))
+          || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9"))
+          || byte == UInt8(ascii: "_") || byte == UInt8(ascii: "-")
+      }
+  }
+
+  private static func quoted(_ text: String) -> String {
+    let shown = text.count > 40 ? String(text.prefix(40)) + "…" : text
+    return "\"\(shown)\""
+  }
+}

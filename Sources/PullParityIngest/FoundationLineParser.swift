@@ -1,0 +1,196 @@
+import Foundation
+
+/// The reference parser of the seam: Foundation's `JSONSerialization`, held to strict RFC 8259 and
+/// to the limits of `SimdjsonLineParser`, so the two agree on every line.
+///
+/// What it adds to `JSONSerialization` (each one a line JSONSerialization accepts and simdjson
+/// does not, or a case JSONSerialization cannot tell apart):
+/// - invalid UTF-8 is decided first (`invalidUTF8`, whatever else is wrong with the line);
+/// - a NUL byte anywhere is not JSON (JSONSerialization guesses UTF-16/32 from NUL bytes);
+/// - a leading byte order mark is not JSON (JSONSerialization skips it);
+/// - a U+FEFF inside a string is kept (JSONSerialization drops one at the start of a string and
+///   after each escape, so `"\u{FEFF}type"` would become the key `type`): it is handed over
+///   escaped;
+/// - a trailing comma (`{"a":1,}`, `[1,]`) is not JSON (JSONSerialization allows it);
+/// - an integer (no fraction, no exponent) below −2⁶³ or above 2⁶⁴−1 is not JSON: simdjson's
+///   limit, which RFC 8259 §6 allows (JSONSerialization would return an `NSDecimalNumber`);
+/// - booleans are told from numbers by their class (on Linux `NSNumber(value: 1) as? Bool`
+///   succeeds, so a cast cannot tell them apart).
+///
+/// Both parsers reject numbers that overflow a double (`1e400`), lone UTF-16 surrogate escapes
+/// (`"\ud800"`) and nesting deeper than 512 (JSONSerialization's limit, given to simdjson).
+/// A repeated key keeps its last value: JSONSerialization builds its dictionary in document
+/// order, so the last occurrence overwrites the earlier ones (a test holds it to that).
+///
+/// Slow: meant for tests and as a fallback, not for ingesting gigabytes.
+public struct FoundationLineParser: EventLineParser {
+  public init() {}
+
+  public mutating func extractFields(
+    _ line: UnsafeRawBufferPointer, readableCount: Int
+  ) -> Result<ExtractedFields, Rejection> {
+    guard String(validating: line, as: UTF8.self) != nil else {
+      return .failure(LineRejection.invalidUTF8)
+    }
+    if line.contains(0) || line.starts(with: [0xEF, 0xBB, 0xBF]) {
+      return .failure(LineRejection.notJSON)
+    }
+    let root: Any
+    do {
+      let data = Self.escapingByteOrderMarks(line) ?? Data(line)
+      root = try JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])
+    } catch {
+      return .failure(LineRejection.notJSON)
+    }
+    guard Self.isStrict(line) else { return .failure(LineRejection.notJSON) }
+    guard let object = root as? [String: Any] else {
+      return .failure(LineRejection.notAnObject(Self.value(of: root).typeName))
+    }
+
+    var fields = ExtractedFields()
+    for field in EventField.allCases where !field.isIndicatorMember {
+      if let value = object[field.key] { fields[field] = Self.value(of: value) }
+    }
+    if let indicator = object[EventField.indicator.key] as? [String: Any] {
+      for field in EventField.allCases where field.isIndicatorMember {
+        if let value = indicator[field.key] { fields[field] = Self.value(of: value) }
+      }
+    }
+    return .success(fields)
+  }
+
+  /// The class of JSONSerialization's `true` and `false`.
+  private static let booleanClass = ObjectIdentifier(type(of: NSNumber(value: true)))
+
+  private static func value(of any: Any) -> JSONValue {
+    switch any {
+    case is NSNull:
+      return .null
+    case let string as String:
+      return .string(string)
+    case let number as NSNumber:
+      if ObjectIdentifier(type(of: number)) == booleanClass, String(cString: number.objCType) == "c" {
+        return .bool(number.boolValue)
+      }
+      if number is NSDecimalNumber {
+        // Numbers with many digits come as decimals; their text converts to the nearest double,
+        // as simdjson rounds.
+        return .number(Double(number.description) ?? number.doubleValue)
+      }
+      return .number(number.doubleValue)
+    case is [Any]:
+      return .array
+    case is [String: Any]:
+      return .object
+    default:
+      return .null
+    }
+  }
+
+  /// The line with every raw U+FEFF inside a string replaced by the escape `\uFEFF`, which
+  /// JSONSerialization keeps; nil when there is none. Outside strings (where U+FEFF is not JSON)
+  /// and after a backslash (an invalid escape) the bytes are left as they are: the verdict on the
+  /// line does not change, only the decoded string does.
+  private static func escapingByteOrderMarks(_ line: UnsafeRawBufferPointer) -> Data? {
+    let mark: [UInt8] = [0xEF, 0xBB, 0xBF]
+    guard line.firstRange(of: mark) != nil else { return nil }
+    var output = [UInt8]()
+    output.reserveCapacity(line.count + 16)
+    var index = 0
+    var inString = false
+    while index < line.count {
+      let byte = line[index]
+      if inString {
+        if byte == UInt8(ascii: "\\") {
+          output.append(contentsOf: line[index..<min(index + 2, line.count)])
+          index += 2
+          continue
+        }
+        if byte == 0xEF, line[index...].starts(with: mark) {
+          output.append(contentsOf: Array(#"\uFEFF"#.utf8))
+          index += 3
+          continue
+        }
+        if byte == UInt8(ascii: "\"") { inString = false }
+      } else if byte == UInt8(ascii: "\"") {
+        inString = true
+      }
+      output.append(byte)
+      index += 1
+    }
+    return Data(output)
+  }
+
+  /// What JSONSerialization accepts but strict JSON (as simdjson reads it) does not: a trailing
+  /// comma, an integer outside Int64/UInt64. Runs on lines JSONSerialization accepted, so the
+  /// structure is known to be sound otherwise.
+  private static func isStrict(_ line: UnsafeRawBufferPointer) -> Bool {
+    var index = 0
+    var inString = false
+    while index < line.count {
+      let byte = line[index]
+      if inString {
+        if byte == UInt8(ascii: "\\") {
+          index += 2
+          continue
+        }
+        if byte == UInt8(ascii: "\"") { inString = false }
+        index += 1
+        continue
+      }
+      switch byte {
+      case UInt8(ascii: "\""):
+        inString = true
+      case UInt8(ascii: ","):
+        var next = index + 1
+        while next < line.count, isWhitespace(line[next]) { next += 1 }
+        if next < line.count, line[next] == UInt8(ascii: "}") || line[next] == UInt8(ascii: "]") {
+          return false
+        }
+      case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+        var end = index
+        var isInteger = true
+        while end < line.count, isNumberByte(line[end]) {
+          if line[end] == UInt8(ascii: ".") || line[end] | 0x20 == UInt8(ascii: "e") {
+            isInteger = false
+          }
+          end += 1
+        }
+        if isInteger {
+          let text = String(decoding: UnsafeRawBufferPointer(rebasing: line[index..<end]), as: UTF8.self)
+          if Int64(text) == nil && UInt64(text) == nil { return false }
+        }
+        index = end
+        continue
+      default:
+        break
+      }
+      index += 1
+    }
+    return true
+  }
+
+  private static func isWhitespace(_ byte: UInt8) -> Bool {
+    byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D
+  }
+
+  private static func isNumberByte(_ byte: UInt8) -> Bool {
+    switch byte {
+    case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "+"),
+      UInt8(ascii: "."), UInt8(ascii: "e"), UInt8(ascii: "E"):
+      true
+    default:
+      false
+    }
+  }
+}
+
+/// The rejections of the parsing seam, worded once so both parsers return identical ones.
+enum LineRejection {
+  static let invalidUTF8 = Rejection(.invalidUTF8, "the line is not valid UTF-8")
+  static let notJSON = Rejection(.notJSON, "the line is not valid JSON")
+
+  static func notAnObject(_ typeName: String) -> Rejection {
+    Rejection(.notAnObject, "the line is \(typeName), not a JSON object")
+  }
+}

@@ -1,0 +1,12 @@
+public import PullParityStore
+
+/// What an ingest run did.
+public struct IngestSummary: Sendable {
+  public var runID: Int64
+  public var sources: [String]
+  public var counts: RunCounts
+  public var status: RunStatus
+  public var durationSeconds: Double
+  /// Where reading stopped when the run was interrupted: "file:line".
+  public var stoppedAt: String?
+}

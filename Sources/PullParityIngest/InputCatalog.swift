@@ -1,0 +1,60 @@
+import Foundation
+
+/// Turns command-line paths into the ordered list of inputs to read.
+///
+/// Files are read in path order whatever order they were named in, so that "first seen" (which
+/// version of a conflicting event wins, which of two equal timestamps comes first) depends on
+/// the files, not on how a shell expanded a glob. Standard input, when named, comes last.
+public enum InputCatalog {
+  /// File names taken from a directory: JSON lines, optionally gzip-compressed. Plain `.json`
+  /// is left out on purpose: next to logs it is usually a manifest or a config file.
+  public static let logExtensions = [".jsonl", ".ndjson"]
+
+  public static func expand(_ paths: [String]) throws -> [InputFile] {
+    var files: [InputFile] = []
+    var readsStandardInput = false
+    let fileManager = FileManager.default
+    for path in paths {
+      if path == "-" {
+        readsStandardInput = true
+        continue
+      }
+      var isDirectory: ObjCBool = false
+      guard fileManager.fileExists(atPath: path, isDirectory: &isDirectory) else {
+        throw IngestError.cannotOpen(path: path, reason: "No such file or directory")
+      }
+      if isDirectory.boolValue {
+        let found = try logFiles(under: path)
+        guard !found.isEmpty else { throw IngestError.noInput(path: path) }
+        files.append(contentsOf: found)
+      } else {
+        files.append(InputFile(name: path, isGzip: path.hasSuffix(".gz")))
+      }
+    }
+    var seen = Set<String>()
+    files = files.filter { seen.insert($0.name).inserted }.sorted { $0.name < $1.name }
+    if readsStandardInput { files.append(InputFile(name: "-", isGzip: false)) }
+    return files
+  }
+
+  private static func logFiles(under directory: String) throws -> [InputFile] {
+    guard let enumerator = FileManager.default.enumerator(atPath: directory) else {
+      throw IngestError.cannotOpen(path: directory, reason: "cannot list the directory")
+    }
+    var files: [InputFile] = []
+    let base = directory.hasSuffix("/") ? directory : directory + "/"
+    while let relative = enumerator.nextObject() as? String {
+      let name = (relative as NSString).lastPathComponent
+      guard !name.hasPrefix(".") else { continue }
+      let isGzip = name.hasSuffix(".gz")
+      let plainName = isGzip ? String(name.dropLast(3)) : name
+      guard logExtensions.contains(where: { plainName.hasSuffix($0) }) else { continue }
+      var isDirectory: ObjCBool = false
+      let path = base + relative
+      guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue
+      else { continue }
+      files.append(InputFile(name: path, isGzip: isGzip))
+    }
+    return files
+  }
+}

@@ -1,0 +1,36 @@
+public import PullParityCore
+
+/// A parser and the contract's rules together: a line of bytes to an event, a blank, or a
+/// rejection. Used on input lines and on stored raw lines alike.
+public struct LineDecoder {
+  private var parser: any EventLineParser
+
+  public init(parser: any EventLineParser) {
+    self.parser = parser
+  }
+
+  public init(_ kind: ParserKind) {
+    self.init(parser: kind.makeParser())
+  }
+
+  public mutating func decode(_ line: UnsafeRawBufferPointer, readableCount: Int) -> LineParseResult {
+    guard !line.isEmpty else { return .blank }
+    switch parser.extractFields(line, readableCount: readableCount) {
+    case .failure(let rejection):
+      return .rejected(rejection)
+    case .success(let fields):
+      switch EventDecoder.decode(fields) {
+      case .success(let event): return .event(event)
+      case .failure(let rejection): return .rejected(rejection)
+      }
+    }
+  }
+
+  /// Decodes a whole line held in a String (stored raw lines, tests).
+  public mutating func decode(_ line: String) -> LineParseResult {
+    var line = line
+    return line.withUTF8 { bytes in
+      decode(UnsafeRawBufferPointer(bytes), readableCount: bytes.count)
+    }
+  }
+}

@@ -1,0 +1,9 @@
+public import PullParityCore
+
+/// What one physical line of input turned out to be.
+public enum LineParseResult: Equatable, Sendable {
+  case event(Event)
+  /// Empty or only `\r`: neither an event nor a rejection.
+  case blank
+  case rejected(Rejection)
+}

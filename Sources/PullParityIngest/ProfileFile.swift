@@ -1,0 +1,119 @@
+import Foundation
+public import PullParityCore
+
+/// Loads user profiles from JSON: `{"profiles": [ … ]}` or a bare array of profiles, keyed as
+/// `pullparity profiles --format json` prints them. A profile named like a built-in one
+/// replaces it whole.
+public enum ProfileFile {
+  public static func load(path: String) throws -> [Profile] {
+    guard let data = FileManager.default.contents(atPath: path) else {
+      throw ProfileFileError(path: path, field: "", problem: "cannot read the file")
+    }
+    return try parse(data, path: path)
+  }
+
+  public static func parse(_ data: Data, path: String) throws -> [Profile] {
+    let profiles: [Profile]
+    do {
+      let decoder = JSONDecoder()
+      if let wrapped = try? decoder.decode(Wrapper.self, from: data) {
+        profiles = wrapped.profiles
+      } else if (try? JSONSerialization.jsonObject(with: data)) is [Any] {
+        profiles = try decoder.decode([Profile].self, from: data).map { $0 }
+      } else {
+        profiles = try decoder.decode(Wrapper.self, from: data).profiles
+      }
+    } catch let error as DecodingError {
+      throw describe(error, path: path)
+    } catch {
+      throw ProfileFileError(path: path, field: "", problem: "not valid JSON (\(error.localizedDescription))")
+    }
+    var names = Set<String>()
+    for (index, profile) in profiles.enumerated() {
+      try validate(profile, at: "profiles[\(index)]", path: path)
+      guard names.insert(profile.name).inserted else {
+        throw ProfileFileError(path: path, field: "profiles[\(index)].name", problem: "\"\(profile.name)\" is defined twice")
+      }
+    }
+    return profiles
+  }
+
+  private struct Wrapper: Decodable {
+    var profiles: [Profile]
+  }
+
+  private static func validate(_ p: Profile, at prefix: String, path: String) throws {
+    func fail(_ field: String, _ problem: String) -> ProfileFileError {
+      ProfileFileError(path: path, field: "\(prefix).\(field)", problem: problem)
+    }
+    guard !p.name.isEmpty else { throw fail("name", "must not be empty") }
+    guard p.version >= 1 else { throw fail("version", "must be 1 or more, got \(p.version)") }
+    if let threshold = p.armThreshold, !(threshold > 0) {
+      throw fail("arm_threshold", "must be more than 0 (or null to trust the client), got \(threshold)")
+    }
+    guard p.resistance > 0, p.resistance.isFinite else {
+      throw fail("resistance", "must be more than 0, got \(p.resistance)")
+    }
+    guard p.minHoldMs >= 0, p.minHoldMs.isFinite else { throw fail("min_hold_ms", "must be 0 or more, got \(p.minHoldMs)") }
+    guard p.hideSlackMs >= 0, p.hideSlackMs.isFinite else {
+      throw fail("hide_slack_ms", "must be 0 or more, got \(p.hideSlackMs)")
+    }
+    if let indicator = p.indicator {
+      if let count = indicator.count, count < 1 { throw fail("indicator.count", "must be 1 or more, got \(count)") }
+      if let stagger = indicator.staggerMs, stagger < 0 { throw fail("indicator.stagger_ms", "must be 0 or more") }
+      if let cycle = indicator.cycleMs, !(cycle > 0) { throw fail("indicator.cycle_ms", "must be more than 0") }
+    }
+    if let labels = p.labels {
+      for state in LabelState.allCases where labels.text(for: state).isEmpty {
+        throw fail("labels.\(state.rawValue)", "must not be empty")
+      }
+    }
+    if let reveal = p.reveal {
+      guard reveal.bars >= 1 else { throw fail("reveal.bars", "must be 1 or more, got \(reveal.bars)") }
+      guard reveal.progressStep > 0, reveal.progressStep <= 1 else {
+        throw fail("reveal.progress_step", "must be in (0, 1], got \(reveal.progressStep)")
+      }
+      guard reveal.fullPullDistance > 0 else { throw fail("reveal.full_pull_distance", "must be more than 0") }
+    }
+  }
+
+  private static func describe(_ error: DecodingError, path: String) -> ProfileFileError {
+    func field(_ codingPath: [any CodingKey]) -> String {
+      var text = ""
+      for key in codingPath {
+        if let index = key.intValue {
+          text += "[\(index)]"
+        } else {
+          text += text.isEmpty ? key.stringValue : ".\(key.stringValue)"
+        }
+      }
+      return text
+    }
+    switch error {
+    case .keyNotFound(let key, let context):
+      let parent = field(context.codingPath)
+      return ProfileFileError(
+        path: path, field: parent.isEmpty ? key.stringValue : "\(parent).\(key.stringValue)",
+        problem: "is required")
+    case .typeMismatch(let type, let context), .valueNotFound(let type, let context):
+      return ProfileFileError(path: path, field: field(context.codingPath), problem: "must be \(typeName(type))")
+    case .dataCorrupted(let context):
+      if context.codingPath.isEmpty {
+        return ProfileFileError(path: path, field: "", problem: "not valid JSON")
+      }
+      return ProfileFileError(path: path, field: field(context.codingPath), problem: context.debugDescription)
+    @unknown default:
+      return ProfileFileError(path: path, field: "", problem: "\(error)")
+    }
+  }
+
+  private static func typeName(_ type: Any.Type) -> String {
+    switch type {
+    case is Double.Type, is Int.Type: "a number"
+    case is String.Type: "a string"
+    case is Bool.Type: "true or false"
+    case is [String].Type: "an array of strings"
+    default: "\(type)".lowercased()
+    }
+  }
+}

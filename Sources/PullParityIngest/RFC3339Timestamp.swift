@@ -1,0 +1,86 @@
+/// RFC 3339 timestamps (`2026-11-20T10:15:02.345Z`, `…+01:00`) to epoch milliseconds.
+///
+/// Strict on purpose: the offset is required (a local time is ambiguous, contract §9), fields are
+/// range-checked, and fractions of any length are kept to the sub-millisecond.
+public enum RFC3339Timestamp {
+  public static func epochMilliseconds(_ text: String) -> Double? {
+    var text = text
+    return text.withUTF8 { parse(Array($0)) }
+  }
+
+  private static func parse(_ b: [UInt8]) -> Double? {
+    // yyyy-mm-ddThh:mm:ss is 19 bytes; an offset needs at least one more.
+    guard b.count >= 20 else { return nil }
+    func digits(_ start: Int, _ count: Int) -> Int? {
+      var value = 0
+      for i in start..<(start + count) {
+        let d = Int(b[i]) - 48
+        guard d >= 0, d <= 9 else { return nil }
+        value = value * 10 + d
+      }
+      return value
+    }
+    guard let year = digits(0, 4), b[4] == UInt8(ascii: "-"),
+      let month = digits(5, 2), b[7] == UInt8(ascii: "-"),
+      let day = digits(8, 2),
+      b[10] == UInt8(ascii: "T") || b[10] == UInt8(ascii: "t") || b[10] == UInt8(ascii: " "),
+      let hour = digits(11, 2), b[13] == UInt8(ascii: ":"),
+      let minute = digits(14, 2), b[16] == UInt8(ascii: ":"),
+      let second = digits(17, 2)
+    else { return nil }
+    guard (1...12).contains(month), day >= 1, day <= daysIn(month: month, year: year),
+      hour <= 23, minute <= 59, second <= 60
+    else { return nil }
+
+    var i = 19
+    var fractionMs = 0.0
+    if i < b.count, b[i] == UInt8(ascii: ".") {
+      i += 1
+      var scale = 100.0
+      let start = i
+      while i < b.count, b[i] >= 48, b[i] <= 57 {
+        fractionMs += Double(b[i] - 48) * scale
+        scale /= 10
+        i += 1
+      }
+      guard i > start else { return nil }
+    }
+    guard i < b.count else { return nil }
+    var offsetMinutes = 0
+    switch b[i] {
+    case UInt8(ascii: "Z"), UInt8(ascii: "z"):
+      i += 1
+    case UInt8(ascii: "+"), UInt8(ascii: "-"):
+      guard b.count == i + 6, let oh = digits(i + 1, 2), b[i + 3] == UInt8(ascii: ":"),
+        let om = digits(i + 4, 2), oh <= 23, om <= 59
+      else { return nil }
+      offsetMinutes = (oh * 60 + om) * (b[i] == UInt8(ascii: "-") ? -1 : 1)
+      i += 6
+    default:
+      return nil
+    }
+    guard i == b.count else { return nil }
+
+    let days = daysFromCivil(year: year, month: month, day: day)
+    let seconds = days * 86_400 + hour * 3_600 + minute * 60 + second - offsetMinutes * 60
+    return Double(seconds) * 1_000 + fractionMs
+  }
+
+  private static func daysIn(month: Int, year: Int) -> Int {
+    switch month {
+    case 2: (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
+    case 4, 6, 9, 11: 30
+    default: 31
+    }
+  }
+
+  /// Days since 1970-01-01 in the proleptic Gregorian calendar (H. Hinnant's algorithm).
+  private static func daysFromCivil(year: Int, month: Int, day: Int) -> Int {
+    let y = month <= 2 ? year - 1 : year
+    let era = (y >= 0 ? y : y - 399) / 400
+    let yearOfEra = y - era * 400
+    let dayOfYear = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
+    let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
+    return era * 146_097 + dayOfEra - 719_468
+  }
+}

@@ -1,0 +1,47 @@
+public import PullParityCore
+public import PullParityStore
+
+/// Rebuilds every derived table from the stored raw events, in one transaction: after a
+/// profile change or a new release of the rules, the database says what today's rules say.
+public struct Replayer {
+  public var database: PullParityDatabase
+  public var profiles: ProfileCatalog
+  public var parser: ParserKind
+
+  public init(database: PullParityDatabase, profiles: ProfileCatalog, parser: ParserKind = .simdjson) {
+    self.database = database
+    self.profiles = profiles
+    self.parser = parser
+  }
+
+  public func run() throws -> ReplaySummary {
+    let started = ContinuousClock.now
+    var decoder = LineDecoder(parser)
+    return try database.write { db in
+      let replay = ReplayTransaction(db)
+      let before = try replay.sessionSignatures()
+      try replay.clearDerived()
+      let tx = try IngestTransaction(db)
+      var after: [String: String] = [:]
+      var events = 0
+      try replay.forEachSession { sessionID, stored in
+        let recorded = stored.compactMap { stored -> RecordedEvent? in
+          guard case .event(let event) = decoder.decode(stored.raw) else { return nil }
+          return RecordedEvent(event: event, source: stored.source, line: stored.line)
+        }
+        guard !recorded.isEmpty else { return }
+        events += recorded.count
+        let session = SessionDeriver.derive(recorded, profiles: profiles)
+        try tx.save(session)
+        let kinds = session.violations.map(\.kind.rawValue).sorted().joined(separator: ",")
+        after[sessionID] = "\(session.metrics.outcome.rawValue)|\(kinds)"
+      }
+      let changed = after.keys.filter { id in before[id].map { $0 != after[id] } ?? false }.sorted()
+      let elapsed = ContinuousClock.now - started
+      return ReplaySummary(
+        sessions: after.count, events: events, changed: changed,
+        added: after.keys.count { before[$0] == nil }, removed: before.keys.count { after[$0] == nil },
+        durationSeconds: Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
+    }
+  }
+}

@@ -1,0 +1,103 @@
+import CSimdjson
+
+/// The fast parser of the seam: simdjson's DOM parser behind the `CSimdjson` shim, one line at a
+/// time (a malformed line never affects another).
+///
+/// Lines with at least `SimdjsonLineParser.requiredPadding` readable bytes past their end are
+/// parsed in place; others are first copied into a padded buffer the parser owns.
+///
+/// A value is used from one thread at a time. Copies are independent: the first parse through a
+/// copy that shares its simdjson handle gives that copy a handle of its own.
+public struct SimdjsonLineParser: EventLineParser {
+  private var handle: Handle
+
+  /// Bytes past the end of a line that let it be parsed without a copy.
+  public static var requiredPadding: Int { pp_required_padding() }
+
+  /// The simdjson kernel chosen for this CPU (`haswell`, `westmere`, `fallback`, ...).
+  public static var implementationName: String { String(cString: pp_simdjson_implementation()) }
+
+  public init() {
+    handle = Handle()
+  }
+
+  public mutating func extractFields(
+    _ line: UnsafeRawBufferPointer, readableCount: Int
+  ) -> Result<ExtractedFields, Rejection> {
+    if !isKnownUniquelyReferenced(&handle) { handle = Handle() }
+    let base = line.baseAddress?.assumingMemoryBound(to: CChar.self)
+    let readable = max(readableCount, line.count)
+    let result = pp_parse_line(handle.pointer, base, line.count, readable)!
+    switch result.pointee.status {
+    case .PP_STATUS_OK:
+      return .success(Self.fields(of: result))
+    case .PP_STATUS_NOT_AN_OBJECT:
+      return .failure(LineRejection.notAnObject(Self.typeName(of: result.pointee.root_kind)))
+    case .PP_STATUS_INVALID_UTF8:
+      return .failure(LineRejection.invalidUTF8)
+    case .PP_STATUS_NOT_JSON:
+      return .failure(LineRejection.notJSON)
+    case .PP_STATUS_OUT_OF_MEMORY:
+      return .failure(Rejection(.notJSON, "the line could not be parsed: out of memory"))
+    case .PP_STATUS_TOO_LARGE:
+      return .failure(Rejection(.notJSON, "the line is longer than the parser accepts (4 GiB)"))
+    }
+  }
+
+  private static let slotsOffset = MemoryLayout<pp_result>.offset(of: \pp_result.slots)!
+  private static let fieldCount = PP_FIELD_COUNT
+
+  private static func fields(of result: UnsafePointer<pp_result>) -> ExtractedFields {
+    let slots = UnsafeRawPointer(result).advanced(by: slotsOffset)
+      .assumingMemoryBound(to: pp_slot.self)
+    let arena = UnsafeRawPointer(result.pointee.arena)
+    var fields = ExtractedFields()
+    for index in 0..<fieldCount {
+      let slot = slots[index]
+      let value: JSONValue
+      switch slot.kind {
+      case .PP_KIND_ABSENT: continue
+      case .PP_KIND_NULL: value = .null
+      case .PP_KIND_BOOL: value = .bool(slot.boolean)
+      case .PP_KIND_NUMBER: value = .number(slot.number)
+      case .PP_KIND_STRING:
+        // simdjson validated the line as UTF-8 and unescaped into its arena: no check needed.
+        let bytes = UnsafeRawBufferPointer(
+          start: arena.map { $0 + slot.string_offset }, count: slot.string_length)
+        value = .string(String(decoding: bytes, as: UTF8.self))
+      case .PP_KIND_OBJECT: value = .object
+      case .PP_KIND_ARRAY: value = .array
+      }
+      fields[EventField(rawValue: index)!] = value
+    }
+    return fields
+  }
+
+  private static func typeName(of kind: pp_kind) -> String {
+    switch kind {
+    case .PP_KIND_NULL: JSONValue.null.typeName
+    case .PP_KIND_BOOL: JSONValue.bool(false).typeName
+    case .PP_KIND_NUMBER: JSONValue.number(0).typeName
+    case .PP_KIND_STRING: JSONValue.string("").typeName
+    case .PP_KIND_OBJECT: JSONValue.object.typeName
+    case .PP_KIND_ARRAY: JSONValue.array.typeName
+    case .PP_KIND_ABSENT: "nothing"
+    }
+  }
+
+  /// Owns one simdjson handle (parser, buffers, result) and frees it.
+  private final class Handle {
+    let pointer: OpaquePointer
+
+    init() {
+      guard let pointer = pp_parser_create() else {
+        fatalError("simdjson: could not allocate a parser")
+      }
+      self.pointer = pointer
+    }
+
+    deinit {
+      pp_parser_destroy(pointer)
+    }
+  }
+}

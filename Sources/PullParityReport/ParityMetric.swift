@@ -1,0 +1,68 @@
+import PullParityCore
+
+/// The metrics parity compares (contract §6, plus the client's own arming point and the
+/// arm-mismatch rate, which is where a platform arming on the wrong distance shows).
+public enum ParityMetric: String, CaseIterable, Sendable, Codable {
+  case armDistance = "arm_distance"
+  case clientArmDistance = "client_arm_distance"
+  case timeToArmMs = "time_to_arm_ms"
+  case visibleMs = "visible_ms"
+  case flashRate = "flash_rate"
+  case prematureHideRate = "premature_hide_rate"
+  case holdComplianceRate = "hold_compliance_rate"
+  case labelViolationRate = "label_violation_rate"
+  case armMismatchRate = "arm_mismatch_rate"
+
+  public var isRate: Bool {
+    switch self {
+    case .armDistance, .clientArmDistance, .timeToArmMs, .visibleMs: false
+    default: true
+    }
+  }
+
+  public var title: String {
+    switch self {
+    case .armDistance: "arm distance"
+    case .clientArmDistance: "client arm distance"
+    case .timeToArmMs: "time to arm"
+    case .visibleMs: "visible time"
+    case .flashRate: "flash"
+    case .prematureHideRate: "premature hide"
+    case .holdComplianceRate: "hold compliant"
+    case .labelViolationRate: "label violations"
+    case .armMismatchRate: "arm mismatch"
+    }
+  }
+
+  /// pt/px, ms, or a share of sessions.
+  public var unit: String {
+    switch self {
+    case .armDistance, .clientArmDistance: "pt"
+    case .timeToArmMs, .visibleMs: "ms"
+    default: "%"
+    }
+  }
+
+  /// The per-session value a distribution is built from.
+  func value(_ m: SessionMetrics) -> Double? {
+    switch self {
+    case .armDistance: m.armDistance
+    case .clientArmDistance: m.clientArmDistance
+    case .timeToArmMs: m.timeToArmMs
+    case .visibleMs: m.visibleMs
+    default: nil
+    }
+  }
+
+  /// The per-session flag a rate counts.
+  func flag(_ m: SessionMetrics) -> Bool? {
+    switch self {
+    case .flashRate: m.flash
+    case .prematureHideRate: m.prematureHide
+    case .holdComplianceRate: m.holdCompliant
+    case .labelViolationRate: m.labelViolations.map { $0 > 0 }
+    case .armMismatchRate: m.armMismatch
+    default: nil
+    }
+  }
+}

@@ -1,0 +1,38 @@
+/// How far apart two platforms may be and still be at parity (contract §6 defaults).
+public struct ParityTolerances: Equatable, Sendable, Codable {
+  /// On the p50 of arm distances, pt/px.
+  public var armDistance: Double
+  /// On the p50 of time to arm, ms. The contract sets no default; 50 ms is about three frames
+  /// of touch sampling, below what a person feels.
+  public var timeToArmMs: Double
+  /// On the p50 of visible time, ms.
+  public var visibleMs: Double
+  /// On rates, in percentage points.
+  public var ratePoints: Double
+
+  public init(armDistance: Double = 2, timeToArmMs: Double = 50, visibleMs: Double = 100, ratePoints: Double = 2) {
+    self.armDistance = armDistance
+    self.timeToArmMs = timeToArmMs
+    self.visibleMs = visibleMs
+    self.ratePoints = ratePoints
+  }
+
+  public static let `default` = ParityTolerances()
+
+  /// The tolerance for `metric`, in its own unit (percentage points for rates).
+  public func tolerance(for metric: ParityMetric) -> Double {
+    switch metric {
+    case .armDistance, .clientArmDistance: armDistance
+    case .timeToArmMs: timeToArmMs
+    case .visibleMs: visibleMs
+    default: ratePoints
+    }
+  }
+
+  enum CodingKeys: String, CodingKey {
+    case armDistance = "arm_distance"
+    case timeToArmMs = "time_to_arm_ms"
+    case visibleMs = "visible_ms"
+    case ratePoints = "rate_points"
+  }
+}

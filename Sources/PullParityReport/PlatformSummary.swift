@@ -1,0 +1,15 @@
+/// One platform's numbers within a parity group.
+public struct PlatformSummary: Equatable, Sendable, Encodable {
+  public var platform: String
+  public var sessions: Int
+  public var completed: Int
+  public var cancelled: Int
+  public var incomplete: Int
+  /// Keyed by `ParityMetric` raw value: the distance and time metrics.
+  public var distributions: [String: Distribution]
+  /// Keyed by `ParityMetric` raw value: the rate metrics.
+  public var rates: [String: Rate]
+
+  public func distribution(_ metric: ParityMetric) -> Distribution? { distributions[metric.rawValue] }
+  public func rate(_ metric: ParityMetric) -> Rate? { rates[metric.rawValue] }
+}

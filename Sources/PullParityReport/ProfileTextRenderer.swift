@@ -1,0 +1,44 @@
+public import PullParityCore
+
+/// Profiles with every number, one block each.
+public struct ProfileTextRenderer {
+  public init() {}
+
+  public func render(_ profiles: [Profile]) -> String {
+    profiles.map(block).joined(separator: "\n") 
+  }
+
+  private func block(_ p: Profile) -> String {
+    var table = TextTable()
+    table.add(["arm threshold", p.armThreshold.map { "\(NumberText.format($0)) on distance × resistance" } ?? "none (trusts the client's armed)"])
+    table.add(["resistance", NumberText.format(p.resistance)])
+    table.add(["minimum visible", "\(NumberText.format(p.minHoldMs)) ms"])
+    table.add(["hide slack", "\(NumberText.format(p.hideSlackMs)) ms"])
+    if let i = p.indicator {
+      let parts = [
+        i.kind?.rawValue, i.count.map { "count \($0)" }, i.staggerMs.map { "stagger \(NumberText.format($0)) ms" },
+        i.cycleMs.map { "cycle \(NumberText.format($0)) ms" },
+      ].compactMap { $0 }
+      table.add(["indicator", parts.joined(separator: ", ")])
+    } else {
+      table.add(["indicator", "not checked"])
+    }
+    if let labels = p.labels {
+      for state in LabelState.allCases { table.add(["label \(state.rawValue)", labels.text(for: state)]) }
+    } else {
+      table.add(["labels", "none"])
+    }
+    if let reveal = p.reveal {
+      table.add([
+        "waveform reveal",
+        "\(reveal.bars) bars, bar i from progress \(NumberText.format(reveal.progressStep))·i, full pull at \(NumberText.format(reveal.fullPullDistance))",
+      ])
+    }
+    if !p.cacheInvalidationScreens.isEmpty {
+      table.add(["cache invalidated first", p.cacheInvalidationScreens.joined(separator: ", ")])
+    }
+    table.add(["on error", "content kept" + (p.errorMustBeShown ? ", error shown" : "")])
+    if let reference = p.referencePlatform { table.add(["reference platform", reference]) }
+    return "\(p.name) (version \(p.version))\n" + table.render(indent: "  ") + "\n"
+  }
+}

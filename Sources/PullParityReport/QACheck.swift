@@ -1,0 +1,67 @@
+import PullParityCore
+
+/// The checklist items. The first six are seed 000's QA checklist; the others are the same kind
+/// of check for the rules of seeds 001 and 002. Which apply to an app follows from its profile,
+/// so a user's profile gets the checks its numbers call for.
+public enum QACheck: String, CaseIterable, Sendable, Codable {
+  case dragTracking = "drag_tracking"
+  case armParity = "arm_parity"
+  case noFlash = "no_flash"
+  case noPrematureHide = "no_premature_hide"
+  case labelCopy = "label_copy"
+  case emptyState = "empty_state"
+  case noLateHide = "no_late_hide"
+  case indicatorConfig = "indicator_config"
+  case revealOrder = "reveal_order"
+  case cacheOrder = "cache_order"
+  case contentKeptOnError = "content_kept_on_error"
+  case errorShown = "error_shown"
+  case noDoubleRefresh = "no_double_refresh"
+  case tabReselect = "tab_reselect"
+
+  /// The number of the item in seed 000's checklist, for the six that come from it.
+  public var seedItem: Int? {
+    switch self {
+    case .dragTracking: 1
+    case .armParity: 2
+    case .noFlash: 3
+    case .noPrematureHide: 4
+    case .labelCopy: 5
+    case .emptyState: 6
+    default: nil
+    }
+  }
+
+  public var title: String {
+    switch self {
+    case .dragTracking: "Indicator follows the drag"
+    case .armParity: "Refresh arms near the reference platform's distance"
+    case .noFlash: "Fast loads: indicator stays the minimum time (no flash)"
+    case .noPrematureHide: "Slow loads: indicator stays until the load completes"
+    case .labelCopy: "Labels match the exact copy"
+    case .emptyState: "Empty-state screens show the same feedback"
+    case .noLateHide: "Indicator leaves on time after the hold and load"
+    case .indicatorConfig: "Indicator animation matches the profile"
+    case .revealOrder: "Waveform bars reveal in order while pulling"
+    case .cacheOrder: "Page cache invalidated before the fetch"
+    case .contentKeptOnError: "Content kept when a refresh fails"
+    case .errorShown: "An error is shown when a refresh fails"
+    case .noDoubleRefresh: "No refresh starts while one runs"
+    case .tabReselect: "Tab re-select refreshes hold like pulls"
+    }
+  }
+
+  func applies(to profile: Profile) -> Bool {
+    switch self {
+    case .armParity: profile.armThreshold != nil
+    case .noFlash: profile.minHoldMs > 0
+    case .labelCopy: profile.labels != nil
+    case .indicatorConfig:
+      profile.indicator.map { $0.count != nil || $0.staggerMs != nil || $0.cycleMs != nil } ?? false
+    case .revealOrder: profile.reveal != nil
+    case .cacheOrder: !profile.cacheInvalidationScreens.isEmpty
+    case .errorShown: profile.errorMustBeShown
+    default: true
+    }
+  }
+}

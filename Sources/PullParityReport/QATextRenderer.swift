@@ -1,0 +1,49 @@
+/// The QA checklist, item by item per app and platform.
+public struct QATextRenderer {
+  public var style: TextStyle
+
+  public init(style: TextStyle = .plain) {
+    self.style = style
+  }
+
+  public func render(_ report: QAReport) -> String {
+    var out: [String] = []
+    var current = ""
+    for item in report.items {
+      let heading = "\(item.app) / \(item.platform)"
+      if heading != current {
+        if !current.isEmpty { out.append("") }
+        out.append(style.bold("QA checklist — \(heading)"))
+        current = heading
+      }
+      let number = item.seedItem.map { "\($0)." } ?? "•"
+      out.append("  \(badge(item.status)) \(number.padding(3)) \(item.title)")
+      out.append("         " + style.dim(item.evidence))
+      if !item.examples.isEmpty {
+        out.append("         e.g. " + item.examples.joined(separator: ", "))
+      }
+    }
+    if report.items.isEmpty { out.append("No sessions match. Run `pullparity ingest` first, or loosen the filters.") }
+    let failed = report.items.filter { $0.status == .fail }
+    out.append("")
+    out.append(
+      failed.isEmpty
+        ? style.good("All \(report.items.count) checks pass.")
+        : style.bad("\(failed.count) of \(report.items.count) checks fail."))
+    return out.joined(separator: "\n") + "\n"
+  }
+
+  private func badge(_ status: QAStatus) -> String {
+    switch status {
+    case .pass: style.good("PASS")
+    case .fail: style.bad("FAIL")
+    case .noData: style.dim("----")
+    }
+  }
+}
+
+extension String {
+  fileprivate func padding(_ width: Int) -> String {
+    count >= width ? self : self + String(repeating: " ", count: width - count)
+  }
+}

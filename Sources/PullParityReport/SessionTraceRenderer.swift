@@ -1,0 +1,79 @@
+public import PullParityCore
+
+/// A session's events in order with the state after each and every finding: why it failed.
+public struct SessionTraceRenderer {
+  public var style: TextStyle
+
+  public init(style: TextStyle = .plain) {
+    self.style = style
+  }
+
+  public func render(_ session: DerivedSession, steps: [SessionStep]) -> String {
+    var out: [String] = []
+    let m = session.metrics
+    out.append(style.bold("Session \(session.sessionID)"))
+    out.append(
+      "\(session.app) on \(session.platform) · profile \(session.profileName) v\(session.profileVersion)"
+        + (session.appVersion.map { " · app \($0)" } ?? "") + (session.screen.map { " · screen \($0)" } ?? "")
+        + (session.empty ? " · empty state" : ""))
+    out.append("")
+    var table = TextTable()
+    table.add(["+ms", "event", "detail", "state after"])
+    let start = session.startedAt
+    var findingLines: [String] = []
+    for step in steps {
+      let event = step.recorded.event
+      table.add([
+        Formatting.oneDecimal(event.timestamp - start), event.type.rawValue, Self.detail(event.payload),
+        step.stateAfter.phase.rawValue + (step.findings.isEmpty ? "" : " " + style.bad("!" + step.findings.map(\.kind.rawValue).joined(separator: ","))),
+      ])
+      for finding in step.findings { findingLines.append(describe(finding, start: start)) }
+    }
+    out.append(table.render())
+    out.append("")
+    out.append(
+      "outcome \(m.outcome.rawValue) · trigger \(m.trigger?.rawValue ?? "–") · time to arm \(Formatting.number(m.timeToArmMs)) ms"
+        + " · arm distance \(Formatting.number(m.armDistance)) · client arm \(Formatting.number(m.clientArmDistance))")
+    out.append(
+      "load \(Formatting.number(m.loadMs)) ms · visible \(Formatting.number(m.visibleMs)) ms · flash \(flag(m.flash))"
+        + " · premature \(flag(m.prematureHide)) · late \(flag(m.lateHide)) · hold compliant \(flag(m.holdCompliant))"
+        + " · label violations \(m.labelViolations.map(String.init) ?? "–")")
+    let endFindings = session.violations.dropFirst(steps.reduce(0) { $0 + $1.findings.count })
+    for finding in endFindings { findingLines.append(describe(finding, start: start)) }
+    out.append("")
+    if findingLines.isEmpty {
+      out.append(style.good("No findings."))
+    } else {
+      out.append(style.bold("Findings"))
+      out.append(contentsOf: findingLines)
+    }
+    return out.joined(separator: "\n") + "\n"
+  }
+
+  private func describe(_ v: Violation, start: Double) -> String {
+    "  " + style.bad(v.kind.rawValue) + " at +\(Formatting.oneDecimal(v.at - start)) ms: expected \(v.expected); got \(v.actual)"
+  }
+
+  private func flag(_ value: Bool?) -> String { value.map { $0 ? "yes" : "no" } ?? "–" }
+
+  static func detail(_ payload: EventPayload) -> String {
+    switch payload {
+    case .pullMove(let distance, let offset):
+      "distance \(Formatting.number(distance))" + (offset.map { " offset \(Formatting.number($0))" } ?? "")
+    case .armed(let d), .disarmed(let d), .release(let d): "distance \(Formatting.number(d))"
+    case .cancel(let reason): reason ?? ""
+    case .label(let text, let state): "\(state.rawValue): \(text)"
+    case .refreshStart(let trigger): trigger.rawValue
+    case .indicatorShown(let config):
+      config.map { c in
+        [c.kind?.rawValue, c.count.map { "×\($0)" }, c.staggerMs.map { "stagger \(Formatting.number($0))" },
+         c.cycleMs.map { "cycle \(Formatting.number($0))" }].compactMap { $0 }.joined(separator: " ")
+      } ?? ""
+    case .reveal(let progress, let visible): "progress \(NumberText.format(progress)) bars \(visible)"
+    case .cacheInvalidated(let key): key
+    case .loadComplete(let ok, let error): ok ? "ok" : "failed" + (error.map { " (\($0))" } ?? "")
+    case .errorShown(let message): message ?? ""
+    default: ""
+    }
+  }
+}

@@ -1,0 +1,68 @@
+import Foundation
+public import GRDB
+import PullParitySchema
+
+/// The SQLite file dashboards read: opened in WAL mode (a dashboard can read while an ingest
+/// writes) and migrated forward on open from the SQL files in `schema/`.
+public final class PullParityDatabase: Sendable {
+  public let path: String
+  let queue: DatabaseQueue
+
+  /// Opens (creating if needed) and migrates the database at `path`.
+  public init(path: String, readOnly: Bool = false) throws {
+    self.path = path
+    var configuration = Configuration()
+    configuration.readonly = readOnly
+    configuration.busyMode = .timeout(5)
+    configuration.foreignKeysEnabled = true
+    configuration.label = "pullparity"
+    if !readOnly {
+      configuration.prepareDatabase { db in
+        // WAL keeps readers unblocked; NORMAL sync is durable against a crash of the process
+        // (what ingest promises) without an fsync per transaction.
+        try db.execute(sql: "PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL")
+        try db.execute(sql: "PRAGMA cache_size = -262144")  // 256 MiB
+      }
+    }
+    if readOnly, !FileManager.default.fileExists(atPath: path) {
+      throw StoreError(context: "opening \(path)", message: "no such database file (run `pullparity ingest` first)")
+    }
+    do {
+      queue = try DatabaseQueue(path: path, configuration: configuration)
+      if !readOnly { try Self.migrator.migrate(queue) }
+    } catch let error as DatabaseError {
+      throw StoreError(context: "opening \(path)", message: error.message ?? "\(error)", sql: error.sql)
+    }
+  }
+
+  /// Every file of `schema/`, in order. Shipped migrations are frozen.
+  static var migrator: DatabaseMigrator {
+    var migrator = DatabaseMigrator()
+    for migration in Schema.migrations {
+      migrator.registerMigration(migration.name) { db in try db.execute(sql: migration.sql) }
+    }
+    return migrator
+  }
+
+  /// Names of the migrations applied to this file.
+  public func appliedMigrations() throws -> [String] {
+    try read { db in try Self.migrator.appliedMigrations(db) }
+  }
+
+  public func read<T>(_ body: (Database) throws -> T) throws -> T {
+    try wrap("reading \(path)") { try queue.read(body) }
+  }
+
+  /// One transaction: all of `body` is committed, or none of it.
+  public func write<T>(_ body: (Database) throws -> T) throws -> T {
+    try wrap("writing \(path)") { try queue.write(body) }
+  }
+
+  private func wrap<T>(_ context: String, _ body: () throws -> T) throws -> T {
+    do {
+      return try body()
+    } catch let error as DatabaseError {
+      throw StoreError(context: context, message: error.message ?? "\(error)", sql: error.sql)
+    }
+  }
+}

@@ -1,0 +1,42 @@
+import GRDB
+
+/// Which sessions a report or check looks at. `nil` fields do not filter.
+public struct SessionFilter: Equatable, Sendable, Codable {
+  public var app: String?
+  public var platform: String?
+  /// Sessions that started at or after / before these epoch milliseconds.
+  public var sinceMs: Double?
+  public var untilMs: Double?
+  public var appVersion: String?
+  public var screen: String?
+
+  public init(
+    app: String? = nil, platform: String? = nil, sinceMs: Double? = nil, untilMs: Double? = nil,
+    appVersion: String? = nil, screen: String? = nil
+  ) {
+    self.app = app
+    self.platform = platform
+    self.sinceMs = sinceMs
+    self.untilMs = untilMs
+    self.appVersion = appVersion
+    self.screen = screen
+  }
+
+  /// The WHERE clause over `sessions` (aliased `s`) and its arguments.
+  func sql() -> (clause: String, arguments: StatementArguments) {
+    var conditions: [String] = []
+    var arguments: [any DatabaseValueConvertible] = []
+    func add(_ condition: String, _ value: (any DatabaseValueConvertible)?) {
+      guard let value else { return }
+      conditions.append(condition)
+      arguments.append(value)
+    }
+    add("s.app = ?", app)
+    add("s.platform = ?", platform)
+    add("s.app_version = ?", appVersion)
+    add("s.screen = ?", screen)
+    add("s.started_at_ms >= ?", sinceMs)
+    add("s.started_at_ms < ?", untilMs)
+    return (conditions.isEmpty ? "1" : conditions.joined(separator: " AND "), StatementArguments(arguments))
+  }
+}

@@ -1,0 +1,19 @@
+/// A database failure with what was being done and the SQL involved, so that a message such as
+/// "database is locked" comes with the file and the statement.
+public struct StoreError: Error, CustomStringConvertible, Sendable {
+  public var context: String
+  public var message: String
+  public var sql: String?
+
+  public init(context: String, message: String, sql: String? = nil) {
+    self.context = context
+    self.message = message
+    self.sql = sql
+  }
+
+  public var description: String {
+    var text = "\(context): \(message)"
+    if let sql { text += " (SQL: \(sql.split(separator: "\n").joined(separator: " ")))" }
+    return text
+  }
+}

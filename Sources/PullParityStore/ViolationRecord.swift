@@ -1,0 +1,12 @@
+public import PullParityCore
+
+/// A stored violation with the session dimensions reports group it by.
+public struct ViolationRecord: Equatable, Sendable {
+  public var sessionID: String
+  public var app: String
+  public var platform: String
+  public var kind: ViolationKind
+  public var atMs: Double
+  public var expected: String?
+  public var actual: String?
+}

@@ -1,0 +1,47 @@
+import ArgumentParser
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+@main
+struct PullParity: ParsableCommand {
+  static let version = "0.1.0"
+
+  static let configuration = CommandConfiguration(
+    commandName: "pullparity",
+    abstract: "Tells whether pull-to-refresh behaves the same on every platform.",
+    discussion: """
+      Ingest JSON-lines gesture logs into a SQLite file, then compare platforms and run the QA
+      checklist. Exit codes: 0 all good, 1 a check found a problem (qa, report --check,
+      compare, ingest --strict), 2 the command could not do its job (usage, input, database).
+
+      Example:
+        pullparity ingest sample-events --report
+      """,
+    version: version,
+    subcommands: [
+      Ingest.self, Report.self, QA.self, Session.self, Replay.self, Profiles.self,
+      SchemaDocs.self,
+    ]
+  )
+
+  /// Like ArgumentParser's own entry point, except that every error exits 2, keeping 1 for
+  /// "a check failed" so CI can tell the two apart.
+  static func main() {
+    do {
+      var command = try parseAsRoot()
+      try command.run()
+    } catch let exit as ExitCode {
+      Glibc.exit(exit.rawValue)
+    } catch {
+      let code = exitCode(for: error)
+      if code == .success {
+        self.exit(withError: error)
+      }
+      let message = fullMessage(for: error)
+      if !message.isEmpty { FileHandleOutput.standardError.write(message + "\n") }
+      Glibc.exit(2)
+    }
+  }
+}

@@ -1,0 +1,65 @@
+import ArgumentParser
+import PullParityIngest
+import PullParityReport
+
+extension PullParity {
+  struct Ingest: ParsableCommand {
+    static let configuration = CommandConfiguration(
+      abstract: "Store raw events, derive sessions, print a summary.",
+      discussion: """
+        PATH is a JSON-lines file (optionally .gz), a directory (its *.jsonl and *.ndjson files,
+        optionally .gz, in path order), or - for standard input (plain or gzip). Bad lines are
+        quarantined with file, line and reason; they never stop the run. Ingesting the same
+        input again changes nothing. SIGINT stops after the current batch.
+
+        Examples:
+          pullparity ingest sample-events --report
+          zcat logs/*.gz | pullparity ingest --db parity.sqlite -
+        """)
+
+    @OptionGroup var database: DatabaseOptions
+    @OptionGroup var profiles: ProfileOptions
+
+    @Argument(help: ArgumentHelp("Files, directories, or - for standard input.", valueName: "path"))
+    var paths: [String]
+
+    @Flag(help: "Exit 1 when any line was quarantined (the good lines are still stored).")
+    var strict = false
+
+    @Flag(help: "Print the parity report after the summary.")
+    var report = false
+
+    @Flag(help: "No progress bar.")
+    var quiet = false
+
+    @Option(help: ArgumentHelp("Lines per transaction.", valueName: "n"))
+    var batchLines = 50_000
+
+    @Option(help: ArgumentHelp("JSON parser: simdjson or foundation.", valueName: "name"))
+    var parser: ParserKind = .simdjson
+
+    func validate() throws {
+      guard !paths.isEmpty else { throw ValidationError("name at least one file, directory or -") }
+      guard batchLines >= 1 else { throw ValidationError("--batch-lines must be 1 or more") }
+    }
+
+    func run() throws {
+      let catalog = try profiles.catalog()
+      let db = try database.open()
+      let frontend = IngestFrontend(
+        database: db,
+        options: IngestOptions(batchLines: batchLines, parser: parser, profiles: catalog, toolVersion: PullParity.version),
+        quiet: quiet)
+      let summary = try frontend.run(paths: paths)
+      FileHandleOutput.standardOutput.write(try frontend.describe(summary))
+      if report {
+        let frontend = ReportFrontend(database: db, profiles: catalog)
+        FileHandleOutput.standardOutput.write("\n" + (try frontend.render(filter: .init(), format: .text)))
+      }
+      if summary.stoppedAt != nil { throw ExitCode(130) }
+      if strict, summary.counts.quarantined + summary.counts.conflicts > 0 { throw ExitCode(1) }
+    }
+  }
+}
+
+extension ParserKind: ExpressibleByArgument {}

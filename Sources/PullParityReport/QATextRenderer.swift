@@ -20,7 +20,8 @@ public struct QATextRenderer {
       out.append("  \(badge(item.status)) \(number.padding(3)) \(item.title)")
       out.append("         " + style.dim(item.evidence))
       if !item.examples.isEmpty {
-        out.append("         e.g. " + item.examples.joined(separator: ", "))
+        // Short prefixes keep the line in 80 columns; `pullparity session` takes a prefix.
+        out.append("         e.g. " + item.examples.map { String($0.prefix(13)) }.joined(separator: ", "))
       }
     }
     if report.items.isEmpty { out.append("No sessions match. Run `pullparity ingest` first, or loosen the filters.") }

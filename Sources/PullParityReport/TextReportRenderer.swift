@@ -1,3 +1,5 @@
+import PullParityCore
+
 /// The parity report for an 80-column terminal.
 public struct TextReportRenderer {
   public var style: TextStyle
@@ -12,7 +14,8 @@ public struct TextReportRenderer {
     let sessions = report.apps.flatMap(\.groups).flatMap(\.platforms).reduce(0) { $0 + $1.sessions }
     out.append(style.bold("Pull-to-refresh parity") + " — \(sessions) sessions, grouped by \(report.groupedBy.rawValue)")
     out.append(
-      "Tolerances: arm distance ±\(Formatting.number(t.armDistance)) pt, time to arm ±\(Formatting.number(t.timeToArmMs)) ms, visible ±\(Formatting.number(t.visibleMs)) ms, rates ±\(Formatting.number(t.ratePoints)) pts")
+      "Tolerances: arm distance ±\(NumberText.format(t.armDistance)) pt, time to arm ±\(NumberText.format(t.timeToArmMs)) ms, "
+        + "visible ±\(NumberText.format(t.visibleMs)) ms, rates ±\(NumberText.format(t.ratePoints)) pts")
     if report.apps.isEmpty { out.append("\nNo sessions match. Run `pullparity ingest` first, or loosen the filters.") }
     for app in report.apps {
       for group in app.groups { out.append("\n" + render(group, of: app)) }
@@ -40,7 +43,9 @@ public struct TextReportRenderer {
         + padding(compared, others.count))
 
     for metric in ParityMetric.allCases {
-      let label = metric.isRate ? metric.title : "\(metric.title) p50 (\(metric.unit))"
+      // "client arm" keeps the first column narrow enough for two platforms in 80 columns.
+      let name = metric == .clientArmDistance ? "client arm" : metric.title
+      let label = metric.isRate ? metric.title : "\(name) p50 (\(metric.unit))"
       var row = [label]
       for platform in ordered {
         row.append(
@@ -66,6 +71,23 @@ public struct TextReportRenderer {
     return style.bold(heading) + "\n" + table.render()
   }
 
+  /// Greedy word wrap on visible width, continuation lines indented.
+  private func wrap(_ text: String, width: Int) -> String {
+    var lines: [String] = []
+    var current = ""
+    for word in text.split(separator: " ", omittingEmptySubsequences: false).map(String.init) {
+      let candidate = current.isEmpty ? word : current + " " + word
+      if TextTable.visibleWidth(candidate) > width, !current.isEmpty {
+        lines.append(current)
+        current = "  " + word
+      } else {
+        current = candidate
+      }
+    }
+    lines.append(current)
+    return lines.joined(separator: "\n")
+  }
+
   private func padding(_ compared: Bool, _ others: Int) -> [String] {
     compared ? Array(repeating: "", count: others * 2) : []
   }
@@ -87,6 +109,6 @@ public struct TextReportRenderer {
       }
     }
     guard !failing.isEmpty else { return style.good("All compared platforms are at parity.") }
-    return style.bad("Not at parity") + " — " + failing.joined(separator: "; ")
+    return wrap(style.bad("Not at parity") + " — " + failing.joined(separator: "; "), width: 80)
   }
 }

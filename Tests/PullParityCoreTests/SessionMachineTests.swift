@@ -1,0 +1,171 @@
+import PullParityCore
+import PullParityTestSupport
+import Testing
+
+/// The machine step by step: after every event, the whole state is what a person working
+/// through the contract by hand expects.
+@Suite struct SessionMachineTests {
+  let padel = BuiltInProfiles.padel
+  let T0 = 1_795_000_000_000.0
+
+  @Test func padelPullRefreshStepByStep() {
+    var f = EventFactory(platform: "ios")
+    var state = SessionState()
+    var expected = SessionState()
+
+    func step(_ event: Event, _ findings: [Violation] = []) {
+      #expect(SessionMachine.reduce(&state, event, profile: padel) == findings)
+      #expect(state == expected)
+    }
+
+    expected.phase = .pulling
+    expected.pullStartedAt = T0
+    expected.lastPullSampleAt = T0
+    step(f.at(0, .pullStart))
+
+    // 10 × 0.72 = 7.2 < 24: still pulling.
+    expected.lastPullSampleAt = T0 + 16
+    expected.maxSampleGapMs = 16
+    expected.maxOffsetError = abs(7.5 - 10 * 0.72)
+    step(f.at(16, .pullMove(distance: 10, offset: 7.5)))
+
+    // 34 × 0.72 = 24.48 ≥ 24: the machine arms on this sample.
+    expected.phase = .armed
+    expected.machineArm = ArmPoint(at: T0 + 60, distance: 34)
+    expected.lastPullSampleAt = T0 + 60
+    expected.maxSampleGapMs = 44
+    step(f.at(60, .pullMove(distance: 34, offset: 24.48)))
+
+    // The client's own `armed` is recorded, not obeyed (padel has a threshold).
+    expected.clientArm = ArmPoint(at: T0 + 62, distance: 34)
+    step(f.at(62, .armed(distance: 34)))
+
+    // NFD spelling of the ready copy is the same copy.
+    step(f.at(63, .label(text: "Sla\u{0308}pp fo\u{0308}r att uppdatera", state: .ready)))
+
+    // Back under the threshold disarms; over it again re-arms without moving the first arming.
+    expected.phase = .pulling
+    expected.lastPullSampleAt = T0 + 76
+    step(f.at(76, .pullMove(distance: 30, offset: 21.6)))
+    expected.phase = .armed
+    expected.lastPullSampleAt = T0 + 90
+    step(f.at(90, .pullMove(distance: 40, offset: 28.8)))
+
+    expected.phase = .released
+    expected.releaseDistance = 45
+    step(f.at(100, .release(distance: 45)))
+
+    expected.phase = .refreshing
+    expected.trigger = .pull
+    expected.refreshStartedAt = T0 + 110
+    step(f.at(110, .refreshStart(trigger: .pull)))
+
+    expected.indicatorShownAt = T0 + 120
+    step(f.at(120, .indicatorShown(IndicatorConfig(kind: .balls, count: 4, staggerMs: 120, cycleMs: 800))))
+
+    step(f.at(125, .label(text: "Padelbollarna studsar medan vi laddar...", state: .refreshing)))
+    step(f.at(130, .fetchStart))
+
+    expected.phase = .holding
+    expected.loadCompletedAt = T0 + 500
+    expected.loadSucceeded = true
+    step(f.at(500, .loadComplete(ok: true, error: nil)))
+
+    expected.phase = .done
+    expected.indicatorHiddenAt = T0 + 1400
+    step(f.at(1400, .indicatorHidden))
+
+    // After done, another hide is unexpected and changes nothing.
+    step(
+      f.at(1500, .indicatorHidden),
+      [Violation(kind: .unexpectedEvent, at: T0 + 1500, expected: "an event allowed while done", actual: "indicator_hidden while done")])
+  }
+
+  @Test func tabReselectStartsFromIdleWithoutAPull() {
+    var f = EventFactory(app: "phlock")
+    let phlock = BuiltInProfiles.phlock
+    var state = SessionState()
+    #expect(SessionMachine.reduce(&state, f.at(0, .scrollToTop), profile: phlock).isEmpty)
+    #expect(state == SessionState(phase: .idle, scrolledToTop: true))
+    #expect(SessionMachine.reduce(&state, f.at(700, .refreshStart(trigger: .tabReselect)), profile: phlock).isEmpty)
+    #expect(
+      state == SessionState(phase: .refreshing, trigger: .tabReselect, refreshStartedAt: T0 + 700, scrolledToTop: true))
+  }
+
+  @Test func aPullRefreshCannotStartFromIdle() {
+    var f = EventFactory()
+    var state = SessionState()
+    let findings = SessionMachine.reduce(&state, f.at(0, .refreshStart(trigger: .pull)), profile: padel)
+    #expect(findings.map(\.kind) == [.unexpectedEvent])
+    #expect(state == SessionState())
+  }
+
+  @Test func releaseWhilePullingCancels() {
+    var f = EventFactory()
+    var state = SessionState()
+    _ = SessionMachine.reduce(&state, f.at(0, .pullStart), profile: padel)
+    _ = SessionMachine.reduce(&state, f.at(20, .pullMove(distance: 20, offset: nil)), profile: padel)
+    #expect(SessionMachine.reduce(&state, f.at(40, .release(distance: 28)), profile: padel).isEmpty)
+    #expect(
+      state
+        == SessionState(
+          phase: .cancelled, pullStartedAt: T0, releaseDistance: 28, lastPullSampleAt: T0 + 20, maxSampleGapMs: 20))
+    // Whatever the client does next is not applied.
+    let late = SessionMachine.reduce(&state, f.at(60, .refreshStart(trigger: .pull)), profile: padel)
+    #expect(late.map(\.kind) == [.unexpectedEvent])
+    #expect(state.phase == .cancelled)
+  }
+
+  @Test func withoutAThresholdTheClientArmsAndDisarms() {
+    var f = EventFactory(app: "ffci")
+    let ffci = BuiltInProfiles.ffci
+    var state = SessionState()
+    _ = SessionMachine.reduce(&state, f.at(0, .pullStart), profile: ffci)
+    _ = SessionMachine.reduce(&state, f.at(16, .pullMove(distance: 200, offset: nil)), profile: ffci)
+    #expect(state.phase == .pulling)
+    _ = SessionMachine.reduce(&state, f.at(30, .armed(distance: 66)), profile: ffci)
+    #expect(state.phase == .armed)
+    #expect(state.machineArm == ArmPoint(at: T0 + 30, distance: 66))
+    #expect(state.clientArm == ArmPoint(at: T0 + 30, distance: 66))
+    _ = SessionMachine.reduce(&state, f.at(40, .disarmed(distance: 50)), profile: ffci)
+    #expect(state.phase == .pulling)
+    _ = SessionMachine.reduce(&state, f.at(50, .armed(distance: 70)), profile: ffci)
+    #expect(state.phase == .armed)
+    #expect(state.machineArm == ArmPoint(at: T0 + 30, distance: 66), "the first arming is kept")
+  }
+
+  /// Every event type in every phase: the machine never traps, and an event outside the
+  /// contract's table changes nothing but raises `unexpected_event`.
+  @Test(arguments: SessionPhase.allCases)
+  func unexpectedEventsChangeNothing(phase: SessionPhase) {
+    var f = EventFactory()
+    let allowed: [SessionPhase: Set<EventType>] = [
+      .idle: [.pullStart, .reveal, .scrollToTop, .refreshStart],
+      .pulling: [.pullMove, .armed, .disarmed, .release, .cancel, .label, .reveal],
+      .armed: [.pullMove, .armed, .disarmed, .release, .cancel, .label, .reveal],
+      .released: [.cancel, .label, .reveal, .refreshStart],
+      .refreshing: [.label, .refreshStart, .indicatorShown, .cacheInvalidated, .fetchStart, .indicatorHidden,
+                    .loadComplete, .errorShown, .contentCleared],
+      .holding: [.label, .refreshStart, .indicatorShown, .cacheInvalidated, .fetchStart, .indicatorHidden,
+                 .errorShown, .contentCleared],
+      .done: [.loadComplete, .errorShown, .contentCleared],
+      .cancelled: [],
+    ]
+    let payloads: [EventPayload] = [
+      .pullStart, .pullMove(distance: 5, offset: nil), .armed(distance: 5), .disarmed(distance: 5),
+      .release(distance: 5), .cancel(reason: nil), .label(text: "x", state: .pulling),
+      .refreshStart(trigger: .programmatic), .indicatorShown(nil), .indicatorHidden,
+      .reveal(progress: 0, visible: 1), .scrollToTop, .cacheInvalidated(key: "k"), .fetchStart,
+      .loadComplete(ok: true, error: nil), .errorShown(message: nil), .contentCleared,
+    ]
+    #expect(Set(payloads.map(\.type)) == Set(EventType.allCases))
+    for payload in payloads {
+      let start = SessionState(phase: phase)
+      var state = start
+      let findings = SessionMachine.reduce(&state, f.at(0, payload), profile: padel)
+      let isUnexpected = findings.contains { $0.kind == .unexpectedEvent }
+      #expect(isUnexpected == !(allowed[phase]!.contains(payload.type)), "\(payload.type) while \(phase)")
+      if isUnexpected { #expect(state == start) }
+    }
+  }
+}

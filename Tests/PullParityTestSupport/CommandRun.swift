@@ -1,0 +1,38 @@
+import Foundation
+
+/// Runs the built `pullparity` binary and collects what it printed.
+public struct CommandRun: Sendable {
+  public var exitCode: Int32
+  public var stdout: String
+  public var stderr: String
+
+  public static func pullparity(
+    _ arguments: [String], stdin: Data? = nil, currentDirectory: URL? = nil,
+    environment: [String: String] = [:]
+  ) throws -> CommandRun {
+    let process = Process()
+    process.executableURL = RepositoryPaths.executable
+    process.arguments = arguments
+    if let currentDirectory { process.currentDirectoryURL = currentDirectory }
+    var env = ProcessInfo.processInfo.environment
+    env["NO_COLOR"] = "1"
+    for (key, value) in environment { env[key] = value }
+    process.environment = env
+    let out = Pipe()
+    let err = Pipe()
+    process.standardOutput = out
+    process.standardError = err
+    let input = Pipe()
+    process.standardInput = input
+    try process.run()
+    if let stdin { input.fileHandleForWriting.write(stdin) }
+    try input.fileHandleForWriting.close()
+    // Read before waiting so a large output cannot fill the pipe and block the child.
+    let outData = out.fileHandleForReading.readDataToEndOfFile()
+    let errData = err.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    return CommandRun(
+      exitCode: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
+      stderr: String(decoding: errData, as: UTF8.self))
+  }
+}

@@ -1,0 +1,26 @@
+import Foundation
+
+/// Paths of the repository the tests run from.
+public enum RepositoryPaths {
+  /// The package root, found from this file's location.
+  public static let root: URL = URL(fileURLWithPath: #filePath)
+    .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+  public static let sampleEvents = root.appendingPathComponent("sample-events")
+
+  /// The generator's own ground truth for the sample logs.
+  public static func expectedSample() throws -> [String: Any] {
+    let data = try Data(contentsOf: sampleEvents.appendingPathComponent("EXPECTED.json"))
+    return try JSONSerialization.jsonObject(with: data) as! [String: Any]
+  }
+
+  /// The built `pullparity` executable next to the test bundle.
+  public static var executable: URL {
+    let candidates = [
+      Bundle.main.bundleURL.appendingPathComponent("pullparity"),
+      Bundle.main.bundleURL.deletingLastPathComponent().appendingPathComponent("pullparity"),
+      URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("pullparity"),
+    ]
+    return candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) } ?? candidates[0]
+  }
+}

@@ -63,21 +63,27 @@ let package = Package(
 
     .target(
       name: "PullParityTestSupport",
-      dependencies: ["PullParityCore"],
+      dependencies: ["PullParityCore", "PullParityStore", .product(name: "GRDB", package: "GRDB.swift")],
       path: "Tests/PullParityTestSupport"
     ),
     .testTarget(name: "PullParityCoreTests", dependencies: ["PullParityCore", "PullParityTestSupport"]),
     .testTarget(
       name: "PullParityIngestTests",
-      dependencies: ["PullParityIngest", "PullParityStore", "PullParityTestSupport"]
+      dependencies: [
+        "PullParityIngest", "PullParityStore", "PullParityTestSupport",
+        .product(name: "GRDB", package: "GRDB.swift"),
+      ]
     ),
     .testTarget(
       name: "PullParityStoreTests",
-      dependencies: ["PullParityStore", "PullParityTestSupport"]
+      dependencies: ["PullParityStore", "PullParityTestSupport", .product(name: "GRDB", package: "GRDB.swift")]
     ),
     .testTarget(
       name: "PullParityReportTests",
-      dependencies: ["PullParityReport", "PullParityStore", "PullParityTestSupport"]
+      dependencies: [
+        "PullParityReport", "PullParityStore", "PullParityIngest", "PullParityTestSupport",
+        .product(name: "GRDB", package: "GRDB.swift"),
+      ]
     ),
     .testTarget(name: "pullparityTests", dependencies: ["PullParityTestSupport"]),
   ]

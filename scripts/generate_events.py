@@ -217,6 +217,46 @@ def draw(rng, lo_ms, hi_ms, q):
     return q * rng.randint(lo, hi)
 
 
+def quantize(ms, q):
+    """A duration given in ms (float) -> ticks, rounded to a multiple of the quantum q."""
+    return q * int(ms * TPM / q + 0.5)
+
+
+def strata(rng, n, lo, hi):
+    """n evenly spaced quantiles of uniform [lo, hi] (midpoints of n equal strata), shuffled."""
+    out = [lo + (hi - lo) * (k + 0.5) / n for k in range(n)]
+    rng.shuffle(out)
+    return out
+
+
+# padel sample loads: FAST_SHARE fast (200-980 ms), the rest slow (1500-4000 ms). With
+# fewer than half fast, every platform's visible-time p50 lies inside the slow cluster,
+# where the PWA and iOS clients behave the same (hold until the load + 20..180 ms).
+FAST_SHARE = 0.4
+
+
+def load_quantile(u):
+    """Inverse CDF (ms) of the padel sample load mixture at u in (0, 1)."""
+    if u < FAST_SHARE:
+        return 200 + 780 * u / FAST_SHARE
+    return 1500 + 2500 * (u - FAST_SHARE) / (1 - FAST_SHARE)
+
+
+def load_hide_pairs(n):
+    """n (load ms, hide delay ms) pairs: the loads are the n evenly spaced quantiles of the load
+    mixture; within the fast and within the slow loads, the hide delays are the midpoints of
+    equal strata of 20..180 ms, paired with the loads in golden-ratio order (a fixed
+    low-discrepancy pairing, so loads close to each other get delays far apart)."""
+    loads = [load_quantile((k + 0.5) / n) for k in range(n)]
+    pairs = []
+    for group in ([x for x in loads if x < 1000], [x for x in loads if x >= 1000]):
+        m = len(group)
+        order = sorted(range(m), key=lambda j: ((j * 0.6180339887498949) % 1.0, j))
+        rank = {j: r for r, j in enumerate(order)}
+        pairs.extend((x, 20 + 160 * (rank[j] + 0.5) / m) for j, x in enumerate(group))
+    return pairs
+
+
 def pull_samples(rng, t0, ios, target10, speed):
     """pull_move samples (tick, distance in tenths), strictly growing, ending at target10.
     iOS: every 16-17 ms; PWA: every 16-33 ms (tenths of ms)."""
@@ -261,7 +301,8 @@ def build_padel(rng, platform, plan, t0):
         target10 = rng.randint(80, 210 if ios else 295)  # iOS < 22 (client arms at 24), PWA < 30
     else:
         target10 = rng.randint(450, 900)
-    samples = pull_samples(rng, t0, ios, target10, rng.uniform(0.08, 0.22))
+    speed = plan["speed"] if "speed" in plan else rng.uniform(0.08, 0.22)
+    samples = pull_samples(rng, t0, ios, target10, speed)
     client_arm = machine_arm = None
     for t, d10 in samples:
         s.add(t, "pull_move", ',"distance":%s%s' % (num10(d10), offset_frag(rng, d10)))
@@ -297,7 +338,11 @@ def build_padel(rng, platform, plan, t0):
     s.add(t_sh + draw(rng, 0, 8, q), "label",
           ',"text":%s,"state":"refreshing"' % jstr(PADEL_COPY["refreshing"]))
     s.add(t_rs + draw(rng, 5, 40, q), "fetch_start")
-    load = draw(rng, 200, 980, q) if plan["fast"] else draw(rng, 1500, 4000, q)
+    if "load_ms" in plan:  # sample: stratified, see padel_plans
+        load = quantize(plan["load_ms"], q)
+        assert (load < 1000 * TPM) == plan["fast"]
+    else:
+        load = draw(rng, 200, 980, q) if plan["fast"] else draw(rng, 1500, 4000, q)
     t_lc = t_rs + load
     s.add(t_lc, "load_complete", ',"ok":true')
     hold_end = max(t_sh + PADEL_MIN_HOLD * TPM, t_lc)
@@ -306,7 +351,10 @@ def build_padel(rng, platform, plan, t0):
         assert t_hid - t_sh <= (PADEL_MIN_HOLD - 20) * TPM
         flash = True
     else:
-        t_hid = hold_end + draw(rng, 20, 180, q)
+        if "hide_ms" in plan:  # sample: stratified, see padel_plans
+            t_hid = hold_end + quantize(plan["hide_ms"], q)
+        else:
+            t_hid = hold_end + draw(rng, 20, 180, q)
         assert (PADEL_MIN_HOLD + 20) * TPM <= t_hid - t_sh and t_hid <= hold_end + 230 * TPM
         flash = False
     s.add(t_hid, "indicator_hidden")
@@ -483,9 +531,20 @@ def padel_plans(rng, platform, n=130):
     outcomes += ["completed"] * (n - len(outcomes))
     rng.shuffle(outcomes)
     refreshing = [i for i, o in enumerate(outcomes) if not o.startswith("cancel")]
-    fast = [True] * (len(refreshing) // 2) + [False] * (len(refreshing) - len(refreshing) // 2)
-    rng.shuffle(fast)
-    fast_of = dict(zip(refreshing, fast))
+    completed = [i for i, o in enumerate(outcomes) if o == "completed"]
+    # Stratified draws, so both platforms get the same distributions and their p50s differ by
+    # the planted defects only. The completed sessions get the (load, hide delay) pairs of
+    # load_hide_pairs, shuffled: for the same count, both platforms get the same pairs. The
+    # sessions that arm get n evenly spaced pull speeds, shuffled.
+    pairs = load_hide_pairs(len(completed))
+    rng.shuffle(pairs)
+    load_of = {i: lh[0] for i, lh in zip(completed, pairs)}
+    hide_of = {i: lh[1] for i, lh in zip(completed, pairs)}
+    fast_of = {i: load_of[i] < 1000 for i in completed}
+    for i in refreshing:
+        if i not in fast_of:  # incomplete: the log stops before load_complete
+            fast_of[i] = rng.random() < FAST_SHARE
+    speed_of = dict(zip(refreshing, strata(rng, len(refreshing), 0.08, 0.22)))
     empties = set(rng.sample(range(n), n // 10))
     builds = set(rng.sample(range(n), 8))
     swaps = set(rng.sample(range(n), 7))
@@ -496,6 +555,11 @@ def padel_plans(rng, platform, n=130):
         plans.append({"outcome": o, "fast": fast_of.get(i, False), "empty": i in empties,
                       "build": i in builds, "swap": i in swaps, "screen": rng.choice(screens),
                       "version": version})
+        if i in load_of:
+            plans[-1]["load_ms"] = load_of[i]
+            plans[-1]["hide_ms"] = hide_of[i]
+        if i in speed_of:
+            plans[-1]["speed"] = speed_of[i]
     return plans
 
 
@@ -777,11 +841,14 @@ def run_sample(out, seed, expected_path):
     starts, _ = schedule(rng, len(plans))
     phlock = [build_phlock(rng, p, t) for p, t in zip(plans, starts)]
 
-    # bad-lines.jsonl: two good padel pwa sessions (slow loads, clean) between the bad lines
+    # bad-lines.jsonl: two good padel pwa sessions (slow loads, clean) between the bad lines.
+    # Their load and pull speed lie one below and one above the p50 of the stratified padel
+    # draws, so adding them to padel/pwa leaves its p50s where they were.
     t_bad = (DAY0_MS + 2 * DAY_MS + 3 * 3600 * 1000) * TPM  # 2026-11-18T03:00Z
     good = [build_padel(rng, "pwa", {"outcome": "completed", "fast": False, "screen": "feed",
-                                      "version": "3.8.0", "swap": False}, t_bad + k * 900 * TPM)
-            for k in range(2)]
+                                      "version": "3.8.0", "swap": False, "load_ms": load,
+                                      "hide_ms": 100, "speed": speed}, t_bad + k * 900 * TPM)
+            for k, (load, speed) in enumerate(((1700, 0.18), (3100, 0.12)))]
 
     files = {}
     file_of = {}  # session id -> file names
@@ -1073,6 +1140,16 @@ sessions (the log stops after `refresh_start` or `indicator_shown`); ffci failed
 show `Kunde inte uppdatera` (before or after the indicator hides) and keep content; ffci
 sessions without an `indicator` object.
 
+Padel draws are stratified, not independent, so that the padel parity report fails on the
+planted defects only (A and B), never on sampling noise: on each platform the completed
+sessions get the same set of (load, hide delay) pairs, %d%% fast loads (200..980 ms) and
+%d%% slow (1500..4000 ms) at evenly spaced quantiles, and the sessions that arm get evenly
+spaced pull speeds (0.08..0.22 pt/ms), each shuffled with the seed. With fewer than half
+the loads fast, the visible-time p50 of both platforms lies in the slow cluster, where PWA
+and iOS behave the same. The 2 padel/pwa sessions of bad-lines.jsonl have one load and
+speed below and one above those p50s. ffci and phlock loads are drawn at random (about
+half fast).
+
 ## bad-lines.jsonl
 
 Each bad line sits between good lines. Line numbers are 1-based.
@@ -1096,7 +1173,8 @@ files, violations).
 """ % ("\n".join(rows), sess(a["padel"]["pwa"]), sess(a["padel"]["ios"]),
        sess(a["ffci"]["ios"]), sess(a["phlock"]["ios"]),
        ing["lines_read"], ing["blank_lines"], ing["events_stored"], ing["duplicates"],
-       ing["conflicts"], ing["quarantined"], ing["sessions_derived"], dl, bad,
+       ing["conflicts"], ing["quarantined"], ing["sessions_derived"], dl,
+       round(FAST_SHARE * 100), round((1 - FAST_SHARE) * 100), bad,
        x["bad_lines"]["conflict_event_id"])
 
 

@@ -1,0 +1,87 @@
+import Foundation
+import PullParityIngest
+import PullParityStore
+import PullParityTestSupport
+import Testing
+
+/// The raw log is the truth: the same events, ingested in any pieces, order or number of
+/// times, give the same database.
+@Suite struct IdempotentIngestTests {
+  let samples = RepositoryPaths.sampleEvents
+
+  func ingest(_ paths: [String], _ db: PullParityDatabase, batchLines: Int = 50_000) throws -> IngestSummary {
+    try Ingestor(database: db, options: IngestOptions(batchLines: batchLines, toolVersion: "test"))
+      .run(try InputCatalog.expand(paths))
+  }
+
+  @Test func ingestingTwiceChangesNothing() throws {
+    let dir = try TemporaryDirectory()
+    let db = try PullParityDatabase(path: dir.path("twice.sqlite"))
+    let first = try ingest([samples.path], db)
+    let before = try DatabaseDump.all(db)
+    let second = try ingest([samples.path], db)
+    #expect(try DatabaseDump.all(db) == before)
+    #expect(second.counts.eventsStored == 0)
+    #expect(second.counts.duplicates == first.counts.eventsStored + first.counts.duplicates)
+    // Bad lines are rejected again (and counted), but recorded once.
+    #expect(second.counts.quarantined == first.counts.quarantined)
+    #expect(try DatabaseDump.count(db, "ingest_runs") == 2)
+  }
+
+  @Test func piecesInAnyOrderAndRunsGiveTheCleanResult() throws {
+    let dir = try TemporaryDirectory()
+    let clean = try PullParityDatabase(path: dir.path("clean.sqlite"))
+    _ = try ingest([samples.path], clean)
+
+    // One file per run, in reverse order, in small batches: sessions split across files and
+    // runs arrive tail first and are re-derived when their start arrives.
+    let pieces = try PullParityDatabase(path: dir.path("pieces.sqlite"))
+    for input in try InputCatalog.expand([samples.path]).reversed() {
+      _ = try ingest([input.name], pieces, batchLines: 250)
+    }
+    let derived: Set<String> = ["sessions", "violations"]
+    #expect(try DatabaseDump.all(pieces, only: derived) == DatabaseDump.all(clean, only: derived))
+  }
+
+  @Test func aSessionSplitAcrossRunsCompletesWhenItsTailArrives() throws {
+    let dir = try TemporaryDirectory()
+    let db = try PullParityDatabase(path: dir.path("split.sqlite"))
+    let part1 = samples.appendingPathComponent("padel-ios-1.jsonl").path
+    let part2 = samples.appendingPathComponent("padel-ios-2.jsonl").path
+    _ = try ingest([part1], db)
+    let expected = try RepositoryPaths.expectedSample()
+    let split = (expected["padel_ios_split"] as? [String: Any])?["sessions_in_both_files"] as? [String]
+    let ids = try #require(split)
+    let truth = expected["sessions"] as! [String: [String: Any]]
+    #expect(ids.count == 6)
+    let queries = ReportQueries(db)
+    let before = try queries.sessions(.init()).filter { ids.contains($0.sessionID) }
+    #expect(before.count == 6)
+    #expect(before.allSatisfy { $0.metrics.outcome == .incomplete })
+    _ = try ingest([part2], db)
+    let after = try queries.sessions(.init()).filter { ids.contains($0.sessionID) }
+    #expect(after.count == 6)
+    for session in after {
+      #expect(session.metrics.outcome.rawValue == truth[session.sessionID]?["outcome"] as? String)
+    }
+    #expect(after.contains { $0.metrics.outcome == .completed })
+  }
+
+  @Test func aConflictKeepsTheFirstVersionAndQuarantinesTheOther() throws {
+    let dir = try TemporaryDirectory()
+    let first = #"{"event_id":"e1","session_id":"s1","ts":1795000000000,"platform":"ios","app":"padel","type":"pull_start"}"#
+    let other = #"{"event_id":"e1","session_id":"s1","ts":1795000000001,"platform":"ios","app":"padel","type":"pull_start"}"#
+    let a = try dir.write("a.jsonl", first + "\n" + first + "\n")
+    let b = try dir.write("b.jsonl", other + "\n")
+    let db = try PullParityDatabase(path: dir.path("conflict.sqlite"))
+    let summary = try ingest([b, a], db)  // named out of order: files are read in path order
+    #expect(summary.counts.eventsStored == 1)
+    #expect(summary.counts.duplicates == 1)
+    #expect(summary.counts.conflicts == 1)
+    #expect(summary.counts.quarantined == 0)
+    let stored = try DatabaseDump.rows(db, table: "events", columns: "raw", order: "event_pk")
+    #expect(stored == ["[raw:\"\(first.replacingOccurrences(of: "\"", with: "\\\""))\"]"])
+    let quarantined = try DatabaseDump.rows(db, table: "quarantine", columns: "source, line, category, event_id", order: "line")
+    #expect(quarantined == ["[source:\"\(b)\" line:1 category:\"conflict\" event_id:\"e1\"]"])
+  }
+}

@@ -1,0 +1,32 @@
+import GRDB
+import PullParityStore
+
+/// Tables as text rows, to compare two databases row for row.
+public enum DatabaseDump {
+  /// The derived tables and the raw log, each row rendered as text in a stable order.
+  /// `ingest_runs` is left out: it is a ledger, every run adds to it.
+  public static let tables: [(name: String, columns: String, order: String)] = [
+    ("sessions", "*", "session_id"),
+    ("violations", "*", "session_id, ordinal"),
+    ("events", "event_id, session_id, ts_ms, seq, platform, app, type, raw", "event_id"),
+    ("quarantine", "source, line, byte_offset, category, reason, raw, event_id", "source, byte_offset"),
+  ]
+
+  public static func rows(_ database: PullParityDatabase, table: String, columns: String = "*", order: String) throws -> [String] {
+    try database.read { db in
+      try Row.fetchAll(db, sql: "SELECT \(columns) FROM \(table) ORDER BY \(order)").map { $0.description }
+    }
+  }
+
+  public static func all(_ database: PullParityDatabase, only names: Set<String>? = nil) throws -> [String: [String]] {
+    var dump: [String: [String]] = [:]
+    for table in tables where names?.contains(table.name) ?? true {
+      dump[table.name] = try rows(database, table: table.name, columns: table.columns, order: table.order)
+    }
+    return dump
+  }
+
+  public static func count(_ database: PullParityDatabase, _ table: String) throws -> Int {
+    try database.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM \(table)") ?? 0 }
+  }
+}

@@ -85,7 +85,10 @@ let package = Package(
         .product(name: "GRDB", package: "GRDB.swift"),
       ]
     ),
-    .testTarget(name: "pullparityTests", dependencies: ["PullParityTestSupport"]),
+    .testTarget(
+      name: "pullparityTests",
+      dependencies: ["PullParityTestSupport", "PullParityStore", .product(name: "GRDB", package: "GRDB.swift")]
+    ),
   ]
 )
 

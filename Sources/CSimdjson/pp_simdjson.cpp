@@ -190,8 +190,10 @@ simdjson::error_code reserve(pp_parser &p, size_t length) noexcept {
   size_t want = dom.capacity() * 2;
   if (want < length) want = length;
   if (want > dom.max_capacity()) want = dom.max_capacity();
-  if (auto error = dom.allocate(want, PP_MAX_DEPTH)) return error;
-  return dom.doc.allocate(want);
+  simdjson::error_code error = dom.allocate(want, PP_MAX_DEPTH);
+  if (!error) error = dom.doc.allocate(want);
+  if (error) p.dom.reset(); // half-grown buffers: the next line starts from a fresh parser
+  return error;
 }
 
 pp_status status_for_error(simdjson::error_code error, const char *line, size_t length) noexcept {
@@ -207,16 +209,15 @@ pp_status status_for_error(simdjson::error_code error, const char *line, size_t 
 
 pp_status parse(pp_parser &p, const char *line, size_t length, size_t readable) {
   // Give back the buffers of an earlier huge line (the previous result is dead by now).
-  if (length <= kRetainedCapacity) {
-    if (p.dom->capacity() > kRetainedCapacity) {
-      p.dom.reset();
-      p.dom = make_dom_parser();
-      if (!p.dom) return PP_STATUS_OUT_OF_MEMORY;
-    }
-    if (p.copy_capacity > kRetainedCapacity + simdjson::SIMDJSON_PADDING) {
-      p.copy.reset();
-      p.copy_capacity = 0;
-    }
+  if (p.dom && length <= kRetainedCapacity && p.dom->capacity() > kRetainedCapacity) p.dom.reset();
+  if (!p.dom) {
+    // After giving buffers back, or after an allocation failed: start afresh.
+    p.dom = make_dom_parser();
+    if (!p.dom) return PP_STATUS_OUT_OF_MEMORY;
+  }
+  if (length <= kRetainedCapacity && p.copy_capacity > kRetainedCapacity + simdjson::SIMDJSON_PADDING) {
+    p.copy.reset();
+    p.copy_capacity = 0;
   }
   if (auto error = reserve(p, length)) return status_for_error(error, line, length);
 

@@ -1,28 +1,34 @@
 import Foundation
 
 /// The reference parser of the seam: Foundation's `JSONSerialization`, held to strict RFC 8259 and
-/// to the limits of `SimdjsonLineParser`, so the two agree on every line.
+/// to the limits of `SimdjsonLineParser`, so the two agree on every line (a fuzz test holds them
+/// to it).
 ///
-/// What it adds to `JSONSerialization` (each one a line JSONSerialization accepts and simdjson
-/// does not, or a case JSONSerialization cannot tell apart):
+/// What it adds to `JSONSerialization`, each a case where JSONSerialization alone would differ:
 /// - invalid UTF-8 is decided first (`invalidUTF8`, whatever else is wrong with the line);
 /// - a NUL byte anywhere is not JSON (JSONSerialization guesses UTF-16/32 from NUL bytes);
 /// - a leading byte order mark is not JSON (JSONSerialization skips it);
-/// - a U+FEFF inside a string is kept (JSONSerialization drops one at the start of a string and
-///   after each escape, so `"\u{FEFF}type"` would become the key `type`): it is handed over
-///   escaped;
+/// - a U+FEFF inside a string is kept: JSONSerialization drops one at the start of a string and
+///   after each escape (so `"\u{FEFF}type"` would become the key `type`), so it is handed over as
+///   the escape `\uFEFF`, which it keeps;
 /// - a trailing comma (`{"a":1,}`, `[1,]`) is not JSON (JSONSerialization allows it);
 /// - an integer (no fraction, no exponent) below −2⁶³ or above 2⁶⁴−1 is not JSON: simdjson's
 ///   limit, which RFC 8259 §6 allows (JSONSerialization would return an `NSDecimalNumber`);
-/// - booleans are told from numbers by their class (on Linux `NSNumber(value: 1) as? Bool`
-///   succeeds, so a cast cannot tell them apart).
+/// - a number that overflows a double (`1e400`) is not JSON everywhere: JSONSerialization
+///   converts numbers lazily and misses one under a key that is repeated later;
+/// - booleans are told from numbers by their class and `objCType` (on Linux
+///   `NSNumber(value: 1) as? Bool` succeeds, so a cast cannot tell them apart).
 ///
-/// Both parsers reject numbers that overflow a double (`1e400`), lone UTF-16 surrogate escapes
-/// (`"\ud800"`) and nesting deeper than 512 (JSONSerialization's limit, given to simdjson).
-/// A repeated key keeps its last value: JSONSerialization builds its dictionary in document
-/// order, so the last occurrence overwrites the earlier ones (a test holds it to that).
+/// Both parsers on their own reject lone UTF-16 surrogate escapes (`"\ud800"`) and nesting deeper
+/// than 512 levels (JSONSerialization's limit, given to simdjson as its maximum depth).
 ///
-/// Slow: meant for tests and as a fallback, not for ingesting gigabytes.
+/// A repeated key keeps its last value: JSONSerialization fills its dictionary in document order,
+/// so the last occurrence wins (tests hold it to that). Its dictionary compares keys by canonical
+/// equivalence (`"é"` and `"e\u{301}"` are one key), which only matters for unknown keys: no other
+/// string is canonically equivalent to one of the contract's ASCII keys.
+///
+/// Slow (JSONSerialization, bridging, a second pass over the bytes): meant for tests and as a
+/// reference, not for ingesting gigabytes.
 public struct FoundationLineParser: EventLineParser {
   public init() {}
 
@@ -32,7 +38,7 @@ public struct FoundationLineParser: EventLineParser {
     guard String(validating: line, as: UTF8.self) != nil else {
       return .failure(LineRejection.invalidUTF8)
     }
-    if line.contains(0) || line.starts(with: [0xEF, 0xBB, 0xBF]) {
+    if Self.contains(0x00, in: line) || line.starts(with: [0xEF, 0xBB, 0xBF]) {
       return .failure(LineRejection.notJSON)
     }
     let root: Any
@@ -93,7 +99,7 @@ public struct FoundationLineParser: EventLineParser {
   /// line does not change, only the decoded string does.
   private static func escapingByteOrderMarks(_ line: UnsafeRawBufferPointer) -> Data? {
     let mark: [UInt8] = [0xEF, 0xBB, 0xBF]
-    guard line.firstRange(of: mark) != nil else { return nil }
+    guard contains(0xEF, in: line) else { return nil }
     var output = [UInt8]()
     output.reserveCapacity(line.count + 16)
     var index = 0
@@ -122,7 +128,7 @@ public struct FoundationLineParser: EventLineParser {
   }
 
   /// What JSONSerialization accepts but strict JSON (as simdjson reads it) does not: a trailing
-  /// comma, an integer outside Int64/UInt64. Runs on lines JSONSerialization accepted, so the
+  /// comma, an integer outside Int64/UInt64, a number that overflows a double. Runs on lines JSONSerialization accepted, so the
   /// structure is known to be sound otherwise.
   private static func isStrict(_ line: UnsafeRawBufferPointer) -> Bool {
     var index = 0
@@ -150,15 +156,21 @@ public struct FoundationLineParser: EventLineParser {
       case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
         var end = index
         var isInteger = true
+        var hasExponent = false
         while end < line.count, isNumberByte(line[end]) {
-          if line[end] == UInt8(ascii: ".") || line[end] | 0x20 == UInt8(ascii: "e") {
-            isInteger = false
-          }
+          if line[end] == UInt8(ascii: ".") { isInteger = false }
+          if line[end] | 0x20 == UInt8(ascii: "e") { isInteger = false; hasExponent = true }
           end += 1
         }
-        if isInteger {
+        // Up to 18 digits always fit Int64, and no number below 1e300 without an exponent
+        // overflows a double: only longer tokens or ones with an exponent need a closer look.
+        if end - index > 18 || hasExponent {
           let text = String(decoding: UnsafeRawBufferPointer(rebasing: line[index..<end]), as: UTF8.self)
-          if Int64(text) == nil && UInt64(text) == nil { return false }
+          if isInteger {
+            if Int64(text) == nil && UInt64(text) == nil { return false }
+          } else if Double(text)?.isFinite != true {
+            return false
+          }
         }
         index = end
         continue
@@ -168,6 +180,11 @@ public struct FoundationLineParser: EventLineParser {
       index += 1
     }
     return true
+  }
+
+  private static func contains(_ byte: UInt8, in line: UnsafeRawBufferPointer) -> Bool {
+    guard let base = line.baseAddress else { return false }
+    return memchr(base, Int32(byte), line.count) != nil
   }
 
   private static func isWhitespace(_ byte: UInt8) -> Bool {

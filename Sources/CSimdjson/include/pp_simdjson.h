@@ -121,7 +121,8 @@ void pp_parser_destroy(pp_parser *parser);
 /// Parses one line (no line end). `line` may be read up to `readable` bytes (`readable >=
 /// length`): with at least `pp_required_padding()` bytes past the end of the line it is parsed in
 /// place, otherwise it is first copied into a padded buffer owned by the handle. The whole line is
-/// validated (UTF-8, syntax, no content after the root value). Never NULL.
+/// validated (UTF-8, syntax, no content after the root value). `parser` must not be NULL; `line`
+/// may be NULL when `length` is 0. Never returns NULL.
 const pp_result *pp_parse_line(pp_parser *parser, const char *line, size_t length,
                                size_t readable);
 

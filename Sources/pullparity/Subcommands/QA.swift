@@ -30,8 +30,8 @@ extension PullParity {
     }
 
     func run() throws {
-      let db = try database.open(readOnly: true)
       let filter = try filters.filter()
+      let db = try database.open(readOnly: true)
       let queries = ReportQueries(db)
       let report = QAChecklist(profiles: try profiles.catalog(), tolerances: tolerances.tolerances)
         .evaluate(sessions: try queries.sessions(filter), violations: try queries.violations(filter), filter: filter)

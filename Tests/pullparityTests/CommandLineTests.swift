@@ -1,0 +1,180 @@
+import Foundation
+import PullParityTestSupport
+import Testing
+
+/// The `pullparity` binary end to end, as a user or CI runs it.
+@Suite(.serialized) struct CommandLineTests {
+  let samples = RepositoryPaths.sampleEvents.path
+
+  @Test func theReadmeMainCommandIngestsAndReports() throws {
+    let dir = try TemporaryDirectory()
+    // Default database in the current directory, as the README runs it.
+    let run = try CommandRun.pullparity(["ingest", samples, "--report"], currentDirectory: dir.url)
+    #expect(run.exitCode == 0, "\(run.stderr)")
+    let expected = try RepositoryPaths.expectedSample()["ingest"] as! [String: Int]
+    #expect(run.stdout.contains("events stored       \(Self.thousands(expected["events_stored"]!))"))
+    #expect(run.stdout.contains("quarantined             \(expected["quarantined"]!)"))
+    #expect(run.stdout.contains("Pull-to-refresh parity"))
+    #expect(run.stdout.contains("Not at parity — padel pull: client arm distance, flash, hold"))
+    #expect(FileManager.default.fileExists(atPath: dir.path("pullparity.sqlite")))
+    for line in run.stdout.split(separator: "\n") where !line.contains("/") {
+      #expect(line.count <= 80, "wider than 80 columns: \(line)")
+    }
+  }
+
+  @Test func qaFailsExactlyOnThePlantedDefects() throws {
+    let dir = try TemporaryDirectory()
+    let db = dir.path("qa.sqlite")
+    _ = try CommandRun.pullparity(["ingest", "--db", db, samples])
+    let run = try CommandRun.pullparity(["qa", "--db", db, "--format", "json"])
+    #expect(run.exitCode == 1)
+    let report = try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as! [String: Any]
+    let failing = (report["items"] as! [[String: Any]])
+      .filter { $0["status"] as? String == "fail" }
+      .map { "\($0["app"]!)/\($0["platform"]!)/\($0["check"]!)" }
+      .sorted()
+    #expect(
+      failing == [
+        "ffci/ios/cache_order", "ffci/ios/content_kept_on_error", "ffci/ios/error_shown",
+        "ffci/ios/no_double_refresh", "padel/ios/arm_parity", "padel/pwa/no_flash",
+        "phlock/ios/indicator_config", "phlock/ios/reveal_order",
+      ])
+    // Narrowed to a platform without defects, the gate passes.
+    let clean = try CommandRun.pullparity(["qa", "--db", db, "--app", "phlock", "--platform", "ios", "--screen", "Nowhere"])
+    #expect(clean.exitCode == 0, "\(clean.stdout)")
+  }
+
+  @Test func reportJSONCarriesTheNumbersBehindTheVerdicts() throws {
+    let dir = try TemporaryDirectory()
+    let db = dir.path("r.sqlite")
+    _ = try CommandRun.pullparity(["ingest", "--db", db, samples])
+    let run = try CommandRun.pullparity(["report", "--db", db, "--app", "padel", "--format", "json", "--check"])
+    #expect(run.exitCode == 1, "padel is not at parity, so --check fails")
+    let report = try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as! [String: Any]
+    #expect(report["format_version"] as? Int == 1)
+    let group = ((report["apps"] as! [[String: Any]])[0]["groups"] as! [[String: Any]])[0]
+    let pwa = (group["platforms"] as! [[String: Any]]).first { $0["platform"] as? String == "pwa" }!
+    let flash = (pwa["rates"] as! [String: Any])["flash_rate"] as! [String: Any]
+    let apps = try RepositoryPaths.expectedSample()["apps"] as! [String: Any]
+    let expectedFlash = (((apps["padel"] as! [String: Any])["pwa"] as! [String: Any])["violations"] as! [String: Int])["flash"]
+    #expect(flash["numerator"] as? Int == expectedFlash)
+    let verdicts = Dictionary(
+      uniqueKeysWithValues: (group["comparisons"] as! [[String: Any]]).map { ($0["metric"] as! String, $0["at_parity"] as? Bool) })
+    #expect(verdicts["flash_rate"] == false)
+    #expect(verdicts["client_arm_distance"] == false)
+    #expect(verdicts["visible_ms"] == true)
+    #expect(verdicts["arm_distance"] == true)
+  }
+
+  @Test func sessionDrillDownShowsStatesAndFindings() throws {
+    let dir = try TemporaryDirectory()
+    let db = dir.path("s.sqlite")
+    _ = try CommandRun.pullparity(["ingest", "--db", db, samples])
+    let defects = try RepositoryPaths.expectedSample()["defects"] as! [String: [String: Any]]
+    let flashSession = (defects["A"]!["sessions"] as! [String])[0]
+    let run = try CommandRun.pullparity(["session", "--db", db, String(flashSession.prefix(13))])
+    #expect(run.exitCode == 0, "\(run.stderr)")
+    #expect(run.stdout.contains("Session \(flashSession)"))
+    #expect(run.stdout.contains("pull_start"))
+    #expect(run.stdout.contains("indicator_hidden"))
+    #expect(run.stdout.contains("flash at +"))
+    #expect(run.stdout.contains("done"))
+  }
+
+  @Test func strictExitsOneWhenLinesWereQuarantinedAndStillStoresTheGoodOnes() throws {
+    let dir = try TemporaryDirectory()
+    let db = dir.path("strict.sqlite")
+    let bad = RepositoryPaths.sampleEvents.appendingPathComponent("bad-lines.jsonl").path
+    let run = try CommandRun.pullparity(["ingest", "--db", db, "--strict", bad])
+    #expect(run.exitCode == 1)
+    #expect(run.stdout.contains("bad-lines.jsonl:4: not_json"))
+    let expected = (try RepositoryPaths.expectedSample()["bad_lines"] as! [String: Any])["alone"] as! [String: Int]
+    let stored = run.stdout.split(separator: "\n").first { $0.contains("events stored") }
+    #expect(stored?.split(separator: " ").last.map(String.init) == "\(expected["events_stored"]!)")
+  }
+
+  @Test func standardInputPlainOrGzip() throws {
+    let dir = try TemporaryDirectory()
+    let gz = try Data(contentsOf: RepositoryPaths.sampleEvents.appendingPathComponent("ffci-ios.jsonl.gz"))
+    let run = try CommandRun.pullparity(["ingest", "--db", dir.path("stdin.sqlite"), "-"], stdin: gz)
+    #expect(run.exitCode == 0, "\(run.stderr)")
+    let apps = try RepositoryPaths.expectedSample()["apps"] as! [String: Any]
+    let total = (((apps["ffci"] as! [String: Any])["ios"] as! [String: Any])["sessions"] as! [String: Int])["total"]!
+    #expect(run.stdout.contains("\(total) sessions"))
+  }
+
+  @Test func replayAfterAProfileChangeListsWhatChanged() throws {
+    let dir = try TemporaryDirectory()
+    let db = dir.path("replay.sqlite")
+    _ = try CommandRun.pullparity(["ingest", "--db", db, samples])
+    // Padel without a minimum hold and with all the slack in the world: the PWA's flashes
+    // (defect A) stop being findings, and nothing else can change.
+    let profiles = try dir.write(
+      "profiles.json",
+      #"{"profiles":[{"name":"padel","version":2,"arm_threshold":24,"resistance":0.72,"min_hold_ms":0,"hide_slack_ms":100000,"reference_platform":"pwa"}]}"#)
+    let run = try CommandRun.pullparity(["replay", "--db", db, "--profiles", profiles])
+    #expect(run.exitCode == 0, "\(run.stderr)")
+    let defects = try RepositoryPaths.expectedSample()["defects"] as! [String: [String: Any]]
+    #expect(run.stdout.contains("Changed: \(defects["A"]!["count"] as! Int) sessions"))
+    let again = try CommandRun.pullparity(["replay", "--db", db, "--profiles", profiles])
+    #expect(again.stdout.contains("Changed: 0 sessions"))
+  }
+
+  @Test func profilesListsEveryNumberAndRoundTripsThroughAFile() throws {
+    let run = try CommandRun.pullparity(["profiles"])
+    #expect(run.exitCode == 0)
+    for text in ["padel (version 1)", "ffci (version 1)", "phlock (version 1)", "Släpp för att uppdatera", "1300 ms", "TabPageView"] {
+      #expect(run.stdout.contains(text), "\(text)")
+    }
+    let dir = try TemporaryDirectory()
+    let json = try CommandRun.pullparity(["profiles", "--format", "json"])
+    let file = try dir.write("all.json", json.stdout)
+    let reread = try CommandRun.pullparity(["profiles", "--profiles", file])
+    #expect(reread.stdout == run.stdout)
+  }
+
+  /// Usage and input errors exit 2 with a message that says what was wrong.
+  @Test(arguments: [
+    (["ingest"], "Missing expected argument"),
+    (["ingest", "/nonexistent/logs.jsonl"], "cannot open /nonexistent/logs.jsonl"),
+    (["report", "--db", "/nonexistent/x.sqlite"], "no such database file"),
+    (["report", "--since", "last week"], "--since \"last week\" is not a date"),
+    (["report", "--format", "pdf"], "pdf"),
+    (["qa", "--rate-tolerance=-1"], "--rate-tolerance must be 0 or more"),
+    (["ingest", "--batch-lines", "0", "x"], "--batch-lines must be 1 or more"),
+    (["frobnicate"], "frobnicate"),
+  ])
+  func errorsExitTwo(arguments: [String], message: String) throws {
+    let dir = try TemporaryDirectory()
+    let run = try CommandRun.pullparity(arguments, currentDirectory: dir.url)
+    #expect(run.exitCode == 2, "\(arguments): \(run.stderr)")
+    #expect(run.stderr.contains(message), "\(arguments): \(run.stderr)")
+  }
+
+  @Test(arguments: [
+    (#"{"profiles":[{"name":"x"}]}"#, "profiles[0].min_hold_ms: is required"),
+    (#"{"profiles":[{"name":"x","min_hold_ms":"1200"}]}"#, "profiles[0].min_hold_ms: must be a number"),
+    (#"{"profiles":[{"name":"x","min_hold_ms":-5}]}"#, "profiles[0].min_hold_ms: must be 0 or more"),
+    (#"{"profiles":[{"name":"x","min_hold_ms":0,"arm_threshold":0}]}"#, "profiles[0].arm_threshold: must be more than 0"),
+    (#"{"profiles":[{"name":"x","min_hold_ms":0,"reveal":{"bars":5,"progress_step":2,"full_pull_distance":80}}]}"#, "profiles[0].reveal.progress_step"),
+    (#"[{"name":"x","min_hold_ms":0},{"name":"x","min_hold_ms":0}]"#, "profiles[1].name: \"x\" is defined twice"),
+    ("{nope", "not valid JSON"),
+  ])
+  func badProfileFilesNameTheField(content: String, message: String) throws {
+    let dir = try TemporaryDirectory()
+    let file = try dir.write("p.json", content)
+    let run = try CommandRun.pullparity(["profiles", "--profiles", file])
+    #expect(run.exitCode == 2)
+    #expect(run.stderr.contains(message), "\(run.stderr)")
+  }
+
+  static func thousands(_ n: Int) -> String {
+    let s = String(n)
+    var out = ""
+    for (i, c) in s.enumerated() {
+      if i > 0, (s.count - i) % 3 == 0 { out.append(",") }
+      out.append(c)
+    }
+    return out
+  }
+}

@@ -14,7 +14,7 @@ public struct TextReportRenderer {
     let sessions = report.apps.flatMap(\.groups).flatMap(\.platforms).reduce(0) { $0 + $1.sessions }
     out.append(style.bold("Pull-to-refresh parity") + " — \(sessions) sessions, grouped by \(report.groupedBy.rawValue)")
     out.append(
-      "Tolerances: arm distance ±\(NumberText.format(t.armDistance)) pt, time to arm ±\(NumberText.format(t.timeToArmMs)) ms, "
+      "Tolerances: arm ±\(NumberText.format(t.armDistance)) pt, time to arm ±\(NumberText.format(t.timeToArmMs)) ms, "
         + "visible ±\(NumberText.format(t.visibleMs)) ms, rates ±\(NumberText.format(t.ratePoints)) pts")
     if report.apps.isEmpty { out.append("\nNo sessions match. Run `pullparity ingest` first, or loosen the filters.") }
     for app in report.apps {

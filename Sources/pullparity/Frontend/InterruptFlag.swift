@@ -10,6 +10,12 @@ enum InterruptFlag {
   private static let requested = Atomic<Bool>(false)
 
   static func install() {
+    // A parent may have spawned us with SIGINT blocked (a blocked mask is inherited); the
+    // request would then wait forever.
+    var mask = sigset_t()
+    sigemptyset(&mask)
+    sigaddset(&mask, SIGINT)
+    sigprocmask(SIG_UNBLOCK, &mask, nil)
     signal(SIGINT) { _ in
       InterruptFlag.requested.store(true, ordering: .relaxed)
       signal(SIGINT, SIG_DFL)

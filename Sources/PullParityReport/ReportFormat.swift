@@ -2,12 +2,21 @@
 public enum ReportFormat: String, CaseIterable, Sendable {
   case text
   case json
+  case markdown
+  case csv
+  case html
 
-  /// Renders `report`; `style` colours text output only.
-  public func render(_ report: ParityReport, style: TextStyle) throws -> String {
+  /// HTML charts per-session values and example timelines; the other formats need only the
+  /// report, so the CLI reads sessions and events for HTML alone.
+  public var needsSessionDetail: Bool { self == .html }
+
+  public func render(_ input: ReportRenderInput) throws -> String {
     switch self {
-    case .text: TextReportRenderer(style: style).render(report)
-    case .json: try JSONRendering.render(report)
+    case .text: TextReportRenderer(style: input.style).render(input.report)
+    case .json: try JSONRendering.render(input.report)
+    case .markdown: MarkdownReportRenderer().render(input.report)
+    case .csv: CSVReportRenderer().render(input.report)
+    case .html: HTMLReportRenderer().render(input.html)
     }
   }
 }

@@ -14,6 +14,8 @@ extension PullParity {
           pullparity report
           pullparity report --app ffci --by screen
           pullparity report --format json --output parity.json --check
+          pullparity report --format markdown >> pr-comment.md
+          pullparity report --format html --output parity.html
         """)
 
     @OptionGroup var database: DatabaseOptions
@@ -34,12 +36,14 @@ extension PullParity {
     var check = false
 
     func run() throws {
+      let filter = try filters.filter()
       let frontend = ReportFrontend(
         database: try database.open(readOnly: true), profiles: try profiles.catalog(),
         tolerances: tolerances.tolerances, dimension: by)
-      let report = try frontend.build(filter: try filters.filter())
       let colored = format == .text && output == nil && FileHandleOutput.standardOutput.wantsColor
-      let text = try format.render(report, style: TextStyle(colored: colored))
+      let input = try frontend.input(filter: filter, format: format, style: TextStyle(colored: colored))
+      let report = input.report
+      let text = try format.render(input)
       if let output {
         try text.write(toFile: output, atomically: true, encoding: .utf8)
       } else {

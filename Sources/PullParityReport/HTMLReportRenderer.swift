@@ -1,0 +1,271 @@
+import PullParityCore
+import PullParityStore
+
+/// The parity report as one self-contained HTML file: inline CSS and SVG, no script, nothing
+/// fetched, so it can be mailed, attached to a ticket or opened offline. Tables show the same
+/// figures as the text report; charts add what a table cannot, the per-session spread.
+public struct HTMLReportRenderer {
+  public init() {}
+
+  /// The distance and time metrics drawn as box plots, with what each measures.
+  private static let distributionCharts: [(metric: ParityMetric, about: String)] = [
+    (.armDistance, "finger travel at the sample the profile arms on"),
+    (.clientArmDistance, "finger travel where the client said it armed"),
+    (.timeToArmMs, "from pull_start to arming"),
+    (.visibleMs, "refreshing indicator shown until hidden"),
+  ]
+
+  public func render(_ input: HTMLReportInput) -> String {
+    let report = input.report
+    let palette = ChartPalette(platforms: report.apps.flatMap(\.groups).flatMap(\.platforms).map(\.platform))
+    let sessionsByGroup = Dictionary(grouping: input.sessions) {
+      GroupKey(app: $0.app, group: report.groupedBy.value(of: $0))
+    }
+
+    var body: [String] = []
+    body.append("<header>")
+    body.append("<h1>\(e(input.title))</h1>")
+    body.append(
+      "<p class=\"meta\">\(ParityVerdict.sessionCount(report)) sessions · grouped by \(e(report.groupedBy.rawValue))"
+        + " · tolerances: \(e(ParityVerdict.tolerances(report.tolerances)))</p>")
+    body.append(verdict(report))
+    if report.apps.count > 1 || !input.timelines.isEmpty {
+      var links = report.apps.enumerated().map { "<a href=\"#app-\($0.offset)\">\(e($0.element.app))</a>" }
+      if !input.timelines.isEmpty { links.append("<a href=\"#examples\">example failing sessions</a>") }
+      body.append("<nav aria-label=\"Contents\">" + links.joined(separator: " ") + "</nav>")
+    }
+    body.append("</header>")
+    if report.apps.isEmpty {
+      body.append("<p>No sessions match. Run <code>pullparity ingest</code> first, or loosen the filters.</p>")
+    }
+
+    for (appIndex, app) in report.apps.enumerated() {
+      let profile = input.profiles.resolve(app.profile)
+      body.append("<section class=\"app\" id=\"app-\(appIndex)\">")
+      body.append("<h2>\(e(app.app))</h2>")
+      body.append("<p class=\"meta\">\(e(Self.describe(profile, version: app.profileVersion)))</p>")
+      for (groupIndex, group) in app.groups.enumerated() {
+        let sessions = sessionsByGroup[GroupKey(app: app.app, group: group.value)] ?? []
+        body.append(
+          render(group, sessions: sessions, profile: profile, palette: palette, id: "a\(appIndex).g\(groupIndex)"))
+      }
+      body.append("</section>")
+    }
+
+    body.append(timelines(input))
+    body.append(
+      "<footer>pullparity report, format version \(ParityReport.formatVersion). Percentiles interpolate linearly"
+        + " between closest ranks of the per-session values.</footer>")
+
+    return """
+      <!DOCTYPE html>
+      <html lang="en">
+      <head>
+      <meta charset="utf-8">
+      <meta name="viewport" content="width=device-width, initial-scale=1">
+      <title>\(e(input.title))</title>
+      <style>
+      \(HTMLStyleSheet.css)
+      </style>
+      </head>
+      <body>
+      <main>
+      \(body.joined(separator: "\n"))
+      </main>
+      </body>
+      </html>
+
+      """
+  }
+
+  private struct GroupKey: Hashable {
+    var app: String
+    var group: String
+  }
+
+  private func e(_ text: String) -> String { HTMLEscaping.escape(text) }
+
+  private func verdict(_ report: ParityReport) -> String {
+    let failures = ParityVerdict.failures(report)
+    guard !failures.isEmpty else {
+      return "<p class=\"verdict good\">✓ All compared platforms are at parity.</p>"
+    }
+    let list = failures.map { "\($0.app) \($0.group): " + $0.metrics.map(\.title).joined(separator: ", ") }
+    return "<p class=\"verdict bad\">✗ Not at parity <span>— \(e(list.joined(separator: "; ")))</span></p>"
+  }
+
+  static func describe(_ profile: Profile, version: Int) -> String {
+    var parts = ["profile \(profile.name) v\(version)"]
+    if let threshold = armingPoint(profile) {
+      parts.append(
+        profile.resistance == 1
+          ? "arms at \(Formatting.number(threshold)) pt"
+          : "arms at \(NumberText.format(profile.armThreshold ?? 0)) on distance × \(NumberText.format(profile.resistance))"
+            + " = \(Formatting.number(threshold)) pt of finger travel")
+    } else {
+      parts.append("arming as the client reports it")
+    }
+    parts.append("min hold \(NumberText.format(profile.minHoldMs)) ms")
+    parts.append("hide slack \(NumberText.format(profile.hideSlackMs)) ms")
+    return parts.joined(separator: " · ")
+  }
+
+  /// Where the profile arms in finger travel, the unit arm distances are logged in.
+  static func armingPoint(_ profile: Profile) -> Double? {
+    guard let threshold = profile.armThreshold, profile.resistance > 0 else { return nil }
+    return threshold / profile.resistance
+  }
+
+  private func render(
+    _ group: ParityGroup, sessions: [SessionRecord], profile: Profile, palette: ChartPalette, id: String
+  ) -> String {
+    var out: [String] = []
+    let badge: String =
+      switch (group.referencePlatform, group.atParity) {
+      case (nil, _): "<span class=\"badge none\">one platform</span>"
+      case (_, true?): "<span class=\"badge good\">✓ at parity</span>"
+      case (_, false?): "<span class=\"badge bad\">✗ not at parity</span>"
+      case (_, nil): "<span class=\"badge none\">no comparable data</span>"
+      }
+    let reference = group.referencePlatform.map { " · reference \(e($0))" } ?? ""
+    out.append("<h3>\(e(group.dimension)) \(e(group.value))\(reference) \(badge)</h3>")
+
+    let ordered = group.platforms.sorted { lhs, _ in lhs.platform == group.referencePlatform }
+    out.append(table(group, ordered: ordered))
+
+    let failing = Set(group.comparisons.filter { $0.atParity == false }.map(\.metric))
+    var figures: [String] = []
+    for (metric, about) in Self.distributionCharts {
+      let rows = ordered.map { summary in
+        DistributionChart.Row(
+          platform: summary.platform,
+          values: sessions.filter { $0.platform == summary.platform }.compactMap { metric.value($0.metrics) })
+      }
+      let chart = DistributionChart(
+        id: "\(id).\(metric.rawValue)", metric: metric, rows: rows, threshold: threshold(metric, profile),
+        palette: palette)
+      guard chart.hasValues else { continue }
+      let flag = failing.contains(metric) ? " <span class=\"bad\">✗ p50 not at parity</span>" : ""
+      figures.append(
+        "<figure class=\"chart\">\n<figcaption><strong>\(e(metric.title.capitalizedFirst))</strong> (\(e(metric.unit)))\(flag)"
+          + "<br><small>\(e(about))</small></figcaption>\n"
+          + chart.render() + "\n</figure>")
+    }
+    let rates = RateChart(id: "\(id).rates", platforms: ordered, failing: failing, palette: palette)
+    if rates.markCount > 0 {
+      figures.append(
+        "<figure class=\"chart\">\n<figcaption><strong>Violation rates</strong> (% of sessions)"
+          + "<br><small>each with the sessions it was counted from</small></figcaption>\n" + rates.render() + "\n</figure>")
+    }
+    if !figures.isEmpty {
+      out.append(
+        "<p class=\"note legend\">Box plots: box p25–p75, thick bar p50, whiskers p5–p95, a dot per session "
+          + "(\(DistributionChart.maxDots) evenly spaced by rank when there are more); dashed red: the profile's threshold.</p>")
+      out.append("<div class=\"charts\">\n" + figures.joined(separator: "\n") + "\n</div>")
+    }
+    return out.joined(separator: "\n")
+  }
+
+  private func threshold(_ metric: ParityMetric, _ profile: Profile) -> DistributionChart.Threshold? {
+    switch metric {
+    case .armDistance, .clientArmDistance:
+      return Self.armingPoint(profile).map { .init(value: $0, label: "arms at \(Formatting.number($0)) pt") }
+    case .visibleMs:
+      guard profile.minHoldMs > 0 else { return nil }
+      return .init(value: profile.minHoldMs, label: "min hold \(NumberText.format(profile.minHoldMs)) ms")
+    default:
+      return nil
+    }
+  }
+
+  private func table(_ group: ParityGroup, ordered: [PlatformSummary]) -> String {
+    let others = group.referencePlatform == nil ? [] : ordered.filter { $0.platform != group.referencePlatform }
+    var rows: [String] = []
+    var header = "<tr><th scope=\"col\">metric</th>"
+    for platform in ordered {
+      let ref = platform.platform == group.referencePlatform ? " <span class=\"ref\">ref</span>" : ""
+      header += "<th scope=\"col\">\(e(platform.platform))\(ref)</th>"
+    }
+    for other in others {
+      header += "<th scope=\"col\">Δ \(e(other.platform))</th><th scope=\"col\">parity \(e(other.platform))</th>"
+    }
+    header += "</tr>"
+    let blanks = String(repeating: "<td></td>", count: others.count * 2)
+    rows.append(
+      "<tr><th scope=\"row\">sessions</th>" + ordered.map { "<td>\($0.sessions)</td>" }.joined() + blanks + "</tr>")
+    rows.append(
+      "<tr><th scope=\"row\">done / cancelled / incomplete</th>"
+        + ordered.map { "<td>\($0.completed)/\($0.cancelled)/\($0.incomplete)</td>" }.joined() + blanks + "</tr>")
+
+    for metric in ParityMetric.allCases {
+      let comparisons = others.map { other in
+        group.comparisons.first { $0.metric == metric && $0.platform == other.platform }
+      }
+      let failing = comparisons.contains { $0?.atParity == false }
+      var row = "<tr\(failing ? " class=\"failing\"" : "")><th scope=\"row\">"
+      row += metric.isRate ? e(metric.title) : "\(e(metric.title)) p50 (\(e(metric.unit)))"
+      row += "</th>"
+      for platform in ordered {
+        if metric.isRate {
+          row += "<td>\(e(Formatting.percent(platform.rate(metric))))</td>"
+        } else {
+          let d = platform.distribution(metric)
+          let spread =
+            d?.p50 == nil
+            ? "" : "<span class=\"sub\">p90 \(Formatting.number(d?.p90)) · p95 \(Formatting.number(d?.p95))</span>"
+          row += "<td>\(Formatting.number(d?.p50))\(spread)</td>"
+        }
+      }
+      for comparison in comparisons {
+        row += "<td>\(Formatting.signed(comparison?.difference))</td>"
+        if let comparison, let atParity = comparison.atParity {
+          let tolerance = e(Formatting.tolerance(comparison.metric, comparison.tolerance))
+          row += atParity ? "<td class=\"ok\">✓ \(tolerance)</td>" : "<td class=\"fail\">✗ \(tolerance)</td>"
+        } else {
+          row += "<td class=\"na\">–</td>"
+        }
+      }
+      rows.append(row + "</tr>")
+    }
+    return "<div class=\"table-wrap\"><table>\n<thead>\(header)</thead>\n<tbody>\n" + rows.joined(separator: "\n")
+      + "\n</tbody>\n</table></div>"
+  }
+
+  private func timelines(_ input: HTMLReportInput) -> String {
+    guard !input.timelines.isEmpty else { return "" }
+    var out = ["<section id=\"examples\">", "<h2>Example failing sessions</h2>"]
+    out.append(
+      "<p class=\"note\">Up to three sessions with violations, of different kinds where there are. "
+        + "The green band is the time the indicator was visible; the dashed line, where the profile's minimum hold ends. "
+        + "Replay one with <code>pullparity session &lt;id&gt;</code>.</p>")
+    for (index, timeline) in input.timelines.enumerated() {
+      let profileName = input.report.apps.first { $0.app == timeline.app }?.profile
+        ?? input.sessions.first { $0.sessionID == timeline.sessionID }?.profile ?? timeline.app
+      let chart = TimelineChart(
+        id: "timeline.\(index)", timeline: timeline, minHoldMs: input.profiles.resolve(profileName).minHoldMs)
+      out.append("<figure class=\"chart timeline\">")
+      out.append("<figcaption><strong>\(e(timeline.title))</strong><br><small>session <code>\(e(timeline.sessionID))</code></small></figcaption>")
+      out.append("<div class=\"scroll\">\n" + chart.render() + "\n</div>")
+      if !timeline.violations.isEmpty {
+        out.append(
+          "<ul>"
+            + timeline.violations.map {
+              "<li><span class=\"kind\">\(e($0.label))</span> at +\(Formatting.oneDecimal($0.offsetMs)) ms: \(e($0.detail))</li>"
+            }.joined() + "</ul>")
+      }
+      out.append("<details><summary>All \(timeline.marks.count) events</summary><div class=\"table-wrap\"><table class=\"events\">")
+      out.append("<thead><tr><th scope=\"col\">+ms</th><th scope=\"col\">event</th><th scope=\"col\">detail</th></tr></thead><tbody>")
+      for mark in timeline.marks {
+        out.append("<tr><td>\(Formatting.oneDecimal(mark.offsetMs))</td><td>\(e(mark.label))</td><td>\(e(mark.detail))</td></tr>")
+      }
+      out.append("</tbody></table></div></details>")
+      out.append("</figure>")
+    }
+    out.append("</section>")
+    return out.joined(separator: "\n")
+  }
+}
+
+extension String {
+  fileprivate var capitalizedFirst: String { prefix(1).uppercased() + dropFirst() }
+}

@@ -1,0 +1,45 @@
+/// Builders for the inline SVG of the HTML report. Every piece of text goes through
+/// `HTMLEscaping`; coordinates are rounded to 0.1 unit, finer than a pixel at any width.
+enum SVG {
+  static func number(_ value: Double) -> String {
+    let text = Formatting.oneDecimal(value)
+    return text.hasSuffix(".0") ? String(text.dropLast(2)) : text
+  }
+
+  /// The root element: scales to its container's width (`viewBox`, no fixed size), tagged with
+  /// what it draws and how many marks, which the tests count.
+  static func root(chart: String, marks: Int, width: Double, height: Double, label: String, body: [String]) -> String {
+    "<svg class=\"chart-svg\" data-chart=\"\(HTMLEscaping.escape(chart))\" data-marks=\"\(marks)\" "
+      + "viewBox=\"0 0 \(number(width)) \(number(height))\" role=\"img\" aria-label=\"\(HTMLEscaping.escape(label))\" "
+      + "preserveAspectRatio=\"xMinYMin meet\">\n" + body.joined(separator: "\n") + "\n</svg>"
+  }
+
+  static func text(
+    _ content: String, x: Double, y: Double, anchor: String = "start", cssClass: String? = nil
+  ) -> String {
+    let classAttribute = cssClass.map { " class=\"\($0)\"" } ?? ""
+    let anchorAttribute = anchor == "start" ? "" : " text-anchor=\"\(anchor)\""
+    return "<text x=\"\(number(x))\" y=\"\(number(y))\"\(anchorAttribute)\(classAttribute)>\(HTMLEscaping.escape(content))</text>"
+  }
+
+  static func line(x1: Double, y1: Double, x2: Double, y2: Double, cssClass: String, title: String? = nil) -> String {
+    let open = "<line class=\"\(cssClass)\" x1=\"\(number(x1))\" y1=\"\(number(y1))\" x2=\"\(number(x2))\" y2=\"\(number(y2))\""
+    guard let title else { return open + "/>" }
+    return open + ">" + self.title(title) + "</line>"
+  }
+
+  static func rect(x: Double, y: Double, width: Double, height: Double, cssClass: String, title: String? = nil) -> String {
+    let open =
+      "<rect class=\"\(cssClass)\" x=\"\(number(x))\" y=\"\(number(y))\" width=\"\(number(max(width, 0)))\" height=\"\(number(max(height, 0)))\""
+    guard let title else { return open + "/>" }
+    return open + ">" + self.title(title) + "</rect>"
+  }
+
+  /// A tooltip: browsers show it on hover, screen readers read it.
+  static func title(_ text: String) -> String { "<title>\(HTMLEscaping.escape(text))</title>" }
+
+  /// Rough width of `text` at 11-unit system sans: enough to keep labels from overlapping.
+  static func estimatedWidth(_ text: String, fontSize: Double = 11, bold: Bool = false) -> Double {
+    Double(text.count) * fontSize * (bold ? 0.72 : 0.58)
+  }
+}

@@ -1,0 +1,66 @@
+public import PullParityCore
+public import PullParityStore
+
+/// One example session drawn on a time axis in the HTML report: why it failed, event by event.
+public struct SessionTimeline: Equatable, Sendable {
+  public var sessionID: String
+  public var app: String
+  public var platform: String
+  public var title: String
+  /// Events in log order.
+  public var marks: [TimelineMark]
+  public var violations: [TimelineMark]
+
+  public init(
+    sessionID: String, app: String, platform: String, title: String, marks: [TimelineMark],
+    violations: [TimelineMark]
+  ) {
+    self.sessionID = sessionID
+    self.app = app
+    self.platform = platform
+    self.title = title
+    self.marks = marks
+    self.violations = violations
+  }
+
+  /// A session's stored events and violations on one axis whose zero is its first event.
+  public init(events: [RecordedEvent], violations: [ViolationRecord]) {
+    let ordered = events.sorted(by: RecordedEvent.inLogOrder)
+    let first = ordered.first?.event
+    let origin = first?.timestamp ?? violations.map(\.atMs).min() ?? 0
+    let app = first?.app ?? violations.first?.app ?? ""
+    let platform = first?.platform ?? violations.first?.platform ?? ""
+    var kinds: [String] = []
+    for violation in violations where !kinds.contains(violation.kind.rawValue) { kinds.append(violation.kind.rawValue) }
+    self.init(
+      sessionID: first?.sessionID ?? violations.first?.sessionID ?? "",
+      app: app, platform: platform,
+      title: (kinds.isEmpty ? "no violations" : kinds.joined(separator: ", ")) + " · \(app) on \(platform)",
+      marks: ordered.map {
+        TimelineMark(
+          offsetMs: $0.event.timestamp - origin, label: $0.event.type.rawValue,
+          detail: SessionTraceRenderer.detail($0.event.payload))
+      },
+      violations: violations.map {
+        TimelineMark(
+          offsetMs: $0.atMs - origin, label: $0.kind.rawValue,
+          detail: "expected \($0.expected ?? "–"); got \($0.actual ?? "–")")
+      })
+  }
+
+  /// Up to `limit` sessions worth drawing: a session for each violation kind first (in the order
+  /// of `ViolationKind`, hold problems first) so the examples show different failures, then
+  /// further failing sessions in id order.
+  public static func exampleSessionIDs(_ violations: [ViolationRecord], limit: Int = 3) -> [String] {
+    var picked: [String] = []
+    for kind in ViolationKind.allCases where picked.count < limit {
+      if let session = violations.first(where: { $0.kind == kind && !picked.contains($0.sessionID) }) {
+        picked.append(session.sessionID)
+      }
+    }
+    for violation in violations where picked.count < limit && !picked.contains(violation.sessionID) {
+      picked.append(violation.sessionID)
+    }
+    return picked
+  }
+}

@@ -1,0 +1,373 @@
+import Foundation
+import PullParityCore
+import PullParityTestSupport
+import Testing
+
+@testable import PullParityReport
+@testable import PullParityStore
+
+/// The Markdown, CSV and HTML formats against the text report: the same figures for every
+/// platform, the row counts each format promises, escaping of names from logs, and an HTML file
+/// that needs nothing from the network.
+@Suite struct ReportFormatTests {
+  typealias F = ReportFormatFixture
+
+  let report = F.report
+  let text = try! ReportFormat.text.render(ReportRenderInput(report: F.report))
+  let markdown = try! ReportFormat.markdown.render(ReportRenderInput(report: F.report))
+  let csv = try! ReportFormat.csv.render(ReportRenderInput(report: F.report))
+  let html = try! ReportFormat.html.render(F.renderInput)
+
+  // MARK: - The fixture is what the hand computation says
+
+  @Test func fixtureFiguresAreTheHandComputedOnes() throws {
+    #expect(report.apps.map(\.app) == ["ffci", "padel"])
+    let padel = try #require(report.apps.first { $0.app == "padel" })
+    #expect(padel.groups.map(\.value) == ["pull", "programmatic"])
+    let pull = padel.groups[0]
+    #expect(pull.referencePlatform == "pwa")
+    let pwa = try #require(pull.platforms.first { $0.platform == "pwa" })
+    let ios = try #require(pull.platforms.first { $0.platform == "ios" })
+    #expect(F.figure(.armDistance, pwa) == "35.5")
+    #expect(F.figure(.armDistance, ios) == "34.5")
+    #expect(F.figure(.visibleMs, pwa) == "1350.0")
+    #expect(F.figure(.flashRate, pwa) == "25.0% (1/4)")
+    #expect(F.figure(.armMismatchRate, ios) == "33.3% (1/3)")
+    #expect(F.figure(.labelViolationRate, ios) == "25.0% (1/4)")
+    #expect(pull.atParity == false)
+  }
+
+  // MARK: - Same figures everywhere
+
+  @Test func everyFormatShowsTheTextReportsFigures() throws {
+    let csvRows = Self.parseCSV(csv).dropFirst()
+    let htmlTables = Self.htmlTables(html)
+    var groupIndex = 0
+    for app in report.apps {
+      for group in app.groups {
+        defer { groupIndex += 1 }
+        let ordered = group.platforms.sorted { lhs, _ in lhs.platform == group.referencePlatform }
+        let textSection = try #require(Self.textSection(text, app: app.app, group: group))
+        let markdownRows = Self.markdownRows(markdown, app: app.app, group: group)
+        let htmlRows = htmlTables[groupIndex]
+
+        for metric in ParityMetric.allCases {
+          let figures = ordered.map { F.figure(metric, $0) }
+          let where_ = "\(app.app) \(group.value) \(metric.rawValue)"
+
+          // Text: the metric's line holds the platforms' figures in column order.
+          let prefix = metric == .clientArmDistance ? "client arm" : metric.title
+          let textLine = try #require(textSection.first { $0.hasPrefix(prefix) }, "no text line for \(where_)")
+          #expect(Self.containsInOrder(textLine, figures), "text \(where_): \(textLine) lacks \(figures)")
+
+          // Markdown and HTML: the platform columns of the metric's row.
+          let label = metric.isRate ? metric.title : "\(metric.title) p50 (\(metric.unit))"
+          let markdownRow = try #require(markdownRows.first { $0.first == label }, "no Markdown row for \(where_)")
+          #expect(Array(markdownRow[1...ordered.count]) == figures, "Markdown \(where_)")
+          let htmlRow = try #require(htmlRows.first { $0.first == label }, "no HTML row for \(where_)")
+          #expect(Array(htmlRow[1...ordered.count]) == figures, "HTML \(where_)")
+
+          // CSV: the same one-decimal figures, and numbers that parse back to the report's.
+          for platform in ordered {
+            let row = try #require(
+              csvRows.first { $0[0] == app.app && $0[4] == group.value && $0[5] == platform.platform && $0[6] == metric.rawValue },
+              "no CSV row for \(where_) \(platform.platform)")
+            if metric.isRate {
+              let rate = try #require(platform.rate(metric))
+              #expect(row[12] == "\(rate.numerator)" && row[13] == "\(rate.denominator)")
+              #expect(Self.close(Double(row[14]), rate.value.map { $0 * 100 }), "CSV \(where_) \(row[14])")
+              #expect(Formatting.percent(rate) == (rate.value == nil ? "–" : "\(row[14])% (\(row[12])/\(row[13]))"))
+            } else {
+              let distribution = try #require(platform.distribution(metric))
+              #expect(row[8] == "\(distribution.n)")
+              #expect((row[9].isEmpty ? "–" : row[9]) == Formatting.number(distribution.p50), "CSV \(where_)")
+              #expect(Self.close(Double(row[9]), distribution.p50))
+              #expect(Self.close(Double(row[10]), distribution.p90))
+              #expect(Self.close(Double(row[11]), distribution.p95))
+            }
+          }
+        }
+      }
+    }
+    #expect(groupIndex == 3)
+  }
+
+  @Test func differencesAndVerdictsMatchTheComparisons() throws {
+    let pull = report.apps[1].groups[0]
+    let rows = Self.parseCSV(csv).dropFirst().filter { $0[0] == "padel" && $0[4] == "pull" }
+    for comparison in pull.comparisons {
+      let row = try #require(rows.first { $0[5] == comparison.platform && $0[6] == comparison.metric.rawValue })
+      #expect(row[15] == "pwa")
+      #expect(Self.close(Double(row[16]), comparison.difference))
+      #expect(row[17] == NumberText.format(comparison.tolerance))
+      #expect(row[18] == (comparison.atParity.map { $0 ? "true" : "false" } ?? ""))
+    }
+    // The reference platform's own rows name it but compare nothing.
+    for row in rows where row[5] == "pwa" {
+      #expect(row[15] == "pwa" && row[16].isEmpty && row[17].isEmpty && row[18].isEmpty)
+    }
+    // client arm distance p50s: pwa 35.75, android 41 (+5.25: not at parity), ios 34 (−1.75: at parity).
+    let markdownRows = Self.markdownRows(markdown, app: "padel", group: pull)
+    let clientArm = try #require(markdownRows.first { $0.first == "client arm distance p50 (pt)" })
+    #expect(clientArm == ["client arm distance p50 (pt)", "35.8", "41.0", "34.0", "+5.3", "❌ ±2 pt", "-1.8", "✅ ±2 pt"])
+  }
+
+  // MARK: - CSV
+
+  @Test func csvHasOneRowPerAppGroupPlatformMetric() {
+    let rows = Self.parseCSV(csv)
+    #expect(rows.first == CSVReportRenderer.columns)
+    let body = rows.dropFirst()
+    let expected = report.apps.flatMap(\.groups).reduce(0) { $0 + $1.platforms.count } * ParityMetric.allCases.count
+    #expect(expected == (1 + 3 + 1) * 9)
+    #expect(body.count == expected)
+    #expect(body.allSatisfy { $0.count == CSVReportRenderer.columns.count })
+    let keys = Set(body.map { "\($0[0])|\($0[3])|\($0[4])|\($0[5])|\($0[6])" })
+    #expect(keys.count == expected)
+    #expect(csv.hasSuffix("\r\n") && !csv.replacingOccurrences(of: "\r\n", with: "").contains("\n"))
+    // Not-applicable cells are empty, never a dash.
+    #expect(!csv.contains("–"))
+  }
+
+  @Test func csvQuotesFieldsAndParsesBack() throws {
+    let awkward = "pad,\"el\"\nnext"
+    var sessions = F.sessions.filter { $0.app == "ffci" }
+    for index in sessions.indices { sessions[index].app = awkward }
+    let report = ParityReportBuilder(profiles: F.profiles).build(sessions, filter: SessionFilter())
+    let csv = CSVReportRenderer().render(report)
+    #expect(csv.contains("\"pad,\"\"el\"\"\nnext\""))
+    let rows = Self.parseCSV(csv).dropFirst()
+    #expect(rows.count == 9)
+    #expect(rows.allSatisfy { $0[0] == awkward && $0.count == CSVReportRenderer.columns.count })
+    #expect(CSVReportRenderer.field("plain") == "plain")
+    #expect(CSVReportRenderer.field("a,b") == "\"a,b\"")
+    #expect(CSVReportRenderer.field("crlf\r\n") == "\"crlf\r\n\"")
+  }
+
+  // MARK: - Markdown
+
+  @Test func markdownHasATableRowPerFigure() {
+    // sessions, outcomes, then a p50 and a p90/p95 row per distribution and a row per rate.
+    let perGroup = 2 + 4 * 2 + 5
+    for app in report.apps {
+      for group in app.groups {
+        let rows = Self.markdownRows(markdown, app: app.app, group: group)
+        #expect(rows.count == perGroup, "\(app.app) \(group.value)")
+        let columns = 1 + group.platforms.count + (group.referencePlatform == nil ? 0 : (group.platforms.count - 1) * 2)
+        #expect(rows.allSatisfy { $0.count == columns })
+      }
+    }
+    let lines = markdown.split(separator: "\n")
+    #expect(lines.filter { $0.hasPrefix("## ") }.count == 3)
+    #expect(lines.filter { $0.hasPrefix("| :-- |") }.count == 3)
+    #expect(markdown.contains("❌ **Not at parity** — padel pull: "))
+    #expect(markdown.contains("Profile padel v1 · reference **pwa** · ❌ not at parity"))
+  }
+
+  @Test func markdownEscapesNamesFromLogs() {
+    var sessions = F.sessions.filter { $0.app == "ffci" }
+    for index in sessions.indices { sessions[index].platform = "i|os*" }
+    let markdown = MarkdownReportRenderer().render(
+      ParityReportBuilder(profiles: F.profiles).build(sessions, filter: SessionFilter()))
+    #expect(markdown.contains("| metric | i\\|os\\* |"))
+    #expect(!markdown.contains("i|os"))
+  }
+
+  // MARK: - HTML
+
+  @Test func htmlIsSelfContained() {
+    for banned in ["http://", "https://", "<script", "<link", "<img", "<iframe", "@import", "url(", "src="] {
+      #expect(!html.contains(banned), "the HTML report contains \(banned)")
+    }
+    #expect(html.hasPrefix("<!DOCTYPE html>"))
+    #expect(html.contains("<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">"))
+    #expect(html.contains("<title>Pull-to-refresh parity</title>"))
+  }
+
+  @Test func htmlChartsCountTheirMarks() throws {
+    let charts = Self.svgCharts(html)
+    #expect(Dictionary(uniqueKeysWithValues: charts.map { ($0.id, $0.declared) }) == F.expectedMarks)
+    for chart in charts {
+      #expect(chart.counted == chart.declared, "\(chart.id): \(chart.counted) marks drawn, data-marks \(chart.declared)")
+      #expect(chart.svg.contains("viewBox=\"0 0 "))
+    }
+  }
+
+  @Test func htmlMarksThresholdsOfTheProfile() throws {
+    let charts = Dictionary(uniqueKeysWithValues: Self.svgCharts(html).map { ($0.id, $0.svg) })
+    // padel arms at 24 / 0.72 = 33.3 pt of finger travel and holds 1200 ms; ffci has neither.
+    #expect(try #require(charts["a1.g0.arm_distance"]).contains("arms at 33.3 pt"))
+    #expect(try #require(charts["a1.g0.visible_ms"]).contains("min hold 1200 ms"))
+    #expect(try #require(charts["a1.g0.time_to_arm_ms"]).contains("class=\"threshold\"") == false)
+    #expect(try #require(charts["a0.g0.arm_distance"]).contains("class=\"threshold\"") == false)
+    #expect(try #require(charts["timeline.0"]).contains("min hold 1200 ms"))
+  }
+
+  @Test func htmlEscapesNamesFromLogs() {
+    var sessions = F.sessions.filter { $0.app == "ffci" }
+    for index in sessions.indices {
+      sessions[index].app = "<img src=x onerror=alert(1)>"
+      sessions[index].platform = "\"><b>"
+    }
+    let report = ParityReportBuilder(profiles: F.profiles).build(sessions, filter: SessionFilter())
+    let html = HTMLReportRenderer().render(HTMLReportInput(report: report, sessions: sessions))
+    #expect(!html.contains("<img"))
+    #expect(!html.contains("<b>"))
+    #expect(html.contains("&lt;img src=x onerror=alert(1)&gt;"))
+    #expect(html.contains("&quot;&gt;&lt;b&gt;"))
+  }
+
+  @Test func htmlWithoutSessionsStillShowsTheTables() throws {
+    let html = try ReportFormat.html.render(ReportRenderInput(report: report))
+    // Rates come from the report itself; distributions and timelines need the sessions.
+    #expect(Self.svgCharts(html).map(\.id) == ["a0.g0.rates", "a1.g0.rates", "a1.g1.rates"])
+    #expect(Self.htmlTables(html).count == 3)
+  }
+
+  // MARK: - Example timelines
+
+  @Test func timelineMarksAreOffsetsFromTheFirstEvent() {
+    let timeline = F.timeline
+    #expect(timeline.marks.count == 11)
+    #expect(timeline.marks.first == TimelineMark(offsetMs: 0, label: "pull_start", detail: ""))
+    #expect(timeline.marks.last?.offsetMs == 1220)
+    #expect(timeline.violations == [TimelineMark(offsetMs: 1220, label: "flash", detail: "expected visible ≥ 1200 ms; got visible 900 ms")])
+    #expect(timeline.title == "flash · padel on pwa")
+  }
+
+  @Test func examplesPreferDifferentViolationKinds() {
+    func violation(_ session: String, _ kind: ViolationKind) -> ViolationRecord {
+      ViolationRecord(sessionID: session, app: "padel", platform: "ios", kind: kind, atMs: 0, expected: nil, actual: nil)
+    }
+    let violations = [
+      violation("a", .armMismatch), violation("a", .flash), violation("b", .flash), violation("c", .flash),
+      violation("d", .armMismatch), violation("e", .labelText),
+    ]
+    // flash first (a), then arm_mismatch from a session not yet picked (d), then label_text (e).
+    #expect(SessionTimeline.exampleSessionIDs(violations) == ["a", "e", "d"])
+    #expect(SessionTimeline.exampleSessionIDs(violations, limit: 5) == ["a", "e", "d", "b", "c"])
+    #expect(SessionTimeline.exampleSessionIDs([]) == [])
+  }
+
+  @Test func everyFormatRenders() throws {
+    for format in ReportFormat.allCases {
+      #expect(!(try format.render(F.renderInput)).isEmpty, "\(format)")
+    }
+    #expect(ReportFormat.allCases.filter(\.needsSessionDetail) == [.html])
+  }
+
+  // MARK: - Reading the outputs back
+
+  static func close(_ a: Double?, _ b: Double?) -> Bool {
+    switch (a, b) {
+    case (nil, nil): true
+    case (let a?, let b?): abs(a - b) <= 0.05 + 1e-9
+    default: false
+    }
+  }
+
+  /// Whether `figures` occur in `line` one after another.
+  static func containsInOrder(_ line: String, _ figures: [String]) -> Bool {
+    var rest = line[...]
+    for figure in figures {
+      guard let range = rest.range(of: figure) else { return false }
+      rest = rest[range.upperBound...]
+    }
+    return true
+  }
+
+  /// The lines of the text report's table for one group.
+  static func textSection(_ text: String, app: String, group: ParityGroup) -> [String]? {
+    let sections = text.components(separatedBy: "\n\n").map { $0.split(separator: "\n").map(String.init) }
+    return sections.first { lines in
+      guard let heading = lines.first else { return false }
+      return heading.hasPrefix("\(app) · profile") && heading.contains("· \(group.dimension) \(group.value)")
+    }
+  }
+
+  /// Body rows of one group's Markdown table, as cells (header and alignment rows dropped).
+  static func markdownRows(_ markdown: String, app: String, group: ParityGroup) -> [[String]] {
+    let lines = markdown.components(separatedBy: "\n")
+    guard let start = lines.firstIndex(of: "## \(app) · \(group.dimension) \(group.value)") else { return [] }
+    let section = lines[(start + 1)...].prefix { !$0.hasPrefix("## ") }
+    let table = section.filter { $0.hasPrefix("| ") }.dropFirst(2)
+    return table.map { line in
+      line.dropFirst(2).dropLast(2).components(separatedBy: " | ")
+    }
+  }
+
+  /// The parity tables of an HTML report in order, each as rows of cell texts (header cell first,
+  /// the p90/p95 line under a p50 left out).
+  static func htmlTables(_ html: String) -> [[[String]]] {
+    html.components(separatedBy: "<div class=\"table-wrap\"><table>\n").dropFirst().map { table in
+      let body = table.components(separatedBy: "</table>")[0]
+      return body.components(separatedBy: "<tr").dropFirst().compactMap { row -> [String]? in
+        guard let labelStart = row.range(of: "<th scope=\"row\">") else { return nil }
+        let label = String(row[labelStart.upperBound...].prefix { $0 != "<" })
+        let cells = row.components(separatedBy: "<td").dropFirst().map { cell in
+          String(cell.drop { $0 != ">" }.dropFirst().prefix { $0 != "<" })
+        }
+        return [label] + cells
+      }
+    }
+  }
+
+  struct SVGChart {
+    var id: String
+    var declared: Int
+    var counted: Int
+    var svg: String
+  }
+
+  /// Every `<svg data-chart>` with its declared mark count and the `class="mark` elements in it.
+  static func svgCharts(_ html: String) -> [SVGChart] {
+    html.components(separatedBy: "<svg ").dropFirst().compactMap { piece in
+      let svg = piece.components(separatedBy: "</svg>")[0]
+      guard let id = attribute("data-chart", in: svg), let marks = attribute("data-marks", in: svg).flatMap(Int.init)
+      else { return nil }
+      return SVGChart(id: id, declared: marks, counted: svg.components(separatedBy: "class=\"mark ").count - 1, svg: svg)
+    }
+  }
+
+  static func attribute(_ name: String, in element: String) -> String? {
+    guard let start = element.range(of: " \(name)=\"") ?? element.range(of: "\(name)=\"") else { return nil }
+    return String(element[start.upperBound...].prefix { $0 != "\"" })
+  }
+
+  /// RFC 4180: fields split on commas outside quotes, records on CRLF outside quotes.
+  static func parseCSV(_ text: String) -> [[String]] {
+    var records: [[String]] = []
+    var record: [String] = []
+    var field = ""
+    var quoted = false
+    var characters = Array(text)[...]
+    while let character = characters.popFirst() {
+      if quoted {
+        if character == "\"" {
+          if characters.first == "\"" {
+            field.append("\"")
+            characters.removeFirst()
+          } else {
+            quoted = false
+          }
+        } else {
+          field.append(character)
+        }
+      } else if character == "\"" {
+        quoted = true
+      } else if character == "," {
+        record.append(field)
+        field = ""
+      } else if character == "\r\n" || character == "\n" {
+        record.append(field)
+        records.append(record)
+        record = []
+        field = ""
+      } else {
+        field.append(character)
+      }
+    }
+    if !field.isEmpty || !record.isEmpty { records.append(record + [field]) }
+    return records
+  }
+}

@@ -21,7 +21,7 @@ struct PullParity: ParsableCommand {
       """,
     version: version,
     subcommands: [
-      Ingest.self, Report.self, QA.self, Session.self, Replay.self, Profiles.self,
+      Ingest.self, Report.self, QA.self, Compare.self, Session.self, Replay.self, Profiles.self,
       SchemaDocs.self,
     ]
   )

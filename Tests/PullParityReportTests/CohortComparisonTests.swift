@@ -1,0 +1,386 @@
+import Foundation
+import PullParityCore
+import PullParityStore
+import Testing
+
+@testable import PullParityReport
+
+/// `pullparity compare` below the CLI: cohort selectors, and the figures, deltas and verdicts of
+/// hand-made sessions whose every number was worked out by hand.
+@Suite struct CohortComparisonTests {
+  // MARK: - Hand-made sessions
+
+  static func record(
+    _ id: String, app: String = "padel", platform: String = "ios", _ metrics: SessionMetrics
+  ) -> SessionRecord {
+    SessionRecord(
+      sessionID: id, app: app, profile: app, profileVersion: 1, platform: platform, appVersion: "3.8.0",
+      screen: "feed", empty: false, startedAtMs: 0, metrics: metrics)
+  }
+
+  static func records(_ metrics: [SessionMetrics], app: String = "padel") -> [SessionRecord] {
+    metrics.enumerated().map { record("s\($0.offset)", app: app, $0.element) }
+  }
+
+  /// Completed pull sessions with these hold flags (nil: the flag did not apply).
+  static func holds(flash: [Bool?] = [], premature: [Bool?] = [], hold: [Bool?] = []) -> [SessionMetrics] {
+    let count = max(flash.count, premature.count, hold.count)
+    return (0..<count).map { i in
+      SessionMetrics(
+        outcome: .completed, trigger: .pull, flash: i < flash.count ? flash[i] : nil,
+        prematureHide: i < premature.count ? premature[i] : nil, holdCompliant: i < hold.count ? hold[i] : nil)
+    }
+  }
+
+  static func flags(_ trues: Int, of total: Int) -> [Bool?] {
+    (0..<total).map { $0 < trues }
+  }
+
+  static func values(_ metric: ParityMetric, _ values: [Double]) -> [SessionMetrics] {
+    values.map { v in
+      var m = SessionMetrics(outcome: .completed, trigger: .pull)
+      switch metric {
+      case .armDistance: m.armDistance = v
+      case .clientArmDistance: m.clientArmDistance = v
+      case .timeToArmMs: m.timeToArmMs = v
+      default: m.visibleMs = v
+      }
+      return m
+    }
+  }
+
+  static func labels(_ counts: [Int?]) -> [SessionMetrics] {
+    counts.map { SessionMetrics(outcome: .completed, trigger: .pull, labelViolations: $0) }
+  }
+
+  // MARK: - Deltas and verdicts, one metric per case
+
+  struct Case: Sendable, CustomTestStringConvertible {
+    var name: String
+    var metric: ParityMetric
+    var baseline: [SessionMetrics]
+    var candidate: [SessionMetrics]
+    var tolerances: ParityTolerances = .default
+    /// (value, n, numerator) of each side.
+    var before: CohortMeasure
+    var after: CohortMeasure
+    var delta: Double?
+    var verdict: CohortVerdict
+
+    var testDescription: String { name }
+  }
+
+  static let cases: [Case] = [
+    // Rates where higher is worse, in percentage points against ±2.
+    Case(
+      name: "flash 10% → 20%: +10 pts regresses", metric: .flashRate,
+      baseline: holds(flash: flags(1, of: 10)), candidate: holds(flash: flags(2, of: 10)),
+      before: .init(value: 10, n: 10, numerator: 1), after: .init(value: 20, n: 10, numerator: 2),
+      delta: 10, verdict: .regression),
+    Case(
+      name: "flash 20% → 10%: −10 pts improves", metric: .flashRate,
+      baseline: holds(flash: flags(2, of: 10)), candidate: holds(flash: flags(1, of: 10)),
+      before: .init(value: 20, n: 10, numerator: 2), after: .init(value: 10, n: 10, numerator: 1),
+      delta: -10, verdict: .improvement),
+    Case(
+      // 7/50 × 100 is 14.000000000000002 in binary: a change of exactly the tolerance in
+      // decimal must still pass.
+      name: "flash 12% → 14%: +2 pts is the tolerance itself", metric: .flashRate,
+      baseline: holds(flash: flags(6, of: 50)), candidate: holds(flash: flags(7, of: 50)),
+      before: .init(value: 12, n: 50, numerator: 6), after: .init(value: 14.000000000000002, n: 50, numerator: 7),
+      delta: 2.0000000000000018, verdict: .unchanged),
+    Case(
+      // NULL flags (not completed) are outside the denominator: 1/4 and 1/2.
+      name: "premature hide over judged sessions only", metric: .prematureHideRate,
+      baseline: holds(premature: [true, false, false, false, nil, nil]), candidate: holds(premature: [true, false, nil]),
+      before: .init(value: 25, n: 4, numerator: 1), after: .init(value: 50, n: 2, numerator: 1),
+      delta: 25, verdict: .regression),
+    Case(
+      name: "flash 1 pt better under --rate-tolerance 0.5 improves", metric: .flashRate,
+      baseline: holds(flash: flags(3, of: 100)), candidate: holds(flash: flags(2, of: 100)),
+      tolerances: ParityTolerances(ratePoints: 0.5),
+      before: .init(value: 3, n: 100, numerator: 3), after: .init(value: 2, n: 100, numerator: 2),
+      delta: -1, verdict: .improvement),
+    // Hold compliance: lower is worse.
+    Case(
+      name: "hold compliance 90% → 70% regresses", metric: .holdComplianceRate,
+      baseline: holds(hold: flags(9, of: 10)), candidate: holds(hold: flags(7, of: 10)),
+      before: .init(value: 90, n: 10, numerator: 9), after: .init(value: 70, n: 10, numerator: 7),
+      delta: -20, verdict: .regression),
+    Case(
+      name: "hold compliance 70% → 90% improves", metric: .holdComplianceRate,
+      baseline: holds(hold: flags(7, of: 10)), candidate: holds(hold: flags(9, of: 10)),
+      before: .init(value: 70, n: 10, numerator: 7), after: .init(value: 90, n: 10, numerator: 9),
+      delta: 20, verdict: .improvement),
+    // Label violations: a session counts once however many bad labels it had; NULL (no copy)
+    // is not judged.
+    Case(
+      name: "label violation sessions 1/3 → 0/3 improves", metric: .labelViolationRate,
+      baseline: labels([0, 3, 0, nil]), candidate: labels([0, 0, 0]),
+      before: .init(value: 1.0 / 3.0 * 100, n: 3, numerator: 1), after: .init(value: 0, n: 3, numerator: 0),
+      delta: -(1.0 / 3.0 * 100), verdict: .improvement),
+    Case(
+      name: "arm mismatch never judged: no data", metric: .armMismatchRate,
+      baseline: holds(flash: flags(1, of: 3)), candidate: holds(flash: flags(1, of: 3)),
+      before: .init(value: nil, n: 0, numerator: 0), after: .init(value: nil, n: 0, numerator: 0),
+      delta: nil, verdict: .noData),
+    // Distances and times: p50 with linear interpolation, and either direction regresses.
+    Case(
+      name: "visible p50 1400 → 1600: +200 ms regresses", metric: .visibleMs,
+      baseline: values(.visibleMs, [1500, 1300, 1400]), candidate: values(.visibleMs, [1600, 1700, 1500]),
+      before: .init(value: 1400, n: 3), after: .init(value: 1600, n: 3), delta: 200, verdict: .regression),
+    Case(
+      name: "visible p50 1400 → 1250: −150 ms regresses too", metric: .visibleMs,
+      baseline: values(.visibleMs, [1300, 1400, 1500]), candidate: values(.visibleMs, [1200, 1250, 1300]),
+      before: .init(value: 1400, n: 3), after: .init(value: 1250, n: 3), delta: -150, verdict: .regression),
+    Case(
+      name: "visible p50 +200 ms within --visible-tolerance 300", metric: .visibleMs,
+      baseline: values(.visibleMs, [1300, 1400, 1500]), candidate: values(.visibleMs, [1500, 1600, 1700]),
+      tolerances: ParityTolerances(visibleMs: 300),
+      before: .init(value: 1400, n: 3), after: .init(value: 1600, n: 3), delta: 200, verdict: .unchanged),
+    Case(
+      // Even n: the mean of the middle two, 34.5; odd n: the middle one, 37.
+      name: "arm distance p50 34.5 → 37: +2.5 pt regresses", metric: .armDistance,
+      baseline: values(.armDistance, [36, 33, 35, 34]), candidate: values(.armDistance, [38, 36, 37]),
+      before: .init(value: 34.5, n: 4), after: .init(value: 37, n: 3), delta: 2.5, verdict: .regression),
+    Case(
+      name: "client arm distance p50 −2 pt is within ±2", metric: .clientArmDistance,
+      baseline: values(.clientArmDistance, [34, 35]), candidate: values(.clientArmDistance, [32.5, 32.5]),
+      before: .init(value: 34.5, n: 2), after: .init(value: 32.5, n: 2), delta: -2, verdict: .unchanged),
+    Case(
+      name: "time to arm p50 +50 ms is the tolerance", metric: .timeToArmMs,
+      baseline: values(.timeToArmMs, [100, 120, 140]), candidate: values(.timeToArmMs, [150, 170, 190]),
+      before: .init(value: 120, n: 3), after: .init(value: 170, n: 3), delta: 50, verdict: .unchanged),
+    Case(
+      name: "time to arm p50 +50.5 ms regresses", metric: .timeToArmMs,
+      baseline: values(.timeToArmMs, [120]), candidate: values(.timeToArmMs, [170.5]),
+      before: .init(value: 120, n: 1), after: .init(value: 170.5, n: 1), delta: 50.5, verdict: .regression),
+    Case(
+      name: "time to arm: an empty candidate is no data, not a regression", metric: .timeToArmMs,
+      baseline: values(.timeToArmMs, [120]), candidate: values(.visibleMs, [1300]),
+      before: .init(value: 120, n: 1), after: .init(value: nil, n: 0), delta: nil, verdict: .noData),
+  ]
+
+  static let baselineCohort = Cohort(name: "baseline", selector: "app_version=3.8.0", filter: SessionFilter(appVersion: "3.8.0"))
+  static let candidateCohort = Cohort(name: "candidate", selector: "app_version=3.8.1", filter: SessionFilter(appVersion: "3.8.1"))
+
+  @Test(arguments: cases)
+  func deltaAndVerdict(_ c: Case) throws {
+    let comparison = CohortComparison(
+      baseline: Self.baselineCohort, baselineSessions: Self.records(c.baseline), candidate: Self.candidateCohort,
+      candidateSessions: Self.records(c.candidate), trigger: .pull, tolerances: c.tolerances)
+    let delta = try #require(comparison.delta(c.metric))
+    #expect(delta.baseline == c.before)
+    #expect(delta.candidate == c.after)
+    #expect(delta.delta == c.delta)
+    #expect(delta.tolerance == c.tolerances.tolerance(for: c.metric))
+    #expect(delta.verdict == c.verdict)
+    #expect(comparison.regressions.contains(c.metric) == (c.verdict == .regression))
+  }
+
+  @Test(arguments: [
+    (ParityMetric.armDistance, MetricDirection.eitherIsWorse),
+    (.clientArmDistance, .eitherIsWorse),
+    (.timeToArmMs, .eitherIsWorse),
+    (.visibleMs, .eitherIsWorse),
+    (.flashRate, .higherIsWorse),
+    (.prematureHideRate, .higherIsWorse),
+    (.labelViolationRate, .higherIsWorse),
+    (.armMismatchRate, .higherIsWorse),
+    (.holdComplianceRate, .lowerIsWorse),
+  ])
+  func directions(metric: ParityMetric, direction: MetricDirection) {
+    #expect(MetricDirection(metric) == direction)
+  }
+
+  // MARK: - The whole comparison
+
+  /// Two cohorts of padel sessions, one tab re-select among them that `trigger: .pull` leaves
+  /// out: every metric is in the output, once, in `ParityMetric` order.
+  static func padel() -> CohortComparison {
+    let before = [
+      record("b1", SessionMetrics(outcome: .completed, trigger: .pull, visibleMs: 1300, flash: false, holdCompliant: true)),
+      record("b2", SessionMetrics(outcome: .completed, trigger: .pull, visibleMs: 1500, flash: false, holdCompliant: true)),
+      record("b3", SessionMetrics(outcome: .completed, trigger: .tabReselect, visibleMs: 90000, flash: true)),
+    ]
+    let after = [
+      record("c1", SessionMetrics(outcome: .completed, trigger: .pull, visibleMs: 400, flash: true, holdCompliant: false)),
+      record("c2", SessionMetrics(outcome: .completed, trigger: .pull, visibleMs: 1400, flash: false, holdCompliant: true)),
+      record("c3", SessionMetrics(outcome: .cancelled, trigger: .pull)),
+    ]
+    return CohortComparison(
+      baseline: baselineCohort, baselineSessions: before, candidate: candidateCohort, candidateSessions: after,
+      trigger: .pull)
+  }
+
+  @Test func triggerFilterAndSummary() throws {
+    let comparison = Self.padel()
+    #expect(comparison.baselineSessions == 2)
+    #expect(comparison.candidateSessions == 3)
+    #expect(comparison.apps == ["padel"])
+    #expect(comparison.deltas.map(\.metric) == ParityMetric.allCases)
+    // visible {1300, 1500} → 1400 against {400, 1400} → 900: −500 ms. Flash 0/2 → 1/2: +50 pts.
+    // Hold 2/2 → 1/2: −50 pts.
+    #expect(comparison.delta(.visibleMs)?.delta == -500)
+    #expect(comparison.delta(.flashRate)?.delta == 50)
+    #expect(comparison.delta(.holdComplianceRate)?.delta == -50)
+    #expect(comparison.regressions == [.visibleMs, .flashRate, .holdComplianceRate])
+    #expect(comparison.regressed)
+
+    let all = CohortComparison(
+      baseline: Self.baselineCohort, baselineSessions: [Self.record("b", SessionMetrics(outcome: .completed, trigger: .tabReselect))],
+      candidate: Self.candidateCohort, candidateSessions: [Self.record("c", app: "ffci", SessionMetrics(outcome: .incomplete))],
+      trigger: nil)
+    #expect(all.baselineSessions == 1)
+    #expect(all.candidateSessions == 1)
+    #expect(all.apps == ["ffci", "padel"])
+    #expect(!all.regressed)
+  }
+
+  @Test func jsonShape() throws {
+    let json = try JSONRendering.render(Self.padel())
+    let object = try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
+    #expect(object["format_version"] as? Int == 1)
+    #expect(object["trigger"] as? String == "pull")
+    #expect(object["regressed"] as? Bool == true)
+    #expect(object["regressions"] as? [String] == ["visible_ms", "flash_rate", "hold_compliance_rate"])
+    let baseline = try #require(object["baseline"] as? [String: Any])
+    #expect(baseline["selector"] as? String == "app_version=3.8.0")
+    #expect(baseline["sessions"] as? Int == 2)
+    let metrics = try #require(object["metrics"] as? [[String: Any]])
+    #expect(metrics.count == ParityMetric.allCases.count)
+    let flash = try #require(metrics.first { $0["metric"] as? String == "flash_rate" })
+    #expect(flash["direction"] as? String == "higher_is_worse")
+    #expect(flash["verdict"] as? String == "regression")
+    #expect(flash["delta"] as? Double == 50)
+    #expect(flash["tolerance"] as? Double == 2)
+    #expect((flash["candidate"] as? [String: Any])?["numerator"] as? Int == 1)
+    #expect((flash["candidate"] as? [String: Any])?["n"] as? Int == 2)
+    let arm = try #require(metrics.first { $0["metric"] as? String == "arm_distance" })
+    #expect(arm["verdict"] as? String == "no_data")
+    #expect(arm["delta"] is NSNull)
+    // Distributions have no numerator key at all rather than a null one.
+    #expect((arm["baseline"] as? [String: Any])?.keys.sorted() == ["n", "value"])
+  }
+
+  @Test func textRendering() {
+    let text = CohortComparisonTextRenderer().render(Self.padel())
+    let lines = text.split(separator: "\n").map(String.init)
+    #expect(lines.first == "Cohort comparison — padel, pull refreshes")
+    #expect(lines.contains("  baseline   app_version=3.8.0  2 sessions"))
+    #expect(lines.contains("  candidate  app_version=3.8.1  3 sessions"))
+    let flash = lines.first { $0.hasPrefix("flash ") }
+    #expect(flash?.contains("0.0% (0/2)") == true)
+    #expect(flash?.contains("50.0% (1/2)") == true)
+    #expect(flash?.contains("+50.0") == true)
+    #expect(flash?.hasSuffix("±2 pts  REGRESSION") == true)
+    let visible = lines.first { $0.hasPrefix("visible time (ms)") }
+    #expect(visible?.contains("1400.0 (n=2)") == true)
+    #expect(visible?.contains("900.0 (n=2)") == true)
+    #expect(visible?.contains("-500.0") == true)
+    #expect(visible?.hasSuffix("±100 ms  REGRESSION") == true)
+    #expect(lines.contains { $0.hasPrefix("arm distance (pt)") && $0.hasSuffix("±2 pt         n/a") })
+    #expect(lines.contains("Regressed: visible time, flash, hold compliant"))
+    // The cohorts share no condition, so there is no "both" line.
+    #expect(!lines.contains { $0.hasPrefix("  both") })
+    #expect(lines.allSatisfy { $0.count <= 85 })
+  }
+
+  // MARK: - Selectors
+
+  static let day1 = 1_794_787_200_000.0  // 2026-11-16T00:00:00Z
+  static let day = 86_400_000.0
+
+  /// Stands in for the CLI's RFC 3339 reader: the three dates the cases use.
+  static func time(_ text: String) -> Double? {
+    ["2026-11-16": day1, "2026-11-17": day1 + day, "2026-11-18": day1 + 2 * day][text]
+  }
+
+  struct SelectorCase: Sendable, CustomTestStringConvertible {
+    var text: String
+    var within = SessionFilter(app: "padel")
+    var expected: Result<SessionFilter, CohortSelectorError>
+    var testDescription: String { "\"\(text)\"" }
+  }
+
+  static let selectorCases: [SelectorCase] = [
+    SelectorCase(text: "app_version=3.8.0", expected: .success(SessionFilter(app: "padel", appVersion: "3.8.0"))),
+    SelectorCase(
+      text: " platform = ios , screen=FeedView ",
+      expected: .success(SessionFilter(app: "padel", platform: "ios", screen: "FeedView"))),
+    // Repeating a common filter is allowed, contradicting it is not.
+    SelectorCase(
+      text: "platform=ios", within: SessionFilter(app: "padel", platform: "ios"),
+      expected: .success(SessionFilter(app: "padel", platform: "ios"))),
+    SelectorCase(
+      text: "platform=pwa", within: SessionFilter(app: "padel", platform: "ios"),
+      expected: .failure(.contradictsFilter(cohort: "baseline", key: "platform", value: "pwa", filter: "--platform ios"))),
+    SelectorCase(
+      text: "app_version=3.8.1", within: SessionFilter(appVersion: "3.8.0"),
+      expected: .failure(
+        .contradictsFilter(cohort: "baseline", key: "app_version", value: "3.8.1", filter: "--app-version 3.8.0"))),
+    // Times intersect with the common window.
+    SelectorCase(
+      text: "since=2026-11-16,until=2026-11-18", within: SessionFilter(sinceMs: day1 + day),
+      expected: .success(SessionFilter(sinceMs: day1 + day, untilMs: day1 + 2 * day))),
+    SelectorCase(
+      text: "until=2026-11-17", within: SessionFilter(sinceMs: day1 + day),
+      expected: .failure(.emptyTimeRange(cohort: "baseline"))),
+    SelectorCase(text: "since=2026-11-18,until=2026-11-17", expected: .failure(.emptyTimeRange(cohort: "baseline"))),
+    SelectorCase(
+      text: "since=yesterday", expected: .failure(.badTime(cohort: "baseline", key: "since", value: "yesterday"))),
+    SelectorCase(text: "", expected: .failure(.empty(cohort: "baseline"))),
+    SelectorCase(text: "  ", expected: .failure(.empty(cohort: "baseline"))),
+    SelectorCase(text: "3.8.0", expected: .failure(.notKeyValue(cohort: "baseline", part: "3.8.0"))),
+    SelectorCase(text: "platform=ios,", expected: .failure(.notKeyValue(cohort: "baseline", part: ""))),
+    SelectorCase(text: "app=ffci", expected: .failure(.unknownKey(cohort: "baseline", key: "app"))),
+    SelectorCase(text: "version=3.8.0", expected: .failure(.unknownKey(cohort: "baseline", key: "version"))),
+    SelectorCase(text: "Platform=ios", expected: .failure(.unknownKey(cohort: "baseline", key: "Platform"))),
+    SelectorCase(text: "screen=", expected: .failure(.emptyValue(cohort: "baseline", key: "screen"))),
+    SelectorCase(
+      text: "platform=ios,platform=pwa", expected: .failure(.repeatedKey(cohort: "baseline", key: "platform"))),
+  ]
+
+  @Test(arguments: selectorCases)
+  func selector(_ c: SelectorCase) {
+    let result = Result { () throws(CohortSelectorError) -> SessionFilter in
+      try Cohort.parse(name: "baseline", selector: c.text, within: c.within, time: Self.time).filter
+    }
+    #expect(result == c.expected)
+  }
+
+  @Test func selectorKeepsItsTextWithoutBlanks() throws {
+    let cohort = try Cohort.parse(
+      name: "candidate", selector: " app_version = 3.8.1 ,screen=feed", within: SessionFilter(), time: Self.time)
+    #expect(cohort.selector == "app_version=3.8.1,screen=feed")
+    #expect(cohort.name == "candidate")
+  }
+
+  @Test func pairRefusesTheSameSessionsTwice() {
+    #expect(throws: CohortSelectorError.sameSessions) {
+      try Cohort.pair(
+        baseline: "platform=ios", candidate: " platform=ios", within: SessionFilter(app: "padel"), time: Self.time)
+    }
+    // The candidate's own errors name the candidate.
+    #expect(throws: CohortSelectorError.unknownKey(cohort: "candidate", key: "os")) {
+      try Cohort.pair(baseline: "platform=ios", candidate: "os=17", within: SessionFilter(), time: Self.time)
+    }
+  }
+
+  @Test(arguments: [
+    (
+      CohortSelectorError.contradictsFilter(cohort: "candidate", key: "platform", value: "pwa", filter: "--platform ios"),
+      "--candidate: platform=pwa contradicts --platform ios, so the cohort is empty"
+    ),
+    (.unknownKey(cohort: "baseline", key: "app"), "--baseline: app is not a cohort key; both cohorts are of the app given with --app"),
+    (
+      .unknownKey(cohort: "baseline", key: "os"),
+      "--baseline: unknown key \"os\" (keys: app_version, platform, screen, since, until)"
+    ),
+    (.notKeyValue(cohort: "baseline", part: ""), "--baseline has an empty selector between commas"),
+    (.sameSessions, "--baseline and --candidate select the same sessions; nothing to compare"),
+  ])
+  func errorMessages(error: CohortSelectorError, message: String) {
+    #expect(error.description == message)
+  }
+}

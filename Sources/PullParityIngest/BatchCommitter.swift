@@ -15,8 +15,13 @@ struct BatchCommitter {
   /// Re-parses stored raw lines of sessions that continue across batches.
   var storedLineDecoder: LineDecoder
 
-  mutating func commit(_ batch: IngestBatch, totalsBefore: RunCounts) throws -> RunCounts {
-    try database.write { db in
+  mutating func commit(
+    _ batch: IngestBatch, totalsBefore: RunCounts, times: inout IngestStageTimes
+  ) throws -> RunCounts {
+    let started = ContinuousClock.now
+    var inner = 0.0
+    let counts = try database.write { db in
+      var clock = ContinuousClock.now
       let tx = try IngestTransaction(db)
       var counts = RunCounts()
       counts.linesRead = batch.linesRead
@@ -51,16 +56,31 @@ struct BatchCommitter {
         }
       }
 
+      times.storeEvents += lap(&clock)
       for (sessionID, batchEvents) in touched {
         let events = try tx.sessionExists(sessionID) ? try storedEvents(tx, sessionID) : batchEvents
-        try tx.save(SessionDeriver.derive(events, profiles: profiles))
+        let session = SessionDeriver.derive(events, profiles: profiles)
+        times.derive += lap(&clock)
+        try tx.save(session)
+        times.storeSessions += lap(&clock)
         counts.sessionsDerived += 1
       }
       var totals = totalsBefore
       totals += counts
       try IngestLedger.record(db, runID: runID, totals: totals)
+      inner = BatchProducer.seconds(since: started)
       return counts
     }
+    times.commit += BatchProducer.seconds(since: started) - inner
+    return counts
+  }
+
+  /// Seconds since `clock`, which moves on to now.
+  private func lap(_ clock: inout ContinuousClock.Instant) -> Double {
+    let now = ContinuousClock.now
+    let d = now - clock
+    clock = now
+    return Double(d.components.seconds) + Double(d.components.attoseconds) / 1e18
   }
 
   private func quarantine(

@@ -5,8 +5,11 @@ struct IngestBatch: Sendable {
   var arena: [UInt8] = []
   var linesRead = 0
   var blankLines = 0
-  /// Input sources finished by the end of this batch (for progress).
+  /// Input bytes consumed by the end of this batch (for progress).
   var bytesRead = 0
+  /// "file:line" of the batch's last line: where a stopped run got to.
+  var lastPosition = ""
+  var readAndParseSeconds = 0.0
 
   init(expectedLines: Int) {
     lines.reserveCapacity(expectedLines)

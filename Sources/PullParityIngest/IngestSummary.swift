@@ -9,4 +9,5 @@ public struct IngestSummary: Sendable {
   public var durationSeconds: Double
   /// Where reading stopped when the run was interrupted: "file:line".
   public var stoppedAt: String?
+  public var stageTimes: IngestStageTimes
 }

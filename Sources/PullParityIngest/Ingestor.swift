@@ -4,8 +4,8 @@ import PullParityCore
 
 /// Reads inputs line by line, parses them, and commits them batch by batch.
 ///
-/// Memory is bounded by the batch, never by the input: lines stream through a chunked reader,
-/// and each batch is written and dropped before the next is built.
+/// A producer thread reads and parses while this thread writes: the two cores overlap, and a
+/// bounded channel of two batches keeps memory bounded by the batch, never by the input.
 public struct Ingestor {
   public var database: PullParityDatabase
   public var options: IngestOptions
@@ -34,67 +34,59 @@ public struct Ingestor {
     var committer = BatchCommitter(
       database: database, profiles: options.profiles, runID: runID, sourceNames: names,
       storedLineDecoder: LineDecoder(options.parser))
-    var decoder = LineDecoder(options.parser)
     var totals = RunCounts()
-    var batch = IngestBatch(expectedLines: options.batchLines)
+    var times = IngestStageTimes()
     let totalBytes = Self.totalBytes(inputs)
-    var bytesBeforeFile = 0
     var stoppedAt: String?
 
-    func elapsed() -> Double {
-      let duration = ContinuousClock.now - started
-      return Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+    let channel = BatchChannel(capacity: 2)
+    let producer = BatchProducer(inputs: inputs, batchLines: options.batchLines, parser: options.parser)
+    let producerDone = DispatchSemaphore(value: 0)
+    let thread = Thread {
+      producer.run(into: channel)
+      producerDone.signal()
     }
-
-    func commitBatch(bytesRead: Int) throws {
-      totals += try committer.commit(batch, totalsBefore: totals)
-      batch = IngestBatch(expectedLines: options.batchLines)
-      progress(
-        IngestProgress(
-          linesRead: totals.linesRead, eventsStored: totals.eventsStored, bytesRead: bytesRead,
-          totalBytes: totalBytes, elapsedSeconds: elapsed()))
+    thread.stackSize = 8 << 20
+    thread.start()
+    defer {
+      channel.cancel()
+      producerDone.wait()
     }
 
     do {
-      reading: for (index, input) in inputs.enumerated() {
-        let source = try Self.open(input)
-        let reader = LineReader(source: source)
-        do {
-          try reader.forEachLine { line in
-            batch.linesRead += 1
-            switch decoder.decode(line.bytes, readableCount: line.readableCount) {
-            case .blank: batch.blankLines += 1
-            case .event(let event): batch.append(.event(event), sourceIndex: index, line: line)
-            case .rejected(let rejection): batch.append(.rejected(rejection), sourceIndex: index, line: line)
-            }
-            if batch.linesRead >= options.batchLines {
-              try commitBatch(bytesRead: bytesBeforeFile + source.position)
-              if shouldStop() { throw StopRequest(at: "\(input.name):\(line.number)") }
-            }
-          }
-        } catch let stop as StopRequest {
-          stoppedAt = stop.at
-          break reading
+      while true {
+        let waitStarted = ContinuousClock.now
+        guard let item = channel.take() else { break }
+        times.waitingForInput += BatchProducer.seconds(since: waitStarted)
+        let batch: IngestBatch
+        switch item {
+        case .failure(let error): throw error
+        case .batch(let next): batch = next
         }
-        bytesBeforeFile += source.position
+        times.readAndParse += batch.readAndParseSeconds
+        totals += try committer.commit(batch, totalsBefore: totals, times: &times)
+        progress(
+          IngestProgress(
+            linesRead: totals.linesRead, eventsStored: totals.eventsStored, bytesRead: batch.bytesRead,
+            totalBytes: totalBytes, elapsedSeconds: BatchProducer.seconds(since: started)))
+        if shouldStop() {
+          stoppedAt = batch.lastPosition
+          break
+        }
       }
-      if stoppedAt == nil, batch.linesRead > 0 { try commitBatch(bytesRead: bytesBeforeFile) }
     } catch {
       try? IngestLedger.finish(
-        database, runID: runID, status: .failed, totals: totals, durationMs: elapsed() * 1000)
+        database, runID: runID, status: .failed, totals: totals,
+        durationMs: BatchProducer.seconds(since: started) * 1000)
       throw error
     }
 
     let status: RunStatus = stoppedAt == nil ? .completed : .interrupted
-    let duration = elapsed()
+    let duration = BatchProducer.seconds(since: started)
     try IngestLedger.finish(database, runID: runID, status: status, totals: totals, durationMs: duration * 1000)
     return IngestSummary(
       runID: runID, sources: names, counts: totals, status: status, durationSeconds: duration,
-      stoppedAt: stoppedAt)
-  }
-
-  private struct StopRequest: Error {
-    var at: String
+      stoppedAt: stoppedAt, stageTimes: times)
   }
 
   static func open(_ input: InputFile) throws -> any ByteSource {

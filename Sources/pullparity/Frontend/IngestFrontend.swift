@@ -1,3 +1,4 @@
+import Foundation
 import PullParityCore
 import PullParityIngest
 import PullParityStore
@@ -55,6 +56,24 @@ struct IngestFrontend {
     lines.append(
       "\(database.path): \(Formatted.thousands(total)) sessions — "
         + SessionOutcome.allCases.map { "\(Formatted.thousands(outcomes[$0] ?? 0)) \($0.rawValue)" }.joined(separator: ", "))
+    return lines.joined(separator: "\n") + "\n"
+  }
+
+  func describeStages(_ summary: IngestSummary) -> String {
+    let t = summary.stageTimes
+    let rows: [(String, Double)] = [
+      ("read + parse (reader thread)", t.readAndParse),
+      ("store events", t.storeEvents),
+      ("derive sessions", t.derive),
+      ("store sessions", t.storeSessions),
+      ("commit", t.commit),
+      ("writer waiting for input", t.waitingForInput),
+    ]
+    var lines = ["Stages (seconds; the reader overlaps the writer):"]
+    for (label, seconds) in rows {
+      lines.append("  " + label.padding(toLength: 30, withPad: " ", startingAt: 0) + String(format: "%7.2f", seconds))
+    }
+    lines.append("  " + "wall".padding(toLength: 30, withPad: " ", startingAt: 0) + String(format: "%7.2f", summary.durationSeconds))
     return lines.joined(separator: "\n") + "\n"
   }
 }

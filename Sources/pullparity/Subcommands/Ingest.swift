@@ -32,6 +32,9 @@ extension PullParity {
     @Flag(help: "No progress bar.")
     var quiet = false
 
+    @Flag(help: "Print where the time went (read and parse, store, derive, commit).")
+    var stats = false
+
     @Option(help: ArgumentHelp("Lines per transaction.", valueName: "n"))
     var batchLines = 50_000
 
@@ -52,6 +55,7 @@ extension PullParity {
         quiet: quiet)
       let summary = try frontend.run(paths: paths)
       FileHandleOutput.standardOutput.write(try frontend.describe(summary))
+      if stats { FileHandleOutput.standardOutput.write(frontend.describeStages(summary)) }
       if report {
         let frontend = ReportFrontend(database: db, profiles: catalog)
         FileHandleOutput.standardOutput.write("\n" + (try frontend.render(filter: .init(), format: .text)))

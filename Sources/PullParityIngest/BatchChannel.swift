@@ -1,0 +1,66 @@
+import Foundation
+
+/// A bounded hand-over of parsed batches from the reading thread to the writer. Bounded so
+/// that a fast reader cannot run ahead of the database with the whole input in memory.
+final class BatchChannel: @unchecked Sendable {
+  enum Item {
+    case batch(IngestBatch)
+    case failure(any Error)
+  }
+
+  private let condition = NSCondition()
+  private var items: [Item] = []
+  private var finished = false
+  private var cancelled = false
+  private let capacity: Int
+
+  init(capacity: Int) {
+    self.capacity = capacity
+  }
+
+  /// Waits for room; returns false when the writer has stopped taking batches.
+  @discardableResult
+  func put(_ item: Item) -> Bool {
+    condition.lock()
+    defer { condition.unlock() }
+    while items.count >= capacity, !cancelled { condition.wait() }
+    guard !cancelled else { return false }
+    items.append(item)
+    condition.broadcast()
+    return true
+  }
+
+  /// No more items will come.
+  func finish() {
+    condition.lock()
+    finished = true
+    condition.broadcast()
+    condition.unlock()
+  }
+
+  /// The next item, or nil once the producer has finished and everything was taken.
+  func take() -> Item? {
+    condition.lock()
+    defer { condition.unlock() }
+    while items.isEmpty, !finished { condition.wait() }
+    guard !items.isEmpty else { return nil }
+    let item = items.removeFirst()
+    condition.broadcast()
+    return item
+  }
+
+  /// The writer stops: the producer's next `put` returns false and pending batches are dropped.
+  func cancel() {
+    condition.lock()
+    cancelled = true
+    items.removeAll()
+    condition.broadcast()
+    condition.unlock()
+  }
+
+  var isCancelled: Bool {
+    condition.lock()
+    defer { condition.unlock() }
+    return cancelled
+  }
+}

@@ -11,11 +11,11 @@ CREATE TABLE sources (
 );
 
 CREATE TABLE events (
-  event_pk     INTEGER PRIMARY KEY,       -- arrival order
+  event_pk     INTEGER PRIMARY KEY,       -- insertion order: batch by batch, by id_hash within one
   event_id     TEXT    NOT NULL,
-  id_hash      INTEGER NOT NULL,          -- 64-bit FNV-1a of event_id: the duplicate probe
+  id_hash      INTEGER NOT NULL,          -- 64-bit FNV-1a of event_id (+1, +2… past a collision)
   session_id   TEXT    NOT NULL,
-  session_hash INTEGER NOT NULL,          -- 64-bit FNV-1a of session_id: session read-back
+  session_ref  INTEGER NOT NULL,          -- sessions.session_ref: finds a session's events
   ts_ms        REAL    NOT NULL,
   seq          INTEGER,
   platform     TEXT    NOT NULL,
@@ -27,12 +27,16 @@ CREATE TABLE events (
   raw          TEXT    NOT NULL           -- the line as received, without its line end
 );
 -- Integer keys instead of text ones: random 36-character ids would make every insert a
--- random walk through a text B-tree.
-CREATE INDEX events_by_id_hash ON events(id_hash);
-CREATE INDEX events_by_session_hash ON events(session_hash);
+-- random walk through a text B-tree. id_hash is unique: the insert itself is the duplicate
+-- check; the rare id whose hash is taken by another id moves on to the next free value.
+CREATE UNIQUE INDEX events_by_id_hash ON events(id_hash);
+-- Session refs are handed out in first-seen order, so this index grows at its end like the
+-- table itself instead of taking random inserts.
+CREATE INDEX events_by_session ON events(session_ref);
 
 CREATE TABLE sessions (
-  session_id          TEXT    PRIMARY KEY,
+  session_ref         INTEGER PRIMARY KEY,   -- first-seen order; events.session_ref points here
+  session_id          TEXT    NOT NULL UNIQUE,
   app                 TEXT    NOT NULL,
   profile             TEXT    NOT NULL,
   profile_version     INTEGER NOT NULL,   -- 0: no such profile, derived with no app rules
@@ -68,7 +72,7 @@ CREATE TABLE sessions (
 CREATE INDEX sessions_by_app_platform ON sessions(app, platform, started_at_ms);
 
 CREATE TABLE violations (
-  session_id TEXT    NOT NULL REFERENCES sessions(session_id) ON DELETE CASCADE,
+  session_id TEXT    NOT NULL REFERENCES sessions(session_id),
   ordinal    INTEGER NOT NULL,            -- order of finding within the session
   kind       TEXT    NOT NULL,
   ts_ms      REAL    NOT NULL,

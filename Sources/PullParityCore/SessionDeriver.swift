@@ -19,16 +19,29 @@ public enum SessionDeriver {
     _ events: [RecordedEvent], profiles: ProfileCatalog, onStep: ((SessionStep) -> Void)?
   ) -> DerivedSession {
     precondition(!events.isEmpty, "a session has at least one event")
-    let ordered = events.sorted(by: RecordedEvent.inLogOrder)
-    let first = ordered[0].event
+    // Sorting positions rather than events keeps their strings from being copied around.
+    let order = events.indices.sorted { RecordedEvent.inLogOrder(events[$0], events[$1]) }
+    let first = events[order[0]].event
+    let last = events[order[order.count - 1]].event
     let profile = profiles.resolve(first.profileName)
 
     var state = SessionState()
     var violations: [Violation] = []
-    for recorded in ordered {
-      let findings = SessionMachine.reduce(&state, recorded.event, profile: profile)
-      violations.append(contentsOf: findings)
-      onStep?(SessionStep(recorded: recorded, stateAfter: state, findings: findings))
+    var appVersion: String?
+    var osVersion: String?
+    var device: String?
+    var screen: String?
+    var empty = false
+    for index in order {
+      let event = events[index].event
+      let findings = SessionMachine.reduce(&state, event, profile: profile)
+      if !findings.isEmpty { violations.append(contentsOf: findings) }
+      if appVersion == nil { appVersion = event.appVersion }
+      if osVersion == nil { osVersion = event.osVersion }
+      if device == nil { device = event.device }
+      if screen == nil { screen = event.screen }
+      if event.empty == true { empty = true }
+      onStep?(SessionStep(recorded: events[index], stateAfter: state, findings: findings))
     }
     let (metrics, endFindings) = SessionMetrics.finalize(state, profile: profile)
     violations.append(contentsOf: endFindings)
@@ -39,14 +52,14 @@ public enum SessionDeriver {
       platform: first.platform,
       profileName: profile.name,
       profileVersion: profile.version,
-      appVersion: ordered.lazy.compactMap(\.event.appVersion).first,
-      osVersion: ordered.lazy.compactMap(\.event.osVersion).first,
-      device: ordered.lazy.compactMap(\.event.device).first,
-      screen: state.screen ?? ordered.lazy.compactMap(\.event.screen).first,
-      empty: ordered.contains { $0.event.empty == true },
-      eventCount: ordered.count,
+      appVersion: appVersion,
+      osVersion: osVersion,
+      device: device,
+      screen: state.screen ?? screen,
+      empty: empty,
+      eventCount: events.count,
       startedAt: first.timestamp,
-      endedAt: ordered[ordered.count - 1].event.timestamp,
+      endedAt: last.timestamp,
       finalPhase: state.phase,
       metrics: metrics,
       violations: violations

@@ -1,77 +1,89 @@
 import PullParityCore
-import PullParityStore
+public import PullParityStore
 
-/// Writes one batch in one transaction: events (skipping duplicates, quarantining conflicts),
-/// rejected lines, and a fresh derivation of every session the batch touched.
+/// Writes batches inside the ingest's current transaction: events (skipping duplicates,
+/// quarantining conflicts), rejected lines, and a fresh derivation of every session touched.
 ///
-/// A session seen for the first time is derived from the batch's own events; only sessions
-/// that already had stored events are read back from the database, so a clean ingest never
-/// reads what it just wrote.
+/// A session seen for the first time was already derived from the batch's own events on the
+/// reading thread; only sessions that had stored events before are read back and derived
+/// here, so a clean ingest never reads what it just wrote.
 struct BatchCommitter {
-  let database: PullParityDatabase
   let profiles: ProfileCatalog
   let runID: Int64
   let sourceNames: [String]
   /// Re-parses stored raw lines of sessions that continue across batches.
   var storedLineDecoder: LineDecoder
 
-  mutating func commit(
-    _ batch: IngestBatch, totalsBefore: RunCounts, times: inout IngestStageTimes
+  mutating func write(
+    _ batch: IngestBatch, into tx: IngestTransaction, times: inout IngestStageTimes
   ) throws -> RunCounts {
-    let started = ContinuousClock.now
-    var inner = 0.0
-    let counts = try database.write { db in
-      var clock = ContinuousClock.now
-      let tx = try IngestTransaction(db)
-      var counts = RunCounts()
-      counts.linesRead = batch.linesRead
-      counts.blankLines = batch.blankLines
-      var touched: [String: [RecordedEvent]] = [:]
+    var clock = ContinuousClock.now
+    var counts = RunCounts()
+    counts.linesRead = batch.linesRead
+    counts.blankLines = batch.blankLines
 
-      try batch.arena.withUnsafeBytes { arena in
-        for pending in batch.lines {
-          let raw = UnsafeRawBufferPointer(rebasing: arena[pending.rawStart..<(pending.rawStart + pending.rawCount)])
-          let source = sourceNames[pending.sourceIndex]
-          switch pending.content {
-          case .event(let event):
-            let sourceID = try tx.sourceID(named: source)
-            switch try tx.store(event, raw: raw, sourceID: sourceID, line: pending.line, byteOffset: pending.byteOffset) {
-            case .stored:
-              counts.eventsStored += 1
-              touched[event.sessionID, default: []].append(
-                RecordedEvent(event: event, source: source, line: pending.line))
-            case .duplicate:
-              counts.duplicates += 1
-            case .conflict:
-              counts.conflicts += 1
-              let rejection = Rejection(
-                .conflict,
-                "event_id \"\(event.eventID)\" is already stored with other content; the stored version is kept")
-              try quarantine(tx, pending, source: source, raw: raw, rejection: rejection, eventID: event.eventID)
-            }
-          case .rejected(let rejection):
-            counts.quarantined += 1
-            try quarantine(tx, pending, source: source, raw: raw, rejection: rejection, eventID: nil)
-          }
+    // Sessions seen before keep their ref; new ones get the next (refs only ever grow, so the
+    // events' session index is appended to, not inserted into at random).
+    var refs: [Int64] = []
+    var existed: [Bool] = []
+    refs.reserveCapacity(batch.sessions.count)
+    for session in batch.sessions {
+      let existing = try tx.sessionRef(of: session.sessionID)
+      refs.append(existing ?? tx.newSessionRef())
+      existed.append(existing != nil)
+    }
+    var sourceIDs: [Int64] = []
+    for name in sourceNames { sourceIDs.append(try tx.sourceID(named: name)) }
+
+    var stored = [Bool](repeating: false, count: batch.rows.count)
+    var lastWasDuplicate = false
+    try batch.arena.withUnsafeBytes { arena in
+      for (index, row) in batch.rows.enumerated() {
+        let fields = EventFields(
+          eventID: row.eventID.bytes(in: arena), sessionID: row.sessionID.bytes(in: arena),
+          platform: row.platform.bytes(in: arena), app: row.app.bytes(in: arena), type: row.type.bytes(in: arena),
+          raw: row.raw.bytes(in: arena), timestamp: row.timestamp, seq: row.seq,
+          sessionRef: refs[row.sessionIndex], sourceID: sourceIDs[row.sourceIndex], line: row.line,
+          byteOffset: row.byteOffset)
+        let outcome = try tx.store(fields, idHash: row.idHash, lookFirst: lastWasDuplicate)
+        lastWasDuplicate = outcome == .duplicate
+        switch outcome {
+        case .stored:
+          counts.eventsStored += 1
+          stored[index] = true
+        case .duplicate:
+          counts.duplicates += 1
+        case .conflict:
+          counts.conflicts += 1
+          let eventID = String(decoding: fields.eventID, as: UTF8.self)
+          let rejection = Rejection(
+            .conflict, "event_id \"\(eventID)\" is already stored with other content; the stored version is kept")
+          try quarantine(
+            tx, rejection, sourceIndex: row.sourceIndex, line: row.line, byteOffset: row.byteOffset,
+            raw: fields.raw, eventID: eventID)
         }
       }
-
-      times.storeEvents += lap(&clock)
-      for (sessionID, batchEvents) in touched {
-        let events = try tx.sessionExists(sessionID) ? try storedEvents(tx, sessionID) : batchEvents
-        let session = SessionDeriver.derive(events, profiles: profiles)
-        times.derive += lap(&clock)
-        try tx.save(session)
-        times.storeSessions += lap(&clock)
-        counts.sessionsDerived += 1
+      for line in batch.rejected {
+        counts.quarantined += 1
+        try quarantine(
+          tx, line.rejection, sourceIndex: line.sourceIndex, line: line.line, byteOffset: line.byteOffset,
+          raw: line.raw.bytes(in: arena), eventID: nil)
       }
-      var totals = totalsBefore
-      totals += counts
-      try IngestLedger.record(db, runID: runID, totals: totals)
-      inner = BatchProducer.seconds(since: started)
-      return counts
     }
-    times.commit += BatchProducer.seconds(since: started) - inner
+    times.storeEvents += lap(&clock)
+
+    for (i, session) in batch.sessions.enumerated() {
+      let storedCount = session.rowIndices.count { stored[$0] }
+      guard storedCount > 0, var derived = session.derived else { continue }
+      // The reading thread's derivation holds when the batch has all of the session's events.
+      if existed[i] || storedCount < session.rowIndices.count {
+        derived = SessionDeriver.derive(try storedEvents(tx, refs[i]), profiles: profiles)
+        times.derive += lap(&clock)
+      }
+      try tx.save(derived, ref: refs[i], isNew: !existed[i])
+      times.storeSessions += lap(&clock)
+      counts.sessionsDerived += 1
+    }
     return counts
   }
 
@@ -84,18 +96,18 @@ struct BatchCommitter {
   }
 
   private func quarantine(
-    _ tx: IngestTransaction, _ pending: PendingLine, source: String, raw: UnsafeRawBufferPointer,
-    rejection: Rejection, eventID: String?
+    _ tx: IngestTransaction, _ rejection: Rejection, sourceIndex: Int, line: Int, byteOffset: Int,
+    raw: UnsafeRawBufferPointer, eventID: String?
   ) throws {
     try tx.quarantine(
-      source: source, line: pending.line, byteOffset: pending.byteOffset,
+      source: sourceNames[sourceIndex], line: line, byteOffset: byteOffset,
       category: rejection.reason.rawValue, reason: rejection.message, raw: raw,
       rawIsUTF8: rejection.reason != .invalidUTF8 && String(validating: raw, as: UTF8.self) != nil,
       eventID: eventID, runID: runID)
   }
 
-  private mutating func storedEvents(_ tx: IngestTransaction, _ sessionID: String) throws -> [RecordedEvent] {
-    try tx.storedEvents(ofSession: sessionID).compactMap { stored in
+  private mutating func storedEvents(_ tx: IngestTransaction, _ ref: Int64) throws -> [RecordedEvent] {
+    try tx.storedEvents(ofSession: ref).compactMap { stored in
       // Stored lines passed these rules when they were stored; one that no longer does (the
       // rules changed) is left out rather than failing the batch.
       guard case .event(let event) = storedLineDecoder.decode(stored.raw) else { return nil }

@@ -1,45 +1,54 @@
 import Foundation
-import PullParityStore
+import PullParityCore
 
-/// The reading side of an ingest: reads every input line by line, parses each line and hands
-/// full batches to the writer. Runs on its own thread, so parsing overlaps with writing.
+/// The reading side of an ingest: reads every input line by line, parses each line, derives
+/// the batch's sessions and hands full batches to the writer. Runs on its own thread, so all
+/// of that overlaps with writing.
 struct BatchProducer: Sendable {
   let inputs: [InputFile]
   let batchLines: Int
   let parser: ParserKind
+  let profiles: ProfileCatalog
 
   func run(into channel: BatchChannel) {
     var decoder = LineDecoder(parser)
-    var batch = IngestBatch(expectedLines: batchLines)
+    var builder = BatchBuilder(profiles: profiles, sourceNames: inputs.map(\.name), expectedLines: batchLines)
     var bytesBeforeInput = 0
     var parseStarted = ContinuousClock.now
+
+    func handOver(position: String, bytesRead: Int) -> Bool {
+      var batch = builder.finish()
+      batch.lastPosition = position
+      batch.bytesRead = bytesRead
+      batch.readAndParseSeconds = Self.seconds(since: parseStarted)
+      defer { parseStarted = ContinuousClock.now }
+      return channel.put(.batch(batch))
+    }
+
     do {
       for (index, input) in inputs.enumerated() {
         let source = try Ingestor.open(input)
         let reader = LineReader(source: source)
         try reader.forEachLine { line in
-          batch.linesRead += 1
           switch decoder.decode(line.bytes, readableCount: line.readableCount) {
-          case .blank: batch.blankLines += 1
-          case .event(let event): batch.append(.event(event), sourceIndex: index, line: line)
-          case .rejected(let rejection): batch.append(.rejected(rejection), sourceIndex: index, line: line)
+          case .blank:
+            builder.countLine(blank: true)
+          case .event(let event):
+            builder.countLine(blank: false)
+            builder.add(event, sourceIndex: index, line: line)
+          case .rejected(let rejection):
+            builder.countLine(blank: false)
+            builder.reject(rejection, sourceIndex: index, line: line)
           }
-          if batch.linesRead >= batchLines {
-            batch.lastPosition = "\(input.name):\(line.number)"
-            batch.bytesRead = bytesBeforeInput + source.position
-            batch.readAndParseSeconds = Self.seconds(since: parseStarted)
-            guard channel.put(.batch(batch)) else { throw Cancelled() }
-            batch = IngestBatch(expectedLines: batchLines)
-            parseStarted = ContinuousClock.now
+          if builder.lineCount >= batchLines {
+            guard handOver(position: "\(input.name):\(line.number)", bytesRead: bytesBeforeInput + source.position)
+            else { throw Cancelled() }
           }
         }
         bytesBeforeInput += source.position
-        batch.lastPosition = "\(input.name):end"
       }
-      if batch.linesRead > 0 {
-        batch.bytesRead = bytesBeforeInput
-        batch.readAndParseSeconds = Self.seconds(since: parseStarted)
-        channel.put(.batch(batch))
+      if builder.lineCount > 0 {
+        _ = handOver(position: "\(inputs.last?.name ?? "-"):end", bytesRead: bytesBeforeInput)
       }
     } catch is Cancelled {
       // The writer stopped taking batches; nothing more to do.

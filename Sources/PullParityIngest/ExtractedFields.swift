@@ -4,14 +4,19 @@
 /// `EventDecoder` applies every rule of the contract the same way whichever parser ran.
 /// A repeated key keeps its last value.
 public struct ExtractedFields: Equatable, Sendable {
-  private var values: [JSONValue?]
+  /// One slot per `EventField`, stored inline: a line's fields cost no heap allocation.
+  private var values: [30 of JSONValue?]
 
   public init() {
-    values = Array(repeating: nil, count: EventField.allCases.count)
+    values = .init(repeating: nil)
   }
 
   public subscript(field: EventField) -> JSONValue? {
     get { values[field.rawValue] }
     set { values[field.rawValue] = newValue }
+  }
+
+  public static func == (lhs: ExtractedFields, rhs: ExtractedFields) -> Bool {
+    EventField.allCases.allSatisfy { lhs[$0] == rhs[$0] }
   }
 }

@@ -1,7 +1,12 @@
-/// Lines read and parsed, waiting to be written in one transaction. Raw bytes are copied into
-/// one arena so a batch costs one growing buffer, not a string per line.
+import PullParityCore
+import PullParityStore
+
+/// Lines read and parsed, waiting to be written. Bytes (raw lines and the texts the writer
+/// binds) sit in one arena, so a batch costs a few growing buffers, not objects per line.
 struct IngestBatch: Sendable {
-  var lines: [PendingLine] = []
+  var rows: [EventRow] = []
+  var rejected: [RejectedLine] = []
+  var sessions: [BatchSession] = []
   var arena: [UInt8] = []
   var linesRead = 0
   var blankLines = 0
@@ -12,16 +17,18 @@ struct IngestBatch: Sendable {
   var readAndParseSeconds = 0.0
 
   init(expectedLines: Int) {
-    lines.reserveCapacity(expectedLines)
-    arena.reserveCapacity(expectedLines * 320)
+    rows.reserveCapacity(expectedLines)
+    arena.reserveCapacity(expectedLines * 420)
   }
 
-  mutating func append(_ content: PendingLine.Content, sourceIndex: Int, line: InputLine) {
-    let start = arena.count
-    arena.append(contentsOf: line.bytes)
-    lines.append(
-      PendingLine(
-        content: content, sourceIndex: sourceIndex, line: line.number, byteOffset: line.byteOffset,
-        rawStart: start, rawCount: line.bytes.count))
+  mutating func copy(_ bytes: UnsafeRawBufferPointer) -> ArenaSlice {
+    let slice = ArenaSlice(start: arena.count, count: bytes.count)
+    arena.append(contentsOf: bytes)
+    return slice
+  }
+
+  mutating func copy(_ text: String) -> ArenaSlice {
+    var text = text
+    return text.withUTF8 { copy(UnsafeRawBufferPointer($0)) }
   }
 }

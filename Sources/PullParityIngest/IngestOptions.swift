@@ -2,7 +2,7 @@ public import PullParityCore
 
 /// How an ingest runs.
 public struct IngestOptions: Sendable {
-  /// Lines per transaction: the unit of crash safety and of peak memory.
+  /// Lines per transaction: the unit of crash safety (a killed run keeps whole transactions).
   public var batchLines: Int
   public var parser: ParserKind
   public var profiles: ProfileCatalog
@@ -10,7 +10,7 @@ public struct IngestOptions: Sendable {
   public var toolVersion: String
 
   public init(
-    batchLines: Int = 50_000, parser: ParserKind = .simdjson, profiles: ProfileCatalog = ProfileCatalog(),
+    batchLines: Int = 200_000, parser: ParserKind = .simdjson, profiles: ProfileCatalog = ProfileCatalog(),
     toolVersion: String
   ) {
     self.batchLines = batchLines

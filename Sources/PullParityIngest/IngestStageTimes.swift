@@ -1,11 +1,12 @@
 /// Where an ingest spent its time, in seconds. Reading and parsing run on their own thread,
 /// alongside the writer, so the stages add up to more than the wall time.
 public struct IngestStageTimes: Sendable, Equatable {
-  /// Reading, decompressing, splitting lines and parsing them (the producer thread).
+  /// Reading, decompressing, splitting lines, parsing them and deriving the batch's sessions
+  /// (the reading thread).
   public var readAndParse = 0.0
   /// Duplicate checks and inserts of events and quarantined lines.
   public var storeEvents = 0.0
-  /// Reading back stored events of continuing sessions and running the state machine.
+  /// Sessions that had events stored before: reading them back and running the state machine.
   public var derive = 0.0
   /// Writing sessions and violations.
   public var storeSessions = 0.0

@@ -4,8 +4,9 @@ import PullParityCore
 
 /// Reads inputs line by line, parses them, and commits them batch by batch.
 ///
-/// A producer thread reads and parses while this thread writes: the two cores overlap, and a
-/// bounded channel of two batches keeps memory bounded by the batch, never by the input.
+/// A producer thread reads, parses and derives while this thread writes: the two cores
+/// overlap, and a bounded channel of two chunks keeps memory bounded by the batch, never by
+/// the input.
 public struct Ingestor {
   public var database: PullParityDatabase
   public var options: IngestOptions
@@ -32,15 +33,20 @@ public struct Ingestor {
       database, sources: names, toolVersion: options.toolVersion, profileVersions: profileVersions,
       parser: options.parser.rawValue)
     var committer = BatchCommitter(
-      database: database, profiles: options.profiles, runID: runID, sourceNames: names,
-      storedLineDecoder: LineDecoder(options.parser))
+      profiles: options.profiles, runID: runID, sourceNames: names, storedLineDecoder: LineDecoder(options.parser))
     var totals = RunCounts()
     var times = IngestStageTimes()
     let totalBytes = Self.totalBytes(inputs)
     var stoppedAt: String?
 
+    // The reader hands over chunks of at most `chunkLines`; a transaction takes chunks until it
+    // holds `batchLines`. Small chunks keep memory and the writer's first wait short; large
+    // transactions keep commits (and the index pages every commit rewrites) few.
+    let chunks = (options.batchLines + Self.maxChunkLines - 1) / Self.maxChunkLines
+    let chunkLines = max(1, options.batchLines / chunks)
     let channel = BatchChannel(capacity: 2)
-    let producer = BatchProducer(inputs: inputs, batchLines: options.batchLines, parser: options.parser)
+    let producer = BatchProducer(
+      inputs: inputs, batchLines: chunkLines, parser: options.parser, profiles: options.profiles)
     let producerDone = DispatchSemaphore(value: 0)
     let thread = Thread {
       producer.run(into: channel)
@@ -54,23 +60,43 @@ public struct Ingestor {
     }
 
     do {
-      while true {
-        let waitStarted = ContinuousClock.now
-        guard let item = channel.take() else { break }
-        times.waitingForInput += BatchProducer.seconds(since: waitStarted)
-        let batch: IngestBatch
-        switch item {
-        case .failure(let error): throw error
-        case .batch(let next): batch = next
+      var finished = false
+      while !finished {
+        var transactionCounts = RunCounts()
+        var last: (position: String, bytesRead: Int)?
+        let commitStarted = ContinuousClock.now
+        var bodyEnded = commitStarted
+        try database.write { db in
+          let tx = try IngestTransaction(db)
+          while transactionCounts.linesRead < options.batchLines {
+            let waitStarted = ContinuousClock.now
+            guard let item = channel.take() else {
+              finished = true
+              break
+            }
+            times.waitingForInput += BatchProducer.seconds(since: waitStarted)
+            guard case .batch(let batch) = item else {
+              if case .failure(let error) = item { throw error }
+              continue
+            }
+            times.readAndParse += batch.readAndParseSeconds
+            transactionCounts += try committer.write(batch, into: tx, times: &times)
+            last = (batch.lastPosition, batch.bytesRead)
+          }
+          var runTotals = totals
+          runTotals += transactionCounts
+          try IngestLedger.record(db, runID: runID, totals: runTotals)
+          bodyEnded = ContinuousClock.now
         }
-        times.readAndParse += batch.readAndParseSeconds
-        totals += try committer.commit(batch, totalsBefore: totals, times: &times)
+        times.commit += BatchProducer.seconds(since: bodyEnded)
+        totals += transactionCounts
+        guard let last else { break }
         progress(
           IngestProgress(
-            linesRead: totals.linesRead, eventsStored: totals.eventsStored, bytesRead: batch.bytesRead,
+            linesRead: totals.linesRead, eventsStored: totals.eventsStored, bytesRead: last.bytesRead,
             totalBytes: totalBytes, elapsedSeconds: BatchProducer.seconds(since: started)))
-        if shouldStop() {
-          stoppedAt = batch.lastPosition
+        if !finished, shouldStop() {
+          stoppedAt = last.position
           break
         }
       }
@@ -88,6 +114,9 @@ public struct Ingestor {
       runID: runID, sources: names, counts: totals, status: status, durationSeconds: duration,
       stoppedAt: stoppedAt, stageTimes: times)
   }
+
+  /// The most lines the reader hands over at once.
+  static let maxChunkLines = 25_000
 
   static func open(_ input: InputFile) throws -> any ByteSource {
     // zlib reads plain data through unchanged, so standard input may be gzip or not.

@@ -24,7 +24,7 @@ public struct Replayer {
       let tx = try IngestTransaction(db)
       var after: [String: String] = [:]
       var events = 0
-      try replay.forEachSession { sessionID, stored in
+      try replay.forEachSession { ref, stored in
         let recorded = stored.compactMap { stored -> RecordedEvent? in
           guard case .event(let event) = decoder.decode(stored.raw) else { return nil }
           return RecordedEvent(event: event, source: stored.source, line: stored.line)
@@ -32,9 +32,10 @@ public struct Replayer {
         guard !recorded.isEmpty else { return }
         events += recorded.count
         let session = SessionDeriver.derive(recorded, profiles: profiles)
-        try tx.save(session)
+        // The ref is kept: events point at their session through it.
+        try tx.save(session, ref: ref)
         let kinds = session.violations.map(\.kind.rawValue).sorted().joined(separator: ",")
-        after[sessionID] = "\(session.metrics.outcome.rawValue)|\(kinds)"
+        after[session.sessionID] = "\(session.metrics.outcome.rawValue)|\(kinds)"
       }
       let changed = after.keys.filter { id in before[id].map { $0 != after[id] } ?? false }.sorted()
       let elapsed = ContinuousClock.now - started

@@ -13,6 +13,7 @@ public final class IngestTransaction {
   private let insertQuarantine: RawStatement
   private let findSession: RawStatement
   private let eventsOfSession: RawStatement
+  private var nextSessionRef: Int64
   private let deleteViolations: RawStatement
   private let insertViolation: RawStatement
   private let upsertSession: RawStatement
@@ -24,7 +25,7 @@ public final class IngestTransaction {
     insertEvent = try RawStatement(
       db,
       """
-      INSERT INTO events (event_id, id_hash, session_id, session_hash, ts_ms, seq, platform, app,
+      INSERT OR IGNORE INTO events (event_id, id_hash, session_id, session_ref, ts_ms, seq, platform, app,
                           type, source_id, line, byte_offset, raw)
       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
       """)
@@ -35,13 +36,14 @@ public final class IngestTransaction {
                                         run_id, raw_hash)
       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
       """)
-    findSession = try RawStatement(db, "SELECT 1 FROM sessions WHERE session_id = ?")
+    findSession = try RawStatement(db, "SELECT session_ref FROM sessions WHERE session_id = ?")
     eventsOfSession = try RawStatement(
       db,
       """
       SELECT e.raw, s.name, e.line FROM events e JOIN sources s ON s.source_id = e.source_id
-      WHERE e.session_hash = ? AND e.session_id = ?
+      WHERE e.session_ref = ?
       """)
+    nextSessionRef = (try Int64.fetchOne(db, sql: "SELECT max(session_ref) FROM sessions") ?? 0) + 1
     deleteViolations = try RawStatement(db, "DELETE FROM violations WHERE session_id = ?")
     insertViolation = try RawStatement(
       db, "INSERT INTO violations (session_id, ordinal, kind, ts_ms, expected, actual) VALUES (?, ?, ?, ?, ?, ?)")
@@ -57,37 +59,69 @@ public final class IngestTransaction {
     return id
   }
 
-  /// Stores `event` with its raw line unless its `event_id` is already stored.
-  public func store(
-    _ event: Event, raw: UnsafeRawBufferPointer, sourceID: Int64, line: Int, byteOffset: Int
-  ) throws -> EventStoreOutcome {
-    let idHash = StableHash.fnv1a64(event.eventID)
-    findByIDHash.bind(1, idHash)
-    var outcome = EventStoreOutcome.stored
-    try findByIDHash.forEachRow("looking up event \(event.eventID)") { row in
-      // The hash only narrows the search; the id itself decides.
-      guard row.string(0) == event.eventID else { return }
-      outcome = Self.sameBytes(row.bytes(1), raw) ? .duplicate : .conflict
+  /// Stores an event with its raw line unless its `event_id` is already stored.
+  ///
+  /// `id_hash` is unique, so the insert is the duplicate check: a new event costs one index
+  /// descent. Only when the hash is taken is the stored row read, to tell a duplicate (same id,
+  /// same bytes) from a conflict (same id, other bytes) from a hash collision (other id: try the
+  /// next hash value). `lookFirst` reads before inserting, the cheaper order when most events
+  /// are duplicates (a re-sent file).
+  public func store(_ event: EventFields, idHash: Int64, lookFirst: Bool = false) throws -> EventStoreOutcome {
+    var slot = idHash
+    var insertNext = !lookFirst
+    while true {
+      if insertNext, try insert(event, slot: slot) { return .stored }
+      switch try storedEvent(at: slot, comparingWith: event) {
+      case .none:
+        // Free: insert here (after a failed insert this cannot happen twice).
+        guard !insertNext else {
+          throw StoreError(
+            context: "storing event \(Self.text(event.eventID))", message: "insert ignored but no row holds its key")
+        }
+        insertNext = true
+      case .some(let outcome?):
+        return outcome
+      case .some(nil):
+        // Another id has this hash: probe the next value.
+        slot &+= 1
+        insertNext = !lookFirst
+      }
     }
-    guard outcome == .stored else { return outcome }
+  }
 
+  private func insert(_ event: EventFields, slot: Int64) throws -> Bool {
     let s = insertEvent
-    s.bind(1, event.eventID)
-    s.bind(2, idHash)
-    s.bind(3, event.sessionID)
-    s.bind(4, StableHash.fnv1a64(event.sessionID))
+    s.bindNoCopy(1, bytes: event.eventID)
+    s.bind(2, slot)
+    s.bindNoCopy(3, bytes: event.sessionID)
+    s.bind(4, event.sessionRef)
     s.bind(5, event.timestamp)
     s.bind(6, event.seq)
-    s.bind(7, event.platform)
-    s.bind(8, event.app)
-    s.bind(9, event.type.rawValue)
-    s.bind(10, sourceID)
-    s.bind(11, line)
-    s.bind(12, byteOffset)
-    s.bind(13, bytes: raw)
-    try s.execute("storing event \(event.eventID)")
-    return .stored
+    s.bindNoCopy(7, bytes: event.platform)
+    s.bindNoCopy(8, bytes: event.app)
+    s.bindNoCopy(9, bytes: event.type)
+    s.bind(10, event.sourceID)
+    s.bind(11, event.line)
+    s.bind(12, event.byteOffset)
+    s.bindNoCopy(13, bytes: event.raw)
+    return try s.executeCountingChanges("storing event \(Self.text(event.eventID))") == 1
   }
+
+  /// `nil`: no row at `slot`. `.some(nil)`: a row of another id. Else duplicate or conflict.
+  private func storedEvent(at slot: Int64, comparingWith event: EventFields) throws -> EventStoreOutcome?? {
+    findByIDHash.bind(1, slot)
+    var result: EventStoreOutcome?? = .none
+    try findByIDHash.forEachRow("looking up event \(Self.text(event.eventID))") { row in
+      guard Self.sameBytes(row.bytes(0), event.eventID) else {
+        result = .some(nil)
+        return
+      }
+      result = .some(Self.sameBytes(row.bytes(1), event.raw) ? .duplicate : .conflict)
+    }
+    return result
+  }
+
+  static func text(_ bytes: UnsafeRawBufferPointer) -> String { String(decoding: bytes, as: UTF8.self) }
 
   /// Records a rejected line. The same line of the same source is recorded once, however
   /// often it is ingested.
@@ -108,30 +142,37 @@ public final class IngestTransaction {
     try s.execute("quarantining \(source):\(line)")
   }
 
-  /// Whether a session has been derived before, i.e. has events stored by an earlier batch.
-  public func sessionExists(_ sessionID: String) throws -> Bool {
+  /// The ref of a session derived before (its events were stored by an earlier batch), or nil.
+  public func sessionRef(of sessionID: String) throws -> Int64? {
     findSession.bind(1, sessionID)
-    var found = false
-    try findSession.forEachRow("looking up session \(sessionID)") { _ in found = true }
-    return found
+    var ref: Int64?
+    try findSession.forEachRow("looking up session \(sessionID)") { ref = $0.int64(0) }
+    return ref
+  }
+
+  /// A ref for a session seen for the first time: one more than any before.
+  public func newSessionRef() -> Int64 {
+    defer { nextSessionRef += 1 }
+    return nextSessionRef
   }
 
   /// Every stored event of a session, this transaction's included.
-  public func storedEvents(ofSession sessionID: String) throws -> [StoredEvent] {
-    eventsOfSession.bind(1, StableHash.fnv1a64(sessionID))
-    eventsOfSession.bind(2, sessionID)
+  public func storedEvents(ofSession ref: Int64) throws -> [StoredEvent] {
+    eventsOfSession.bind(1, ref)
     var events: [StoredEvent] = []
-    try eventsOfSession.forEachRow("reading events of session \(sessionID)") { row in
+    try eventsOfSession.forEachRow("reading events of session \(ref)") { row in
       events.append(StoredEvent(raw: row.string(0), source: row.string(1), line: Int(row.int64(2))))
     }
     return events
   }
 
-  /// Replaces the derived rows of a session.
-  public func save(_ session: DerivedSession) throws {
-    deleteViolations.bind(1, session.sessionID)
-    try deleteViolations.execute("clearing violations of \(session.sessionID)")
-    SessionRowSQL.bind(session, to: upsertSession)
+  /// Replaces the derived rows of a session. `isNew`: it has no rows yet, nothing to clear.
+  public func save(_ session: DerivedSession, ref: Int64, isNew: Bool = false) throws {
+    if !isNew {
+      deleteViolations.bind(1, session.sessionID)
+      try deleteViolations.execute("clearing violations of \(session.sessionID)")
+    }
+    SessionRowSQL.bind(session, ref: ref, to: upsertSession)
     try upsertSession.execute("saving session \(session.sessionID)")
     for (ordinal, violation) in session.violations.enumerated() {
       let s = insertViolation

@@ -58,6 +58,24 @@ final class RawStatement {
     }
   }
 
+  /// Binds UTF-8 that stays valid until the statement is stepped, without copying it.
+  func bindNoCopy(_ index: Int32, _ bytes: UnsafeBufferPointer<UInt8>) {
+    bindNoCopy(index, bytes: UnsafeRawBufferPointer(bytes))
+  }
+
+  /// Binds bytes that stay valid until the statement is stepped, without copying them.
+  func bindNoCopy(_ index: Int32, bytes: UnsafeRawBufferPointer) {
+    let base = bytes.baseAddress ?? UnsafeRawPointer(bitPattern: 1)!
+    sqlite3_bind_text(handle, index, base.assumingMemoryBound(to: CChar.self), Int32(bytes.count), nil)
+  }
+
+  /// Runs a statement that returns no rows; returns the number of rows it changed.
+  @discardableResult
+  func executeCountingChanges(_ context: @autoclosure () -> String) throws -> Int {
+    try execute(context())
+    return Int(sqlite3_changes(connection))
+  }
+
   /// Runs a statement that returns no rows.
   func execute(_ context: @autoclosure () -> String) throws {
     defer { sqlite3_reset(handle) }

@@ -30,30 +30,27 @@ public struct ReplayTransaction {
     try db.execute(sql: "DELETE FROM violations; DELETE FROM sessions")
   }
 
-  /// Calls `body` once per session with all its stored events, reading the log in session-hash
-  /// order so that only one hash's events are in memory at a time.
-  public func forEachSession(_ body: (String, [StoredEvent]) throws -> Void) throws {
+  /// Calls `body` once per session with its ref and all its stored events, reading the log in
+  /// session order so that only one session's events are in memory at a time.
+  public func forEachSession(_ body: (Int64, [StoredEvent]) throws -> Void) throws {
     let rows = try Row.fetchCursor(
       db,
       sql: """
-        SELECT e.session_hash, e.session_id, e.raw, s.name, e.line
-        FROM events e INDEXED BY events_by_session_hash JOIN sources s ON s.source_id = e.source_id
-        ORDER BY e.session_hash
+        SELECT e.session_ref, e.raw, s.name, e.line
+        FROM events e INDEXED BY events_by_session JOIN sources s ON s.source_id = e.source_id
+        ORDER BY e.session_ref
         """)
-    var currentHash: Int64?
-    var pending: [String: [StoredEvent]] = [:]
-    func flush() throws {
-      for sessionID in pending.keys.sorted() { try body(sessionID, pending[sessionID]!) }
-      pending.removeAll(keepingCapacity: true)
-    }
+    var current: Int64?
+    var pending: [StoredEvent] = []
     while let row = try rows.next() {
-      let hash: Int64 = row[0]
-      if hash != currentHash {
-        try flush()
-        currentHash = hash
+      let ref: Int64 = row[0]
+      if ref != current {
+        if let current, !pending.isEmpty { try body(current, pending) }
+        pending.removeAll(keepingCapacity: true)
+        current = ref
       }
-      pending[row[1], default: []].append(StoredEvent(raw: row[2], source: row[3], line: row[4]))
+      pending.append(StoredEvent(raw: row[1], source: row[2], line: row[3]))
     }
-    try flush()
+    if let current, !pending.isEmpty { try body(current, pending) }
   }
 }

@@ -65,9 +65,9 @@ public struct ReportQueries {
         db,
         sql: """
           SELECT e.raw, s.name, e.line FROM events e JOIN sources s ON s.source_id = e.source_id
-          WHERE e.session_hash = ? AND e.session_id = ?
+          WHERE e.session_ref = (SELECT session_ref FROM sessions WHERE session_id = ?)
           """,
-        arguments: [StableHash.fnv1a64(sessionID), sessionID]
+        arguments: [sessionID]
       ).map { StoredEvent(raw: $0[0], source: $0[1], line: $0[2]) }
     }
   }

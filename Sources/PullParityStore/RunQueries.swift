@@ -20,7 +20,7 @@ public struct RunQueries {
     try database.read { db in
       try Row.fetchAll(
         db,
-        sql: "SELECT source, line, category, reason FROM quarantine WHERE run_id = ? ORDER BY quarantine_id LIMIT ?",
+        sql: "SELECT source, line, category, reason FROM quarantine WHERE run_id = ? ORDER BY source, line LIMIT ?",
         arguments: [runID, limit]
       ).map { QuarantinedLine(source: $0[0], line: $0[1], category: $0[2], reason: $0[3]) }
     }

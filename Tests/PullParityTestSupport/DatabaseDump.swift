@@ -4,13 +4,21 @@ import PullParityStore
 /// Tables as text rows, to compare two databases row for row.
 public enum DatabaseDump {
   /// The derived tables and the raw log, each row rendered as text in a stable order.
-  /// `ingest_runs` is left out: it is a ledger, every run adds to it.
+  /// `ingest_runs` is left out: it is a ledger, every run adds to it. `session_ref` is left
+  /// out: a join key handed out in first-seen order, it depends on the order logs arrive in.
   public static let tables: [(name: String, columns: String, order: String)] = [
-    ("sessions", "*", "session_id"),
+    ("sessions", sessionColumns, "session_id"),
     ("violations", "*", "session_id, ordinal"),
     ("events", "event_id, session_id, ts_ms, seq, platform, app, type, raw", "event_id"),
     ("quarantine", "source, line, byte_offset, category, reason, raw, event_id", "source, byte_offset"),
   ]
+
+  static let sessionColumns = """
+    session_id, app, profile, profile_version, platform, app_version, os_version, device, screen, empty,
+    outcome, final_state, "trigger", time_to_arm_ms, arm_distance, client_arm_distance, release_distance,
+    load_ms, visible_ms, flash, premature_hide, late_hide, hold_compliant, label_violations, arm_mismatch,
+    load_ok, max_sample_gap_ms, max_offset_error, violation_count, event_count, started_at_ms, ended_at_ms
+    """
 
   public static func rows(_ database: PullParityDatabase, table: String, columns: String = "*", order: String) throws -> [String] {
     try database.read { db in

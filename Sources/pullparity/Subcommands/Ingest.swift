@@ -36,7 +36,7 @@ extension PullParity {
     var stats = false
 
     @Option(help: ArgumentHelp("Lines per transaction.", valueName: "n"))
-    var batchLines = 50_000
+    var batchLines = 200_000
 
     @Option(help: ArgumentHelp("JSON parser: simdjson or foundation.", valueName: "name"))
     var parser: ParserKind = .simdjson

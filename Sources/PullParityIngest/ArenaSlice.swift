@@ -1,0 +1,9 @@
+/// Bytes held in a batch's arena: where they start and how many.
+struct ArenaSlice: Sendable {
+  var start: Int
+  var count: Int
+
+  func bytes(in arena: UnsafeRawBufferPointer) -> UnsafeRawBufferPointer {
+    UnsafeRawBufferPointer(rebasing: arena[start..<(start + count)])
+  }
+}

@@ -1,0 +1,66 @@
+import PullParityCore
+import PullParityStore
+
+/// Fills a batch on the reading thread: rows for the writer, plus the batch's sessions derived
+/// from its own events (which are dropped once derived: the batch carries no `Event`).
+struct BatchBuilder {
+  let profiles: ProfileCatalog
+  let sourceNames: [String]
+  private(set) var batch: IngestBatch
+  /// Each session's events, grouped as they arrive so deriving needs no further copies.
+  private var sessionEvents: [[RecordedEvent]] = []
+  private var sessionIndexByID: [String: Int] = [:]
+
+  init(profiles: ProfileCatalog, sourceNames: [String], expectedLines: Int) {
+    self.profiles = profiles
+    self.sourceNames = sourceNames
+    self.batch = IngestBatch(expectedLines: expectedLines)
+  }
+
+  mutating func add(_ event: Event, sourceIndex: Int, line: InputLine) {
+    let sessionIndex: Int
+    if let known = sessionIndexByID[event.sessionID] {
+      sessionIndex = known
+    } else {
+      sessionIndex = batch.sessions.count
+      sessionIndexByID[event.sessionID] = sessionIndex
+      batch.sessions.append(BatchSession(sessionID: event.sessionID, rowIndices: [], derived: nil))
+      sessionEvents.append([])
+    }
+    batch.sessions[sessionIndex].rowIndices.append(batch.rows.count)
+    let row = EventRow(
+      eventID: batch.copy(event.eventID), sessionID: batch.copy(event.sessionID),
+      platform: batch.copy(event.platform), app: batch.copy(event.app), type: batch.copy(event.type.rawValue),
+      raw: batch.copy(line.bytes), timestamp: event.timestamp, seq: event.seq,
+      idHash: StableHash.fnv1a64(event.eventID), sessionIndex: sessionIndex, sourceIndex: sourceIndex,
+      line: line.number, byteOffset: line.byteOffset)
+    batch.rows.append(row)
+    sessionEvents[sessionIndex].append(RecordedEvent(event: event, source: sourceNames[sourceIndex], line: line.number))
+  }
+
+  mutating func reject(_ rejection: Rejection, sourceIndex: Int, line: InputLine) {
+    batch.rejected.append(
+      RejectedLine(
+        rejection: rejection, sourceIndex: sourceIndex, line: line.number, byteOffset: line.byteOffset,
+        raw: batch.copy(line.bytes)))
+  }
+
+  mutating func countLine(blank: Bool) {
+    batch.linesRead += 1
+    if blank { batch.blankLines += 1 }
+  }
+
+  var lineCount: Int { batch.linesRead }
+
+  /// Derives every session of the batch and hands the batch over, starting a new one.
+  mutating func finish() -> IngestBatch {
+    for index in batch.sessions.indices {
+      batch.sessions[index].derived = SessionDeriver.derive(sessionEvents[index], profiles: profiles)
+    }
+    let full = batch
+    batch = IngestBatch(expectedLines: full.rows.capacity)
+    sessionEvents.removeAll(keepingCapacity: true)
+    sessionIndexByID.removeAll(keepingCapacity: true)
+    return full
+  }
+}

@@ -1,0 +1,18 @@
+/// An event as the writer stores it: numbers and arena slices only, no Swift objects, so the
+/// writer's per-event work is binding bytes, not retaining and releasing strings.
+struct EventRow: Sendable {
+  var eventID: ArenaSlice
+  var sessionID: ArenaSlice
+  var platform: ArenaSlice
+  var app: ArenaSlice
+  var type: ArenaSlice
+  var raw: ArenaSlice
+  var timestamp: Double
+  var seq: Int?
+  var idHash: Int64
+  /// Index of its session in the batch's `sessions`.
+  var sessionIndex: Int
+  var sourceIndex: Int
+  var line: Int
+  var byteOffset: Int
+}

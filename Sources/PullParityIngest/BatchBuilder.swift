@@ -7,9 +7,14 @@ struct BatchBuilder {
   let profiles: ProfileCatalog
   let sourceNames: [String]
   private(set) var batch: IngestBatch
+  /// Derive the batch's sessions here (off the writer's thread); off when the writer says the
+  /// input is a re-sent one, whose sessions it will not need.
+  var derivesSessions = true
   /// Each session's events, grouped as they arrive so deriving needs no further copies.
   private var sessionEvents: [[RecordedEvent]] = []
   private var sessionIndexByID: [String: Int] = [:]
+  private var seenIDHashes: Set<Int64> = []
+  private var repeatedIDHashes: Set<Int64> = []
 
   init(profiles: ProfileCatalog, sourceNames: [String], expectedLines: Int) {
     self.profiles = profiles
@@ -34,8 +39,11 @@ struct BatchBuilder {
       raw: batch.copy(line.bytes), timestamp: event.timestamp, seq: event.seq,
       idHash: StableHash.fnv1a64(event.eventID), sessionIndex: sessionIndex, sourceIndex: sourceIndex,
       line: line.number, byteOffset: line.byteOffset)
+    if !seenIDHashes.insert(row.idHash).inserted { repeatedIDHashes.insert(row.idHash) }
     batch.rows.append(row)
-    sessionEvents[sessionIndex].append(RecordedEvent(event: event, source: sourceNames[sourceIndex], line: line.number))
+    if derivesSessions {
+      sessionEvents[sessionIndex].append(RecordedEvent(event: event, source: sourceNames[sourceIndex], line: line.number))
+    }
   }
 
   mutating func reject(_ rejection: Rejection, sourceIndex: Int, line: InputLine) {
@@ -54,11 +62,21 @@ struct BatchBuilder {
 
   /// Derives every session of the batch and hands the batch over, starting a new one.
   mutating func finish() -> IngestBatch {
-    for index in batch.sessions.indices {
-      batch.sessions[index].derived = SessionDeriver.derive(sessionEvents[index], profiles: profiles)
+    if derivesSessions {
+      for index in batch.sessions.indices {
+        batch.sessions[index].derived = SessionDeriver.derive(sessionEvents[index], profiles: profiles)
+      }
+    }
+    if !repeatedIDHashes.isEmpty {
+      for index in batch.rows.indices where repeatedIDHashes.contains(batch.rows[index].idHash) {
+        batch.rows[index].idRepeatsInBatch = true
+        batch.repeatedIDRows.append(index)
+      }
     }
     let full = batch
     batch = IngestBatch(expectedLines: full.rows.capacity)
+    seenIDHashes.removeAll(keepingCapacity: true)
+    repeatedIDHashes.removeAll(keepingCapacity: true)
     sessionEvents.removeAll(keepingCapacity: true)
     sessionIndexByID.removeAll(keepingCapacity: true)
     return full

@@ -58,6 +58,23 @@ final class BatchChannel: @unchecked Sendable {
     condition.unlock()
   }
 
+  private var mostlyDuplicates = false
+
+  /// The writer's last chunk was (almost) all duplicates: a file sent again. The reader then
+  /// stops deriving sessions ahead of the writer, since nothing it derives would be used.
+  var expectDuplicates: Bool {
+    get {
+      condition.lock()
+      defer { condition.unlock() }
+      return mostlyDuplicates
+    }
+    set {
+      condition.lock()
+      mostlyDuplicates = newValue
+      condition.unlock()
+    }
+  }
+
   var isCancelled: Bool {
     condition.lock()
     defer { condition.unlock() }

@@ -38,7 +38,8 @@ struct BatchCommitter {
     var stored = [Bool](repeating: false, count: batch.rows.count)
     var lastWasDuplicate = false
     try batch.arena.withUnsafeBytes { arena in
-      for (index, row) in batch.rows.enumerated() {
+      func store(_ index: Int) throws -> Int64? {
+        let row = batch.rows[index]
         let fields = EventFields(
           eventID: row.eventID.bytes(in: arena), sessionID: row.sessionID.bytes(in: arena),
           platform: row.platform.bytes(in: arena), app: row.app.bytes(in: arena), type: row.type.bytes(in: arena),
@@ -51,6 +52,7 @@ struct BatchCommitter {
         case .stored:
           counts.eventsStored += 1
           stored[index] = true
+          return tx.lastEventPK
         case .duplicate:
           counts.duplicates += 1
         case .conflict:
@@ -62,6 +64,24 @@ struct BatchCommitter {
             tx, rejection, sourceIndex: row.sourceIndex, line: row.line, byteOffset: row.byteOffset,
             raw: fields.raw, eventID: eventID)
         }
+        return nil
+      }
+
+      // Lines whose id (hash) repeats within the batch go first and in input order: which
+      // version is stored must not depend on how the batch is grouped.
+      for index in batch.repeatedIDRows {
+        if let pk = try store(index) {
+          try tx.recordSpan(sessionRef: refs[batch.rows[index].sessionIndex], first: pk, last: pk)
+        }
+      }
+      // The rest session by session, so each session's events get consecutive event_pk values:
+      // one span row per session and batch instead of an index entry per event.
+      for (sessionIndex, session) in batch.sessions.enumerated() {
+        var span: (first: Int64, last: Int64)?
+        for index in session.rowIndices where !batch.rows[index].idRepeatsInBatch {
+          if let pk = try store(index) { span = (span?.first ?? pk, pk) }
+        }
+        if let span { try tx.recordSpan(sessionRef: refs[sessionIndex], first: span.first, last: span.last) }
       }
       for line in batch.rejected {
         counts.quarantined += 1
@@ -74,9 +94,12 @@ struct BatchCommitter {
 
     for (i, session) in batch.sessions.enumerated() {
       let storedCount = session.rowIndices.count { stored[$0] }
-      guard storedCount > 0, var derived = session.derived else { continue }
+      guard storedCount > 0 else { continue }
       // The reading thread's derivation holds when the batch has all of the session's events.
-      if existed[i] || storedCount < session.rowIndices.count {
+      var derived: DerivedSession
+      if let ahead = session.derived, !existed[i], storedCount == session.rowIndices.count {
+        derived = ahead
+      } else {
         derived = SessionDeriver.derive(try storedEvents(tx, refs[i]), profiles: profiles)
         times.derive += lap(&clock)
       }

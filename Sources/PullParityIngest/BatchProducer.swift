@@ -21,7 +21,10 @@ struct BatchProducer: Sendable {
       batch.lastPosition = position
       batch.bytesRead = bytesRead
       batch.readAndParseSeconds = Self.seconds(since: parseStarted)
-      defer { parseStarted = ContinuousClock.now }
+      defer {
+        parseStarted = ContinuousClock.now
+        builder.derivesSessions = !channel.expectDuplicates
+      }
       return channel.put(.batch(batch))
     }
 

@@ -15,4 +15,6 @@ struct EventRow: Sendable {
   var sourceIndex: Int
   var line: Int
   var byteOffset: Int
+  /// Another line of the batch has the same id hash (a re-sent line, a conflict).
+  var idRepeatsInBatch = false
 }

@@ -7,6 +7,8 @@ struct IngestBatch: Sendable {
   var rows: [EventRow] = []
   var rejected: [RejectedLine] = []
   var sessions: [BatchSession] = []
+  /// Rows whose id hash repeats within the batch, in input order.
+  var repeatedIDRows: [Int] = []
   var arena: [UInt8] = []
   var linesRead = 0
   var blankLines = 0

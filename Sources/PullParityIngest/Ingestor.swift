@@ -80,7 +80,9 @@ public struct Ingestor {
               continue
             }
             times.readAndParse += batch.readAndParseSeconds
-            transactionCounts += try committer.write(batch, into: tx, times: &times)
+            let counts = try committer.write(batch, into: tx, times: &times)
+            channel.expectDuplicates = counts.duplicates * 10 >= batch.rows.count * 9 && !batch.rows.isEmpty
+            transactionCounts += counts
             last = (batch.lastPosition, batch.bytesRead)
           }
           var runTotals = totals

@@ -14,6 +14,7 @@ public final class IngestTransaction {
   private let findSession: RawStatement
   private let eventsOfSession: RawStatement
   private var nextSessionRef: Int64
+  private let insertSpan: RawStatement
   private let deleteViolations: RawStatement
   private let insertViolation: RawStatement
   private let upsertSession: RawStatement
@@ -40,9 +41,14 @@ public final class IngestTransaction {
     eventsOfSession = try RawStatement(
       db,
       """
-      SELECT e.raw, s.name, e.line FROM events e JOIN sources s ON s.source_id = e.source_id
-      WHERE e.session_ref = ?
+      SELECT e.raw, s.name, e.line
+      FROM session_spans sp
+      JOIN events e ON e.event_pk BETWEEN sp.first_event_pk AND sp.last_event_pk
+      JOIN sources s ON s.source_id = e.source_id
+      WHERE sp.session_ref = ?
       """)
+    insertSpan = try RawStatement(
+      db, "INSERT INTO session_spans (session_ref, first_event_pk, last_event_pk) VALUES (?, ?, ?)")
     nextSessionRef = (try Int64.fetchOne(db, sql: "SELECT max(session_ref) FROM sessions") ?? 0) + 1
     deleteViolations = try RawStatement(db, "DELETE FROM violations WHERE session_id = ?")
     insertViolation = try RawStatement(
@@ -154,6 +160,17 @@ public final class IngestTransaction {
   public func newSessionRef() -> Int64 {
     defer { nextSessionRef += 1 }
     return nextSessionRef
+  }
+
+  /// The `event_pk` of the last event stored.
+  public var lastEventPK: Int64 { db.lastInsertedRowID }
+
+  /// Records that a session's events are the consecutive rows `first...last`.
+  public func recordSpan(sessionRef: Int64, first: Int64, last: Int64) throws {
+    insertSpan.bind(1, sessionRef)
+    insertSpan.bind(2, first)
+    insertSpan.bind(3, last)
+    try insertSpan.execute("recording where session \(sessionRef)'s events are")
   }
 
   /// Every stored event of a session, this transaction's included.

@@ -27,6 +27,7 @@ public final class PullParityDatabase: Sendable {
         try db.execute(sql: "PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL")
         // Enough for the duplicate index of a few tens of millions of events to stay in memory.
         try db.execute(sql: "PRAGMA cache_size = -262144")  // 256 MiB
+        if let v = ProcessInfo.processInfo.environment["PP_CKPT"] { try db.execute(sql: "PRAGMA wal_autocheckpoint = \(v)") }
       }
     }
     if readOnly, !FileManager.default.fileExists(atPath: path) {

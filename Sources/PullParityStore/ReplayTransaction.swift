@@ -36,9 +36,11 @@ public struct ReplayTransaction {
     let rows = try Row.fetchCursor(
       db,
       sql: """
-        SELECT e.session_ref, e.raw, s.name, e.line
-        FROM events e INDEXED BY events_by_session JOIN sources s ON s.source_id = e.source_id
-        ORDER BY e.session_ref
+        SELECT sp.session_ref, e.raw, s.name, e.line
+        FROM session_spans sp
+        JOIN events e ON e.event_pk BETWEEN sp.first_event_pk AND sp.last_event_pk
+        JOIN sources s ON s.source_id = e.source_id
+        ORDER BY sp.session_ref, sp.first_event_pk
         """)
     var current: Int64?
     var pending: [StoredEvent] = []

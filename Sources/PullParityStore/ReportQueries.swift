@@ -64,8 +64,11 @@ public struct ReportQueries {
       try Row.fetchAll(
         db,
         sql: """
-          SELECT e.raw, s.name, e.line FROM events e JOIN sources s ON s.source_id = e.source_id
-          WHERE e.session_ref = (SELECT session_ref FROM sessions WHERE session_id = ?)
+          SELECT e.raw, s.name, e.line
+          FROM session_spans sp
+          JOIN events e ON e.event_pk BETWEEN sp.first_event_pk AND sp.last_event_pk
+          JOIN sources s ON s.source_id = e.source_id
+          WHERE sp.session_ref = (SELECT session_ref FROM sessions WHERE session_id = ?)
           """,
         arguments: [sessionID]
       ).map { StoredEvent(raw: $0[0], source: $0[1], line: $0[2]) }

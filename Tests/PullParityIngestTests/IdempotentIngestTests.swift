@@ -84,4 +84,37 @@ import Testing
     let quarantined = try DatabaseDump.rows(db, table: "quarantine", columns: "source, line, category, event_id", order: "line")
     #expect(quarantined == ["[source:\"\(b)\" line:1 category:\"conflict\" event_id:\"e1\"]"])
   }
+
+  @Test func theFirstSeenVersionWinsEvenWhenItsSessionAppearsLaterInTheBatch() throws {
+    let dir = try TemporaryDirectory()
+    func line(_ id: String, _ session: String, _ ts: Int) -> String {
+      #"{"event_id":"\#(id)","session_id":"\#(session)","ts":\#(ts),"platform":"ios","app":"padel","type":"pull_start"}"#
+    }
+    // Session B shows up first; then e1 in session A (first seen), then e1 again in session B.
+    let log = [line("b0", "B", 1_795_000_000_000), line("e1", "A", 1_795_000_000_010), line("e1", "B", 1_795_000_000_020)]
+    let path = try dir.write("log.jsonl", log.joined(separator: "\n") + "\n")
+    let db = try PullParityDatabase(path: dir.path("order.sqlite"))
+    let summary = try ingest([path], db)
+    #expect(summary.counts.conflicts == 1)
+    let stored = try DatabaseDump.rows(db, table: "events", columns: "event_id, session_id", order: "event_id")
+    #expect(stored == [#"[event_id:"b0" session_id:"B"]"#, #"[event_id:"e1" session_id:"A"]"#])
+    let quarantined = try DatabaseDump.rows(db, table: "quarantine", columns: "line", order: "line")
+    #expect(quarantined == ["[line:3]"])
+  }
+
+  @Test func newEventsAfterARunOfDuplicatesAreDerivedAllTheSame() throws {
+    // A file sent again, then a new one: after chunks of duplicates the reader stops deriving
+    // sessions ahead, and the writer derives the new sessions from what it stored.
+    let dir = try TemporaryDirectory()
+    let resent = samples.appendingPathComponent("padel-pwa.jsonl").path
+    let fresh = samples.appendingPathComponent("phlock-ios.jsonl").path
+    let clean = try PullParityDatabase(path: dir.path("clean.sqlite"))
+    _ = try ingest([resent, fresh], clean)
+    let db = try PullParityDatabase(path: dir.path("resent.sqlite"))
+    _ = try ingest([resent], db)
+    let summary = try ingest([resent, fresh], db, batchLines: 500)
+    #expect(summary.counts.eventsStored > 0 && summary.counts.duplicates > 0)
+    let derived: Set<String> = ["sessions", "violations"]
+    #expect(try DatabaseDump.all(db, only: derived) == DatabaseDump.all(clean, only: derived))
+  }
 }

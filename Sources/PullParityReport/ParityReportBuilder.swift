@@ -17,30 +17,37 @@ public struct ParityReportBuilder {
   }
 
   public func build(_ sessions: [SessionRecord], filter: SessionFilter) -> ParityReport {
-    let byApp = Dictionary(grouping: sessions, by: \.app)
-    let apps = byApp.keys.sorted().map { app in
-      appParity(app, byApp[app]!)
+    // One pass sorts every session's metrics into its app, slice and platform; metrics are
+    // plain numbers, so this copies no strings however many sessions there are.
+    var metrics: [String: [String: [String: [SessionMetrics]]]] = [:]
+    var profileOfApp: [String: (name: String, version: Int)] = [:]
+    for session in sessions {
+      metrics[session.app, default: [:]][dimension.value(of: session), default: [:]][session.platform, default: []]
+        .append(session.metrics)
+      if profileOfApp[session.app] == nil { profileOfApp[session.app] = (session.profile, session.profileVersion) }
+    }
+    let apps = metrics.keys.sorted().map { app in
+      appParity(app, metrics[app]!, profile: profileOfApp[app]!)
     }
     return ParityReport(
       formatVersion: ParityReport.formatVersion, filter: filter, groupedBy: dimension,
       tolerances: tolerances, apps: apps)
   }
 
-  private func appParity(_ app: String, _ sessions: [SessionRecord]) -> AppParity {
-    let profile = profiles.resolve(sessions[0].profile)
-    let bySlice = Dictionary(grouping: sessions) { dimension.value(of: $0) }
-    let slices = bySlice.keys.sorted { lhs, rhs in
+  private func appParity(
+    _ app: String, _ slices: [String: [String: [SessionMetrics]]], profile stored: (name: String, version: Int)
+  ) -> AppParity {
+    let profile = profiles.resolve(stored.name)
+    let order = slices.keys.sorted { lhs, rhs in
       // Pull refreshes first: they are what the parity spec is about.
       if (lhs == "pull") != (rhs == "pull") { return lhs == "pull" }
       return lhs < rhs
     }
-    let groups = slices.map { slice in group(slice, bySlice[slice]!, profile: profile) }
-    return AppParity(
-      app: app, profile: profile.name, profileVersion: sessions[0].profileVersion, groups: groups)
+    let groups = order.map { slice in group(slice, slices[slice]!, profile: profile) }
+    return AppParity(app: app, profile: profile.name, profileVersion: stored.version, groups: groups)
   }
 
-  private func group(_ slice: String, _ sessions: [SessionRecord], profile: Profile) -> ParityGroup {
-    let byPlatform = Dictionary(grouping: sessions, by: \.platform)
+  private func group(_ slice: String, _ byPlatform: [String: [SessionMetrics]], profile: Profile) -> ParityGroup {
     let platforms = byPlatform.keys.sorted().map { summary($0, byPlatform[$0]!) }
     let reference = Self.referencePlatform(profile: profile, among: platforms.map(\.platform))
     var comparisons: [MetricComparison] = []
@@ -62,22 +69,22 @@ public struct ParityReportBuilder {
     return platforms.sorted().first
   }
 
-  private func summary(_ platform: String, _ sessions: [SessionRecord]) -> PlatformSummary {
+  private func summary(_ platform: String, _ sessions: [SessionMetrics]) -> PlatformSummary {
     var distributions: [String: Distribution] = [:]
     var rates: [String: Rate] = [:]
     for metric in ParityMetric.allCases {
       if metric.isRate {
-        rates[metric.rawValue] = Rate(sessions.lazy.map { metric.flag($0.metrics) })
+        rates[metric.rawValue] = Rate(sessions.lazy.map { metric.flag($0) })
       } else {
-        distributions[metric.rawValue] = Distribution(sessions.compactMap { metric.value($0.metrics) })
+        distributions[metric.rawValue] = Distribution(sessions.compactMap { metric.value($0) })
       }
     }
     return PlatformSummary(
       platform: platform,
       sessions: sessions.count,
-      completed: sessions.count { $0.metrics.outcome == .completed },
-      cancelled: sessions.count { $0.metrics.outcome == .cancelled },
-      incomplete: sessions.count { $0.metrics.outcome == .incomplete },
+      completed: sessions.count { $0.outcome == .completed },
+      cancelled: sessions.count { $0.outcome == .cancelled },
+      incomplete: sessions.count { $0.outcome == .incomplete },
       distributions: distributions,
       rates: rates)
   }

@@ -160,7 +160,7 @@ public struct QAChecklist {
       return QAItemResult(
         app: app, platform: platform, check: check, seedItem: check.seedItem, title: check.title,
         status: status, evidence: evidence, failing: failing.count, checked: checked.count,
-        examples: failing.prefix(3).map(\.sessionID))
+        examples: failing.map(\.sessionID).sorted().prefix(3).map { $0 })
     }
 
     private func fmt(_ value: Double?) -> String {

@@ -9,7 +9,8 @@ public struct ReportQueries {
     self.database = database
   }
 
-  /// Sessions matching `filter`, in session id order (reports pick examples from the front).
+  /// Sessions matching `filter`, in first-seen order: a plain scan of the table, which on a
+  /// large file is many times faster than visiting rows in id order through the index.
   public func sessions(_ filter: SessionFilter) throws -> [SessionRecord] {
     let (clause, arguments) = filter.sql()
     let sql = """
@@ -18,7 +19,7 @@ public struct ReportQueries {
              s.client_arm_distance, s.release_distance, s.load_ms, s.visible_ms, s.flash,
              s.premature_hide, s.late_hide, s.hold_compliant, s.label_violations, s.arm_mismatch,
              s.load_ok, s.max_sample_gap_ms, s.max_offset_error
-      FROM sessions s WHERE \(clause) ORDER BY s.session_id
+      FROM sessions s WHERE \(clause) ORDER BY s.session_ref
       """
     return try database.read { db in
       let cursor = try Row.fetchCursor(db, sql: sql, arguments: arguments)

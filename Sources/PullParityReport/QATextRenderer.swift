@@ -18,7 +18,9 @@ public struct QATextRenderer {
       }
       let number = item.seedItem.map { "\($0)." } ?? "•"
       out.append("  \(badge(item.status)) \(number.padding(3)) \(item.title)")
-      out.append("         " + style.dim(item.evidence))
+      for line in item.evidence.wrapped(width: 71, indent: "").split(separator: "\n") {
+        out.append("         " + style.dim(String(line)))
+      }
       if !item.examples.isEmpty {
         // Short prefixes keep the line in 80 columns; `pullparity session` takes a prefix.
         out.append("         e.g. " + item.examples.map { String($0.prefix(13)) }.joined(separator: ", "))

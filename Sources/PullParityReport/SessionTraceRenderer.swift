@@ -17,15 +17,18 @@ public struct SessionTraceRenderer {
         + (session.appVersion.map { " · app \($0)" } ?? "") + (session.screen.map { " · screen \($0)" } ?? "")
         + (session.empty ? " · empty state" : ""))
     out.append("")
-    var table = TextTable()
-    table.add(["+ms", "event", "detail", "state after"])
+    var table = TextTable(leftAligned: [1, 2, 3])
+    // The state before the detail: details (label copy) are long, states are short.
+    table.add(["+ms", "event", "state after", "detail"])
     let start = session.startedAt
     var findingLines: [String] = []
     for step in steps {
       let event = step.recorded.event
       table.add([
-        Formatting.oneDecimal(event.timestamp - start), event.type.rawValue, Self.detail(event.payload),
-        step.stateAfter.phase.rawValue + (step.findings.isEmpty ? "" : " " + style.bad("!" + step.findings.map(\.kind.rawValue).joined(separator: ","))),
+        Formatting.oneDecimal(event.timestamp - start), event.type.rawValue,
+        step.stateAfter.phase.rawValue
+          + (step.findings.isEmpty ? "" : " " + style.bad("!" + step.findings.map(\.kind.rawValue).joined(separator: ","))),
+        Self.detail(event.payload),
       ])
       for finding in step.findings { findingLines.append(describe(finding, start: start)) }
     }

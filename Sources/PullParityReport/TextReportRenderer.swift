@@ -71,23 +71,6 @@ public struct TextReportRenderer {
     return style.bold(heading) + "\n" + table.render()
   }
 
-  /// Greedy word wrap on visible width, continuation lines indented.
-  private func wrap(_ text: String, width: Int) -> String {
-    var lines: [String] = []
-    var current = ""
-    for word in text.split(separator: " ", omittingEmptySubsequences: false).map(String.init) {
-      let candidate = current.isEmpty ? word : current + " " + word
-      if TextTable.visibleWidth(candidate) > width, !current.isEmpty {
-        lines.append(current)
-        current = "  " + word
-      } else {
-        current = candidate
-      }
-    }
-    lines.append(current)
-    return lines.joined(separator: "\n")
-  }
-
   private func padding(_ compared: Bool, _ others: Int) -> [String] {
     compared ? Array(repeating: "", count: others * 2) : []
   }
@@ -109,6 +92,6 @@ public struct TextReportRenderer {
       }
     }
     guard !failing.isEmpty else { return style.good("All compared platforms are at parity.") }
-    return wrap(style.bad("Not at parity") + " — " + failing.joined(separator: "; "), width: 80)
+    return (style.bad("Not at parity") + " — " + failing.joined(separator: "; ")).wrapped(width: 80, indent: "  ")
   }
 }

@@ -2,6 +2,8 @@
 /// measured on the text without colour codes so coloured cells still line up.
 struct TextTable {
   var rows: [[String]] = []
+  /// Columns after the first that hold words rather than numbers, aligned left.
+  var leftAligned: Set<Int> = []
 
   mutating func add(_ cells: [String]) { rows.append(cells) }
 
@@ -17,6 +19,8 @@ struct TextTable {
         let pad = String(repeating: " ", count: widths[i] - Self.visibleWidth(cell))
         if i == 0 {
           line += cell + pad
+        } else if leftAligned.contains(i) {
+          line += "  " + cell + pad
         } else {
           line += "  " + pad + cell
         }
@@ -42,6 +46,25 @@ struct TextTable {
 }
 
 extension String {
+  /// Greedy word wrap at `width` visible columns; lines after the first start with `indent`.
+  func wrapped(width: Int, indent: String) -> String {
+    var lines: [String] = []
+    var current = ""
+    for word in split(separator: " ", omittingEmptySubsequences: false).map(String.init) {
+      let candidate = current.isEmpty ? word : current + " " + word
+      if TextTable.visibleWidth(candidate) > width, !current.trimmingCharacters(in: " ").isEmpty {
+        lines.append(current)
+        current = indent + word
+      } else {
+        current = candidate
+      }
+    }
+    lines.append(current)
+    return lines.joined(separator: "\n")
+  }
+
+  private func trimmingCharacters(in set: Character) -> String { filter { $0 != set } }
+
   func trimmingTrailingSpaces() -> String {
     var text = self
     while text.last == " " { text.removeLast() }

@@ -49,14 +49,14 @@ public enum ProfileFile {
     guard !p.name.isEmpty else { throw fail("name", "must not be empty") }
     guard p.version >= 1 else { throw fail("version", "must be 1 or more, got \(p.version)") }
     if let threshold = p.armThreshold, !(threshold > 0) {
-      throw fail("arm_threshold", "must be more than 0 (or null to trust the client), got \(threshold)")
+      throw fail("arm_threshold", "must be more than 0 (or null to trust the client), got \(NumberText.format(threshold))")
     }
     guard p.resistance > 0, p.resistance.isFinite else {
-      throw fail("resistance", "must be more than 0, got \(p.resistance)")
+      throw fail("resistance", "must be more than 0, got \(NumberText.format(p.resistance))")
     }
-    guard p.minHoldMs >= 0, p.minHoldMs.isFinite else { throw fail("min_hold_ms", "must be 0 or more, got \(p.minHoldMs)") }
+    guard p.minHoldMs >= 0, p.minHoldMs.isFinite else { throw fail("min_hold_ms", "must be 0 or more, got \(NumberText.format(p.minHoldMs))") }
     guard p.hideSlackMs >= 0, p.hideSlackMs.isFinite else {
-      throw fail("hide_slack_ms", "must be 0 or more, got \(p.hideSlackMs)")
+      throw fail("hide_slack_ms", "must be 0 or more, got \(NumberText.format(p.hideSlackMs))")
     }
     if let indicator = p.indicator {
       if let count = indicator.count, count < 1 { throw fail("indicator.count", "must be 1 or more, got \(count)") }
@@ -71,7 +71,7 @@ public enum ProfileFile {
     if let reveal = p.reveal {
       guard reveal.bars >= 1 else { throw fail("reveal.bars", "must be 1 or more, got \(reveal.bars)") }
       guard reveal.progressStep > 0, reveal.progressStep <= 1 else {
-        throw fail("reveal.progress_step", "must be in (0, 1], got \(reveal.progressStep)")
+        throw fail("reveal.progress_step", "must be in (0, 1], got \(NumberText.format(reveal.progressStep))")
       }
       guard reveal.fullPullDistance > 0 else { throw fail("reveal.full_pull_distance", "must be more than 0") }
     }

@@ -1,5 +1,6 @@
 import Foundation
 import PullParityTestSupport
+import PullParityStore
 import Testing
 
 /// The `pullparity` binary end to end, as a user or CI runs it.
@@ -154,7 +155,7 @@ import Testing
   @Test(arguments: [
     (#"{"profiles":[{"name":"x"}]}"#, "profiles[0].min_hold_ms: is required"),
     (#"{"profiles":[{"name":"x","min_hold_ms":"1200"}]}"#, "profiles[0].min_hold_ms: must be a number"),
-    (#"{"profiles":[{"name":"x","min_hold_ms":-5}]}"#, "profiles[0].min_hold_ms: must be 0 or more"),
+    (#"{"profiles":[{"name":"x","min_hold_ms":-5}]}"#, "profiles[0].min_hold_ms: must be 0 or more, got -5"),
     (#"{"profiles":[{"name":"x","min_hold_ms":0,"arm_threshold":0}]}"#, "profiles[0].arm_threshold: must be more than 0"),
     (#"{"profiles":[{"name":"x","min_hold_ms":0,"reveal":{"bars":5,"progress_step":2,"full_pull_distance":80}}]}"#, "profiles[0].reveal.progress_step"),
     (#"[{"name":"x","min_hold_ms":0},{"name":"x","min_hold_ms":0}]"#, "profiles[1].name: \"x\" is defined twice"),
@@ -178,3 +179,34 @@ import Testing
     return out
   }
 }
+
+/// The README's promises about the sample database.
+@Suite struct ReadmeExampleTests {
+  @Test func everySQLQueryInTheReadmeRunsAgainstTheSampleDatabase() throws {
+    let readme = try String(contentsOf: RepositoryPaths.root.appendingPathComponent("README.md"), encoding: .utf8)
+    let blocks = readme.components(separatedBy: "```sql\n").dropFirst().map { $0.components(separatedBy: "```")[0] }
+    #expect(blocks.count == 3)
+    let dir = try TemporaryDirectory()
+    let path = dir.path("readme.sqlite")
+    let ingest = try CommandRun.pullparity(["ingest", "--db", path, RepositoryPaths.sampleEvents.path])
+    #expect(ingest.exitCode == 0)
+    let database = try PullParityDatabase(path: path, readOnly: true)
+    for sql in blocks {
+      let rows = try database.read { db in try Row.fetchAll(db, sql: sql) }
+      #expect(!rows.isEmpty, "no rows from: \(sql)")
+    }
+    // The median query agrees with the report's visible-time p50 for padel (1988.2 / 1984.5).
+    let medians = try database.read { db in
+      try Row.fetchAll(db, sql: blocks[2]).filter { ($0["app"] as String) == "padel" }
+        .map { (($0["platform"] as String), (($0["p50_visible_ms"] as Double) * 10).rounded() / 10) }
+    }
+    let report = try CommandRun.pullparity(["report", "--db", path, "--app", "padel", "--format", "csv"])
+    for (platform, median) in medians {
+      let row = report.stdout.split(separator: "\r\n").first {
+        $0.contains(",\(platform),visible_ms,") && $0.contains(",pull,")
+      }
+      #expect(row?.contains(",\(median),") == true, "\(platform) \(median): \(row ?? "no row")")
+    }
+  }
+}
+import GRDB

@@ -35,61 +35,46 @@ struct BatchCommitter {
     var sourceIDs: [Int64] = []
     for name in sourceNames { sourceIDs.append(try tx.sourceID(named: name)) }
 
-    var stored = [Bool](repeating: false, count: batch.rows.count)
-    var lastWasDuplicate = false
+    var writer = BatchEventWriter(
+      batch: batch, tx: tx, refs: refs, sourceIDs: sourceIDs,
+      quarantine: { [self] rejection, row, raw, eventID in
+        try quarantine(
+          tx, rejection, sourceIndex: row.sourceIndex, line: row.line, byteOffset: row.byteOffset, raw: raw,
+          eventID: eventID)
+      })
     try batch.arena.withUnsafeBytes { arena in
-      func store(_ index: Int) throws -> Int64? {
-        let row = batch.rows[index]
-        let fields = EventFields(
-          eventID: row.eventID.bytes(in: arena), sessionID: row.sessionID.bytes(in: arena),
-          platform: row.platform.bytes(in: arena), app: row.app.bytes(in: arena), type: row.type.bytes(in: arena),
-          raw: row.raw.bytes(in: arena), timestamp: row.timestamp, seq: row.seq,
-          sessionRef: refs[row.sessionIndex], sourceID: sourceIDs[row.sourceIndex], line: row.line,
-          byteOffset: row.byteOffset)
-        let outcome = try tx.store(fields, idHash: row.idHash, lookFirst: lastWasDuplicate)
-        lastWasDuplicate = outcome == .duplicate
-        switch outcome {
-        case .stored:
-          counts.eventsStored += 1
-          stored[index] = true
-          return tx.lastEventPK
-        case .duplicate:
-          counts.duplicates += 1
-        case .conflict:
-          counts.conflicts += 1
-          let eventID = String(decoding: fields.eventID, as: UTF8.self)
-          let rejection = Rejection(
-            .conflict, "event_id \"\(eventID)\" is already stored with other content; the stored version is kept")
-          try quarantine(
-            tx, rejection, sourceIndex: row.sourceIndex, line: row.line, byteOffset: row.byteOffset,
-            raw: fields.raw, eventID: eventID)
-        }
-        return nil
-      }
-
       // Lines whose id (hash) repeats within the batch go first and in input order: which
       // version is stored must not depend on how the batch is grouped.
       for index in batch.repeatedIDRows {
-        if let pk = try store(index) {
+        if let pk = try writer.store(index, arena: arena) {
           try tx.recordSpan(sessionRef: refs[batch.rows[index].sessionIndex], first: pk, last: pk)
         }
       }
       // The rest session by session, so each session's events get consecutive event_pk values:
       // one span row per session and batch instead of an index entry per event.
       for (sessionIndex, session) in batch.sessions.enumerated() {
-        var span: (first: Int64, last: Int64)?
+        var first: Int64?
+        var last: Int64 = 0
         for index in session.rowIndices where !batch.rows[index].idRepeatsInBatch {
-          if let pk = try store(index) { span = (span?.first ?? pk, pk) }
+          if let pk = try writer.store(index, arena: arena) {
+            if first == nil { first = pk }
+            last = pk
+          }
         }
-        if let span { try tx.recordSpan(sessionRef: refs[sessionIndex], first: span.first, last: span.last) }
+        if let first { try tx.recordSpan(sessionRef: refs[sessionIndex], first: first, last: last) }
       }
       for line in batch.rejected {
-        counts.quarantined += 1
+        writer.counts.quarantined += 1
         try quarantine(
           tx, line.rejection, sourceIndex: line.sourceIndex, line: line.line, byteOffset: line.byteOffset,
           raw: line.raw.bytes(in: arena), eventID: nil)
       }
     }
+    counts.eventsStored = writer.counts.eventsStored
+    counts.duplicates = writer.counts.duplicates
+    counts.conflicts = writer.counts.conflicts
+    counts.quarantined = writer.counts.quarantined
+    let stored = writer.stored
     times.storeEvents += lap(&clock)
 
     for (i, session) in batch.sessions.enumerated() {

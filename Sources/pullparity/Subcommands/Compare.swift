@@ -52,11 +52,8 @@ extension PullParity {
     var trigger: TriggerChoice = .pull
 
     @Option(help: ArgumentHelp("Output format: text or json.", valueName: "format"))
-    var format: CompareFormat = .text
+    var format: TextOrJSON = .text
 
-    enum CompareFormat: String, ExpressibleByArgument, CaseIterable {
-      case text, json
-    }
 
     enum TriggerChoice: String, ExpressibleByArgument, CaseIterable {
       case pull

@@ -17,11 +17,8 @@ extension PullParity {
     @OptionGroup var profiles: ProfileOptions
 
     @Option(help: ArgumentHelp("Output format: text or json.", valueName: "format"))
-    var format: Format = .text
+    var format: TextOrJSON = .text
 
-    enum Format: String, ExpressibleByArgument, CaseIterable {
-      case text, json
-    }
 
     func run() throws {
       let catalog = try profiles.catalog()

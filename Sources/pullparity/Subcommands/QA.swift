@@ -23,11 +23,8 @@ extension PullParity {
     @OptionGroup var tolerances: ToleranceOptions
 
     @Option(help: ArgumentHelp("Output format: text or json.", valueName: "format"))
-    var format: QAFormat = .text
+    var format: TextOrJSON = .text
 
-    enum QAFormat: String, ExpressibleByArgument, CaseIterable {
-      case text, json
-    }
 
     func run() throws {
       let filter = try filters.filter()

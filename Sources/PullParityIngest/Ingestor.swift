@@ -19,8 +19,8 @@ public struct Ingestor {
   /// Ingests `inputs` (already expanded by `InputCatalog`).
   ///
   /// - Parameters:
-  ///   - shouldStop: asked after every committed batch; `true` ends the run cleanly there.
-  ///   - progress: called after every committed batch.
+  ///   - shouldStop: asked after every committed transaction; `true` ends the run cleanly there.
+  ///   - progress: called after every chunk written (a transaction holds several).
   public func run(
     _ inputs: [InputFile], shouldStop: () -> Bool = { false },
     progress: (IngestProgress) -> Void = { _ in }
@@ -84,6 +84,11 @@ public struct Ingestor {
             channel.expectDuplicates = counts.duplicates * 10 >= batch.rows.count * 9 && !batch.rows.isEmpty
             transactionCounts += counts
             last = (batch.lastPosition, batch.bytesRead)
+            progress(
+              IngestProgress(
+                linesRead: totals.linesRead + transactionCounts.linesRead,
+                eventsStored: totals.eventsStored + transactionCounts.eventsStored, bytesRead: batch.bytesRead,
+                totalBytes: totalBytes, elapsedSeconds: BatchProducer.seconds(since: started)))
           }
           var runTotals = totals
           runTotals += transactionCounts
@@ -93,10 +98,6 @@ public struct Ingestor {
         times.commit += BatchProducer.seconds(since: bodyEnded)
         totals += transactionCounts
         guard let last else { break }
-        progress(
-          IngestProgress(
-            linesRead: totals.linesRead, eventsStored: totals.eventsStored, bytesRead: last.bytesRead,
-            totalBytes: totalBytes, elapsedSeconds: BatchProducer.seconds(since: started)))
         if !finished, shouldStop() {
           stoppedAt = last.position
           break

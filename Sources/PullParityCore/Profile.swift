@@ -46,10 +46,12 @@ public struct Profile: Equatable, Sendable, Codable {
     self.referencePlatform = referencePlatform
   }
 
-  /// Whether `distance` (finger travel) is at or past this profile's arming point.
+  /// Whether `distance` (finger travel) is at or past this profile's arming point, with a
+  /// hair of slack so that binary rounding (100 × 0.29 = 28.999999999999996) cannot keep a
+  /// pull that reaches the threshold from arming.
   public func arms(atDistance distance: Double) -> Bool {
     guard let armThreshold else { return false }
-    return distance * resistance >= armThreshold
+    return distance * resistance >= armThreshold - SessionMetrics.comparisonSlack
   }
 
   /// The profile sessions of an app with no profile are derived with: it trusts the client,

@@ -55,6 +55,11 @@ public struct SessionMetrics: Equatable, Sendable {
   /// How far (pt/px) the client may arm from the profile's arming sample.
   public static let armMismatchTolerance = 2.0
 
+  /// Slack for the strict comparisons (ms, pt/px): far below anything a client can measure,
+  /// enough that binary rounding (33.34 − 31.34 = 2.0000000000000036, a fraction of a
+  /// millisecond on an epoch timestamp) never decides a finding.
+  public static let comparisonSlack = 1e-6
+
   /// The metrics of a session whose events have all been applied, and the findings that can
   /// only be judged once the session is over.
   public static func finalize(
@@ -79,7 +84,7 @@ public struct SessionMetrics: Equatable, Sendable {
 
     if outcome == .completed, let hiddenAt = state.indicatorHiddenAt {
       if let visible = metrics.visibleMs {
-        let flash = visible < profile.minHoldMs
+        let flash = visible < profile.minHoldMs - comparisonSlack
         metrics.flash = flash
         if flash {
           findings.append(
@@ -98,7 +103,7 @@ public struct SessionMetrics: Equatable, Sendable {
       }
       if let shownAt = state.indicatorShownAt, let loadAt = state.loadCompletedAt {
         let deadline = max(shownAt + profile.minHoldMs, loadAt) + profile.hideSlackMs
-        let late = hiddenAt > deadline
+        let late = hiddenAt > deadline + comparisonSlack
         metrics.lateHide = late
         if late {
           findings.append(
@@ -114,7 +119,8 @@ public struct SessionMetrics: Equatable, Sendable {
     if profile.armThreshold != nil, let clientArm = state.clientArm {
       metrics.armMismatch = true
       if let machineArm = state.machineArm {
-        metrics.armMismatch = abs(clientArm.distance - machineArm.distance) > armMismatchTolerance
+        metrics.armMismatch =
+          abs(clientArm.distance - machineArm.distance) > armMismatchTolerance + comparisonSlack
         if metrics.armMismatch == true {
           findings.append(
             Violation(

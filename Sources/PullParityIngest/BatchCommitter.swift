@@ -14,8 +14,10 @@ struct BatchCommitter {
   /// Re-parses stored raw lines of sessions that continue across batches.
   var storedLineDecoder: LineDecoder
 
+  /// - Parameter derivedRefs: sessions already derived in this transaction; a session that spans
+  ///   several chunks of one transaction is counted once.
   mutating func write(
-    _ batch: IngestBatch, into tx: IngestTransaction, times: inout IngestStageTimes
+    _ batch: IngestBatch, into tx: IngestTransaction, derivedRefs: inout Set<Int64>, times: inout IngestStageTimes
   ) throws -> RunCounts {
     var clock = ContinuousClock.now
     var counts = RunCounts()
@@ -90,7 +92,7 @@ struct BatchCommitter {
       }
       try tx.save(derived, ref: refs[i], isNew: !existed[i])
       times.storeSessions += lap(&clock)
-      counts.sessionsDerived += 1
+      if derivedRefs.insert(refs[i]).inserted { counts.sessionsDerived += 1 }
     }
     return counts
   }

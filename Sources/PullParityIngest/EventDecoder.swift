@@ -41,9 +41,9 @@ public enum EventDecoder {
       platform: platform,
       app: app,
       profile: try optionalString(f, .profile),
-      appVersion: try optionalString(f, .appVersion),
-      osVersion: try optionalString(f, .osVersion),
-      device: try optionalString(f, .device),
+      appVersion: descriptiveText(f, .appVersion),
+      osVersion: descriptiveText(f, .osVersion),
+      device: descriptiveText(f, .device),
       screen: try optionalString(f, .screen),
       empty: try optionalBool(f, .empty),
       payload: try decodePayload(type, f)
@@ -57,7 +57,7 @@ public enum EventDecoder {
     case .armed: return .armed(distance: try distance(f))
     case .disarmed: return .disarmed(distance: try distance(f))
     case .release: return .release(distance: try distance(f))
-    case .cancel: return .cancel(reason: try optionalString(f, .reason))
+    case .cancel: return .cancel(reason: descriptiveText(f, .reason))
     case .label:
       let text = try requiredString(f, .text)
       let state: LabelState = try requiredEnum(f, .state)
@@ -84,8 +84,8 @@ public enum EventDecoder {
       guard let ok = try optionalBool(f, .ok) else {
         throw Rejection(.missingField, "missing field `ok` (required for load_complete)")
       }
-      return .loadComplete(ok: ok, error: try optionalString(f, .error))
-    case .errorShown: return .errorShown(message: try optionalString(f, .message))
+      return .loadComplete(ok: ok, error: descriptiveText(f, .error))
+    case .errorShown: return .errorShown(message: descriptiveText(f, .message))
     case .contentCleared: return .contentCleared
     }
   }
@@ -146,6 +146,17 @@ public enum EventDecoder {
     case .string(let value): return value
     case nil, .null: return nil
     case .some(let other): throw wrongType(field, "a string", other)
+    }
+  }
+
+  /// Fields that only describe (versions, device, error texts) and decide nothing: a number
+  /// is kept as its text (`"app_version": 2`), any other type is left to the raw line rather
+  /// than costing the event (`"error": {"code": 500}`).
+  private static func descriptiveText(_ f: ExtractedFields, _ field: EventField) -> String? {
+    switch f[field] {
+    case .string(let value): value
+    case .number(let value): NumberText.format(value)
+    default: nil
     }
   }
 

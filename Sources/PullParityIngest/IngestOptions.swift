@@ -4,6 +4,9 @@ public import PullParityCore
 public struct IngestOptions: Sendable {
   /// Lines per transaction: the unit of crash safety (a killed run keeps whole transactions).
   public var batchLines: Int
+  /// The most lines the reading thread hands over at once (several make a transaction): small
+  /// enough that memory stays low and the writer starts early.
+  public var maxChunkLines = 25_000
   public var parser: ParserKind
   public var profiles: ProfileCatalog
   /// Recorded in `ingest_runs.tool_version`.

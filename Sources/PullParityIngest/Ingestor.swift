@@ -42,7 +42,7 @@ public struct Ingestor {
     // The reader hands over chunks of at most `chunkLines`; a transaction takes chunks until it
     // holds `batchLines`. Small chunks keep memory and the writer's first wait short; large
     // transactions keep commits (and the index pages every commit rewrites) few.
-    let chunks = (options.batchLines + Self.maxChunkLines - 1) / Self.maxChunkLines
+    let chunks = (options.batchLines + options.maxChunkLines - 1) / options.maxChunkLines
     let chunkLines = max(1, options.batchLines / chunks)
     let channel = BatchChannel(capacity: 2)
     let producer = BatchProducer(
@@ -68,6 +68,7 @@ public struct Ingestor {
         var bodyEnded = commitStarted
         try database.write { db in
           let tx = try IngestTransaction(db)
+          var derivedRefs = Set<Int64>()
           while transactionCounts.linesRead < options.batchLines {
             let waitStarted = ContinuousClock.now
             guard let item = channel.take() else {
@@ -80,7 +81,7 @@ public struct Ingestor {
               continue
             }
             times.readAndParse += batch.readAndParseSeconds
-            let counts = try committer.write(batch, into: tx, times: &times)
+            let counts = try committer.write(batch, into: tx, derivedRefs: &derivedRefs, times: &times)
             channel.expectDuplicates = counts.duplicates * 10 >= batch.rows.count * 9 && !batch.rows.isEmpty
             transactionCounts += counts
             last = (batch.lastPosition, batch.bytesRead)
@@ -117,9 +118,6 @@ public struct Ingestor {
       runID: runID, sources: names, counts: totals, status: status, durationSeconds: duration,
       stoppedAt: stoppedAt, stageTimes: times)
   }
-
-  /// The most lines the reader hands over at once.
-  static let maxChunkLines = 25_000
 
   static func open(_ input: InputFile) throws -> any ByteSource {
     // zlib reads plain data through unchanged, so standard input may be gzip or not.

@@ -28,7 +28,7 @@ public enum InputCatalog {
         guard !found.isEmpty else { throw IngestError.noInput(path: path) }
         files.append(contentsOf: found)
       } else {
-        files.append(InputFile(name: path, isGzip: path.hasSuffix(".gz")))
+        files.append(InputFile(name: normalized(path), isGzip: path.hasSuffix(".gz")))
       }
     }
     var seen = Set<String>()
@@ -37,12 +37,31 @@ public enum InputCatalog {
     return files
   }
 
+  /// The same file named `a.jsonl`, `./a.jsonl` or `logs//../a.jsonl` is one source: the
+  /// name is recorded with its events and keeps re-ingesting it idempotent. Relative paths
+  /// stay relative (they are what a person typed and reads back in messages).
+  public static func normalized(_ path: String) -> String {
+    let absolute = path.hasPrefix("/")
+    var parts: [Substring] = []
+    for part in path.split(separator: "/", omittingEmptySubsequences: true) {
+      switch part {
+      case ".": continue
+      case "..":
+        if let last = parts.last, last != ".." { parts.removeLast() } else if !absolute { parts.append(part) }
+      default: parts.append(part)
+      }
+    }
+    let joined = parts.joined(separator: "/")
+    if absolute { return "/" + joined }
+    return joined.isEmpty ? "." : joined
+  }
+
   private static func logFiles(under directory: String) throws -> [InputFile] {
     guard let enumerator = FileManager.default.enumerator(atPath: directory) else {
       throw IngestError.cannotOpen(path: directory, reason: "cannot list the directory")
     }
     var files: [InputFile] = []
-    let base = directory.hasSuffix("/") ? directory : directory + "/"
+    let base = normalized(directory) + "/"
     while let relative = enumerator.nextObject() as? String {
       let name = (relative as NSString).lastPathComponent
       guard !name.hasPrefix(".") else { continue }

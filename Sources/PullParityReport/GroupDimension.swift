@@ -7,12 +7,15 @@ public enum GroupDimension: String, CaseIterable, Sendable, Codable {
   case trigger
   case screen
   case appVersion = "app_version"
+  /// Every session of the app in one group.
+  case all
 
   func value(of record: SessionRecord) -> String {
     switch self {
     case .trigger: record.metrics.trigger?.rawValue ?? "none"
     case .screen: record.screen ?? "unknown"
     case .appVersion: record.appVersion ?? "unknown"
+    case .all: "all"
     }
   }
 }

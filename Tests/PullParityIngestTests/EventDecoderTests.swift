@@ -133,6 +133,18 @@ import Testing
     }
   }
 
+  @Test(arguments: ParserKind.allCases)
+  func descriptiveFieldsOfOtherTypesDoNotCostTheEvent(parser: ParserKind) {
+    let line = Self.line(#""type":"load_complete","ok":false,"error":{"code":500},"app_version":2,"device":true"#)
+    guard case .event(let event) = Self.decode(line, parser) else {
+      Issue.record("rejected \(line)")
+      return
+    }
+    #expect(event.payload == .loadComplete(ok: false, error: nil))
+    #expect(event.appVersion == "2")
+    #expect(event.device == nil)
+  }
+
   @Test func anIdentifierOf128CharactersIsAccepted() {
     let id = String(repeating: "é", count: 128)  // 256 bytes, 128 characters
     let line = "{\"event_id\":\"\(id)\",\"session_id\":\"s\",\"ts\":1795000000000,\"platform\":\"ios\",\"app\":\"a\",\"type\":\"pull_start\"}"

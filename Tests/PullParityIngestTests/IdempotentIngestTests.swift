@@ -117,4 +117,41 @@ import Testing
     let derived: Set<String> = ["sessions", "violations"]
     #expect(try DatabaseDump.all(db, only: derived) == DatabaseDump.all(clean, only: derived))
   }
+
+  @Test(arguments: [
+    ("a.jsonl", "a.jsonl"), ("./a.jsonl", "a.jsonl"), ("logs//../a.jsonl", "a.jsonl"), ("/x/./y/../z.jsonl", "/x/z.jsonl"),
+    ("../a.jsonl", "../a.jsonl"),
+  ])
+  func sourceNamesAreNormalized(path: String, name: String) {
+    #expect(InputCatalog.normalized(path) == name)
+  }
+
+  @Test func theSameFileUnderAnotherSpellingIsTheSameSource() throws {
+    let dir = try TemporaryDirectory()
+    let bad = samples.appendingPathComponent("bad-lines.jsonl").path
+    let copy = try dir.write("bad.jsonl", try Data(contentsOf: URL(fileURLWithPath: bad)))
+    let db = try PullParityDatabase(path: dir.path("spelling.sqlite"))
+    _ = try ingest([copy], db)
+    let before = try DatabaseDump.all(db)
+    let respelled = dir.url.path + "/.//bad.jsonl"
+    _ = try ingest([respelled], db)
+    #expect(try DatabaseDump.all(db) == before)
+    #expect(try DatabaseDump.count(db, "sources") == 1)
+  }
+
+  @Test func aSessionSpanningChunksOfOneTransactionIsCountedOnce() throws {
+    let dir = try TemporaryDirectory()
+    var lines: [String] = []
+    for i in 0..<9 {
+      lines.append(#"{"event_id":"e\#(i)","session_id":"one","ts":\#(1_795_000_000_000 + i),"platform":"ios","app":"padel","type":"pull_move","distance":\#(i)}"#)
+    }
+    let path = try dir.write("one.jsonl", lines.joined(separator: "\n") + "\n")
+    let db = try PullParityDatabase(path: dir.path("one.sqlite"))
+    // One transaction of 9 lines made of chunks of 3: the session is written three times.
+    var options = IngestOptions(batchLines: 9, toolVersion: "test")
+    options.maxChunkLines = 3
+    let summary = try Ingestor(database: db, options: options).run(try InputCatalog.expand([path]))
+    #expect(summary.counts.sessionsDerived == 1)
+    #expect(summary.counts.eventsStored == 9)
+  }
 }

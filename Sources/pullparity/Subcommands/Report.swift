@@ -23,7 +23,7 @@ extension PullParity {
     @OptionGroup var filters: FilterOptions
     @OptionGroup var tolerances: ToleranceOptions
 
-    @Option(help: ArgumentHelp("Slice each app by: trigger, screen or app_version.", valueName: "dimension"))
+    @Option(help: ArgumentHelp("Slice each app by: trigger, screen, app_version, or all (no slicing).", valueName: "dimension"))
     var by: GroupDimension = .trigger
 
     @Option(help: ArgumentHelp("Output format: \(ReportFormat.allCases.map(\.rawValue).joined(separator: ", ")).", valueName: "format"))

@@ -45,26 +45,14 @@ struct BatchCommitter {
           eventID: eventID)
       })
     try batch.arena.withUnsafeBytes { arena in
-      // Lines whose id (hash) repeats within the batch go first and in input order: which
-      // version is stored must not depend on how the batch is grouped.
-      for index in batch.repeatedIDRows {
-        if let pk = try writer.store(index, arena: arena) {
-          try tx.recordSpan(sessionRef: refs[batch.rows[index].sessionIndex], first: pk, last: pk)
-        }
-      }
+      // Lines whose id (hash) repeats within the batch go first, one by one and in input
+      // order: which version is stored must not depend on how the batch is grouped.
+      try writer.store(batch.repeatedIDRows, groupable: false, arena: arena)
       // The rest session by session, so each session's events get consecutive event_pk values:
       // one span row per session and batch instead of an index entry per event.
-      for (sessionIndex, session) in batch.sessions.enumerated() {
-        var first: Int64?
-        var last: Int64 = 0
-        for index in session.rowIndices where !batch.rows[index].idRepeatsInBatch {
-          if let pk = try writer.store(index, arena: arena) {
-            if first == nil { first = pk }
-            last = pk
-          }
-        }
-        if let first { try tx.recordSpan(sessionRef: refs[sessionIndex], first: first, last: last) }
-      }
+      let rest = batch.sessions.flatMap { $0.rowIndices.filter { !batch.rows[$0].idRepeatsInBatch } }
+      try writer.store(rest, groupable: true, arena: arena)
+      try writer.closeSpans()
       for line in batch.rejected {
         writer.counts.quarantined += 1
         try quarantine(

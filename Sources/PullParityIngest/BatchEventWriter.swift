@@ -1,8 +1,9 @@
 import PullParityStore
 
-/// Stores a batch's event rows one by one and keeps the tally. A struct with mutating methods
-/// rather than a closure over local variables: captured variables are boxed and every access
-/// to them is checked at run time, which the ingest hot path measurably paid for.
+/// Stores a batch's event rows, eight to a statement where it can, keeps the tally, and
+/// records where each session's events landed. A struct with mutating methods rather than a
+/// closure over local variables: captured variables are boxed and every access to them is
+/// checked at run time, which the ingest hot path measurably paid for.
 struct BatchEventWriter {
   let batch: IngestBatch
   let tx: IngestTransaction
@@ -12,6 +13,8 @@ struct BatchEventWriter {
   var counts = RunCounts()
   var stored: [Bool]
   private var lastWasDuplicate = false
+  /// Per session, the run of consecutive `event_pk` values being filled.
+  private var openSpans: [(first: Int64, last: Int64)?]
 
   init(
     batch: IngestBatch, tx: IngestTransaction, refs: [Int64], sourceIDs: [Int64],
@@ -23,33 +26,75 @@ struct BatchEventWriter {
     self.sourceIDs = sourceIDs
     self.quarantine = quarantine
     self.stored = [Bool](repeating: false, count: batch.rows.count)
+    self.openSpans = Array(repeating: nil, count: batch.sessions.count)
   }
 
-  /// Stores row `index`; returns its `event_pk` when it was stored.
-  mutating func store(_ index: Int, arena: UnsafeRawBufferPointer) throws -> Int64? {
+  /// Stores the rows at `indices`, in that order.
+  mutating func store(_ indices: [Int], groupable: Bool, arena: UnsafeRawBufferPointer) throws {
+    let size = IngestTransaction.groupSize
+    var start = 0
+    // Grouping pays for inserts; looking up duplicates one by one is faster than in groups.
+    if groupable {
+      while start + size <= indices.count, !lastWasDuplicate {
+        let group = Array(indices[start..<(start + size)])
+        let results = try tx.storeGroup(
+          { fields(group[$0], arena) }, idHashes: group.map { batch.rows[$0].idHash }, lookFirst: lastWasDuplicate)
+        for (index, result) in zip(group, results) { try record(index, result.outcome, result.pk, arena) }
+        start += size
+      }
+    }
+    for index in indices[start...] {
+      let outcome = try tx.store(fields(index, arena), idHash: batch.rows[index].idHash, lookFirst: lastWasDuplicate)
+      try record(index, outcome, outcome == .stored ? tx.lastEventPK : nil, arena)
+    }
+  }
+
+  /// Writes the spans still open; call once all rows are stored.
+  mutating func closeSpans() throws {
+    for (session, span) in openSpans.enumerated() {
+      if let span { try tx.recordSpan(sessionRef: refs[session], first: span.first, last: span.last) }
+    }
+    openSpans = Array(repeating: nil, count: openSpans.count)
+  }
+
+  private func fields(_ index: Int, _ arena: UnsafeRawBufferPointer) -> EventFields {
     let row = batch.rows[index]
-    let fields = EventFields(
+    return EventFields(
       eventID: row.eventID.bytes(in: arena), sessionID: row.sessionID.bytes(in: arena),
       platform: row.platform.bytes(in: arena), app: row.app.bytes(in: arena), type: row.type.bytes(in: arena),
       raw: row.raw.bytes(in: arena), timestamp: row.timestamp, seq: row.seq,
       sessionRef: refs[row.sessionIndex], sourceID: sourceIDs[row.sourceIndex], line: row.line,
       byteOffset: row.byteOffset)
-    let outcome = try tx.store(fields, idHash: row.idHash, lookFirst: lastWasDuplicate)
+  }
+
+  private mutating func record(
+    _ index: Int, _ outcome: EventStoreOutcome, _ pk: Int64?, _ arena: UnsafeRawBufferPointer
+  ) throws {
     lastWasDuplicate = outcome == .duplicate
+    let row = batch.rows[index]
     switch outcome {
     case .stored:
       counts.eventsStored += 1
       stored[index] = true
-      return tx.lastEventPK
+      guard let pk else { return }
+      let session = row.sessionIndex
+      if let span = openSpans[session], span.last + 1 == pk {
+        openSpans[session] = (span.first, pk)
+      } else {
+        if let span = openSpans[session] {
+          try tx.recordSpan(sessionRef: refs[session], first: span.first, last: span.last)
+        }
+        openSpans[session] = (pk, pk)
+      }
     case .duplicate:
       counts.duplicates += 1
     case .conflict:
       counts.conflicts += 1
-      let eventID = String(decoding: fields.eventID, as: UTF8.self)
+      let raw = row.raw.bytes(in: arena)
+      let eventID = String(decoding: row.eventID.bytes(in: arena), as: UTF8.self)
       let rejection = Rejection(
         .conflict, "event_id \"\(eventID)\" is already stored with other content; the stored version is kept")
-      try quarantine(rejection, row, fields.raw, eventID)
+      try quarantine(rejection, row, raw, eventID)
     }
-    return nil
   }
 }

@@ -10,6 +10,8 @@ public final class IngestTransaction {
   private let db: Database
   private let findByIDHash: RawStatement
   private let insertEvent: RawStatement
+  private let insertGroup: RawStatement
+  private let findGroup: RawStatement
   private let insertQuarantine: RawStatement
   private let findSession: RawStatement
   private let eventsOfSession: RawStatement
@@ -30,6 +32,11 @@ public final class IngestTransaction {
                           type, source_id, line, byte_offset, raw)
       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
       """)
+    insertGroup = try RawStatement(db, Self.insertEventsSQL(rows: Self.groupSize))
+    findGroup = try RawStatement(
+      db,
+      "SELECT id_hash, event_pk, event_id, raw FROM events WHERE id_hash IN ("
+        + Array(repeating: "?", count: Self.groupSize).joined(separator: ", ") + ")")
     insertQuarantine = try RawStatement(
       db,
       """
@@ -95,22 +102,87 @@ public final class IngestTransaction {
     }
   }
 
+  /// Events written by one statement: measured, eight rows per INSERT cut SQLite's per-row
+  /// overhead by about a sixth on the ingest benchmark.
+  public static let groupSize = 8
+
+  private static func insertEventsSQL(rows: Int) -> String {
+    """
+    INSERT OR IGNORE INTO events (event_id, id_hash, session_id, session_ref, ts_ms, seq, platform, app,
+                                  type, source_id, line, byte_offset, raw)
+    VALUES
+    """ + Array(repeating: "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", count: rows).joined(separator: ", ")
+  }
+
+  /// Stores `groupSize` events whose id hashes are all different, with one statement where it
+  /// can: fresh events are inserted together, and only when some are not stored (or when
+  /// `lookFirst`, when most are expected to be duplicates) is each one looked at. Returns each
+  /// event's outcome, in order, and the `event_pk` of the stored ones.
+  public func storeGroup(
+    _ event: (Int) -> EventFields, idHashes: [Int64], lookFirst: Bool
+  ) throws -> [(outcome: EventStoreOutcome, pk: Int64?)] {
+    // A statement's parameters are numbered from 1; row r's are 13r+1 ... 13r+13.
+    precondition(idHashes.count == Self.groupSize)
+    if !lookFirst {
+      for row in 0..<Self.groupSize { bind(event(row), slot: idHashes[row], to: insertGroup, from: Int32(row * 13)) }
+      let changes = try insertGroup.executeCountingChanges("storing \(Self.groupSize) events")
+      let last = db.lastInsertedRowID
+      if changes == Self.groupSize {
+        return (0..<Self.groupSize).map { (.stored, last - Int64(Self.groupSize - 1 - $0)) }
+      }
+      // Some were stored, some not: rows this statement wrote have the newest keys.
+      let firstNew = changes > 0 ? last - Int64(changes) + 1 : Int64.max
+      return try resolveGroup(event, idHashes: idHashes, storedFrom: firstNew)
+    }
+    return try resolveGroup(event, idHashes: idHashes, storedFrom: Int64.max)
+  }
+
+  /// Finds what became of each event of a group, storing those that are not stored yet.
+  private func resolveGroup(
+    _ event: (Int) -> EventFields, idHashes: [Int64], storedFrom firstNew: Int64
+  ) throws -> [(outcome: EventStoreOutcome, pk: Int64?)] {
+    var results = [(outcome: EventStoreOutcome, pk: Int64?)?](repeating: nil, count: Self.groupSize)
+    for (row, hash) in idHashes.enumerated() { findGroup.bind(Int32(row + 1), hash) }
+    try findGroup.forEachRow("looking up \(Self.groupSize) events") { found in
+      let hash = found.int64(0)
+      // The group's hashes are all different: at most one event matches this row.
+      guard let row = idHashes.firstIndex(of: hash) else { return }
+      let fields = event(row)
+      guard Self.sameBytes(found.bytes(2), fields.eventID) else { return }
+      let pk = found.int64(1)
+      if pk >= firstNew {
+        results[row] = (.stored, pk)
+      } else {
+        results[row] = (Self.sameBytes(found.bytes(3), fields.raw) ? .duplicate : .conflict, nil)
+      }
+    }
+    return try results.enumerated().map { row, result in
+      if let result { return result }
+      // Not stored, or its hash is another id's: the one-by-one path inserts or probes on.
+      let outcome = try store(event(row), idHash: idHashes[row])
+      return (outcome, outcome == .stored ? lastEventPK : nil)
+    }
+  }
+
+  private func bind(_ event: EventFields, slot: Int64, to s: RawStatement, from base: Int32) {
+    s.bindNoCopy(base + 1, bytes: event.eventID)
+    s.bind(base + 2, slot)
+    s.bindNoCopy(base + 3, bytes: event.sessionID)
+    s.bind(base + 4, event.sessionRef)
+    s.bind(base + 5, event.timestamp)
+    s.bind(base + 6, event.seq)
+    s.bindNoCopy(base + 7, bytes: event.platform)
+    s.bindNoCopy(base + 8, bytes: event.app)
+    s.bindNoCopy(base + 9, bytes: event.type)
+    s.bind(base + 10, event.sourceID)
+    s.bind(base + 11, event.line)
+    s.bind(base + 12, event.byteOffset)
+    s.bindNoCopy(base + 13, bytes: event.raw)
+  }
+
   private func insert(_ event: EventFields, slot: Int64) throws -> Bool {
-    let s = insertEvent
-    s.bindNoCopy(1, bytes: event.eventID)
-    s.bind(2, slot)
-    s.bindNoCopy(3, bytes: event.sessionID)
-    s.bind(4, event.sessionRef)
-    s.bind(5, event.timestamp)
-    s.bind(6, event.seq)
-    s.bindNoCopy(7, bytes: event.platform)
-    s.bindNoCopy(8, bytes: event.app)
-    s.bindNoCopy(9, bytes: event.type)
-    s.bind(10, event.sourceID)
-    s.bind(11, event.line)
-    s.bind(12, event.byteOffset)
-    s.bindNoCopy(13, bytes: event.raw)
-    return try s.executeCountingChanges("storing event \(Self.text(event.eventID))") == 1
+    bind(event, slot: slot, to: insertEvent, from: 0)
+    return try insertEvent.executeCountingChanges("storing event \(Self.text(event.eventID))") == 1
   }
 
   /// `nil`: no row at `slot`. `.some(nil)`: a row of another id. Else duplicate or conflict.

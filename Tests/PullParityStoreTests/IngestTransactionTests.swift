@@ -54,4 +54,54 @@ import Testing
       #expect(rows == ["a:7", "b:8"])
     }
   }
+
+  /// Eight events in one statement: new ones, a duplicate, a conflict and an id whose hash is
+  /// taken by another id, inserting first or looking first.
+  @Test(arguments: [false, true])
+  func aGroupSortsOutEachOfItsEvents(lookFirst: Bool) throws {
+    let dir = try TemporaryDirectory()
+    let database = try PullParityDatabase(path: dir.path("group.sqlite"))
+    try database.write { db in
+      let tx = try IngestTransaction(db)
+      let source = try tx.sourceID(named: "test.jsonl")
+      func put(_ id: String, _ raw: String, _ hash: Int64) throws -> EventStoreOutcome {
+        try store(eventID: id, raw: raw, idHash: hash, in: tx, source: source, lookFirst: false)
+      }
+      #expect(try put("dup", "dup-line", 100) == .stored)
+      #expect(try put("conf", "conf-line", 101) == .stored)
+      #expect(try put("other", "other-line", 102) == .stored)
+      // Group: 5 new ids, "dup" again, "conf" with other content, and "late" whose hash (102)
+      // is taken by "other".
+      let group: [(String, String, Int64)] = [
+        ("n1", "n1-line", 1), ("dup", "dup-line", 100), ("n2", "n2-line", 2), ("conf", "conf-line-2", 101),
+        ("n3", "n3-line", 3), ("late", "late-line", 102), ("n4", "n4-line", 4), ("n5", "n5-line", 5),
+      ]
+      var buffers = group.map { (Array($0.0.utf8), Array($0.1.utf8)) }
+      let texts = ["s1", "ios", "padel", "pull_start"].map { Array($0.utf8) }
+      let results = try buffers.withUnsafeMutableBufferPointer { rows in
+        try tx.storeGroup(
+          { i in
+            EventFields(
+              eventID: UnsafeRawBufferPointer(start: rows[i].0.withUnsafeBytes { $0.baseAddress }, count: rows[i].0.count),
+              sessionID: texts[0].withUnsafeBytes { $0 }, platform: texts[1].withUnsafeBytes { $0 },
+              app: texts[2].withUnsafeBytes { $0 }, type: texts[3].withUnsafeBytes { $0 },
+              raw: UnsafeRawBufferPointer(start: rows[i].1.withUnsafeBytes { $0.baseAddress }, count: rows[i].1.count),
+              timestamp: 1_795_000_000_000, seq: nil, sessionRef: 1, sourceID: source, line: i + 1, byteOffset: 0)
+          }, idHashes: group.map(\.2), lookFirst: lookFirst)
+      }
+      #expect(
+        results.map(\.outcome)
+          == [.stored, .duplicate, .stored, .conflict, .stored, .stored, .stored, .stored])
+      #expect(results.map { $0.pk == nil } == [false, true, false, true, false, false, false, false])
+      let rows = try Row.fetchAll(db, sql: "SELECT event_id, id_hash, event_pk FROM events ORDER BY event_id").map {
+        "\($0[0] as String):\($0[1] as Int64)"
+      }
+      #expect(rows == ["conf:101", "dup:100", "late:103", "n1:1", "n2:2", "n3:3", "n4:4", "n5:5", "other:102"])
+      // Each stored event's reported key is its row.
+      for (result, entry) in zip(results, group) where result.pk != nil {
+        let pk = try Int64.fetchOne(db, sql: "SELECT event_pk FROM events WHERE event_id = ?", arguments: [entry.0])
+        #expect(pk == result.pk, "\(entry.0)")
+      }
+    }
+  }
 }

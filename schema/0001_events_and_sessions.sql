@@ -40,6 +40,24 @@ CREATE TABLE session_spans (
   PRIMARY KEY (session_ref, first_event_pk)
 ) WITHOUT ROWID;
 
+-- Chunks of input already written, so that a re-sent file is recognised chunk by chunk and
+-- skipped without storing or even parsing its lines again. A chunk is known by where it
+-- starts, its lines and a hash of their bytes, under one version of the line rules (a release
+-- that reads lines differently ingests them afresh). The counts say what its lines were.
+CREATE TABLE ingested_chunks (
+  source        TEXT    NOT NULL,         -- source of the chunk's first line
+  first_line    INTEGER NOT NULL,
+  line_count    INTEGER NOT NULL,
+  byte_count    INTEGER NOT NULL,
+  content_hash  INTEGER NOT NULL,         -- 64-bit FNV-1a over the lines' bytes
+  rules_version INTEGER NOT NULL,
+  events        INTEGER NOT NULL,         -- lines that were events, stored or duplicates
+  conflicts     INTEGER NOT NULL,
+  rejected      INTEGER NOT NULL,
+  blank         INTEGER NOT NULL,
+  PRIMARY KEY (source, first_line, line_count, byte_count, content_hash, rules_version)
+) WITHOUT ROWID;
+
 CREATE TABLE sessions (
   session_ref         INTEGER PRIMARY KEY,   -- first-seen order; events.session_ref points here
   session_id          TEXT    NOT NULL UNIQUE,

@@ -10,6 +10,11 @@ struct BatchBuilder {
   /// Derive the batch's sessions here (off the writer's thread); off when the writer says the
   /// input is a re-sent one, whose sessions it will not need.
   var derivesSessions = true
+  /// Parse lines as they come; off while a re-sent file streams by (see `UnparsedLine`).
+  var parsesLines = true
+  private var firstLine: (sourceIndex: Int, number: Int)?
+  private var contentHash = StableHash.fnvOffsetBasis
+  private var byteCount = 0
   /// Each session's events, grouped as they arrive so deriving needs no further copies.
   private var sessionEvents: [[RecordedEvent]] = []
   private var sessionIndexByID: [String: Int] = [:]
@@ -53,15 +58,35 @@ struct BatchBuilder {
         raw: batch.copy(line.bytes)))
   }
 
-  mutating func countLine(blank: Bool) {
+  /// Counts a line and folds its bytes into the chunk's fingerprint.
+  mutating func countLine(_ line: InputLine, sourceIndex: Int) {
+    if firstLine == nil { firstLine = (sourceIndex, line.number) }
+    contentHash = StableHash.fnv1a64(line.bytes, seed: contentHash)
+    contentHash = StableHash.fnv1a64(byte: UInt8(ascii: "\n"), seed: contentHash)
+    byteCount += line.bytes.count + 1
     batch.linesRead += 1
-    if blank { batch.blankLines += 1 }
+    if line.isBlank { batch.blankLines += 1 }
+  }
+
+  /// Keeps a line to be parsed later, if its chunk turns out to be new.
+  mutating func keepUnparsed(_ line: InputLine, sourceIndex: Int) {
+    batch.unparsed.append(
+      UnparsedLine(sourceIndex: sourceIndex, line: line.number, byteOffset: line.byteOffset, raw: batch.copy(line.bytes)))
   }
 
   var lineCount: Int { batch.linesRead }
 
   /// Derives every session of the batch and hands the batch over, starting a new one.
   mutating func finish() -> IngestBatch {
+    if let firstLine {
+      batch.fingerprint = ChunkFingerprint(
+        source: sourceNames[firstLine.sourceIndex], firstLine: firstLine.number, lineCount: batch.linesRead,
+        byteCount: byteCount, contentHash: contentHash, rulesVersion: EventDecoder.rulesVersion)
+    }
+    batch.isParsed = parsesLines
+    firstLine = nil
+    contentHash = StableHash.fnvOffsetBasis
+    byteCount = 0
     if derivesSessions {
       for index in batch.sessions.indices {
         batch.sessions[index].derived = SessionDeriver.derive(sessionEvents[index], profiles: profiles)

@@ -17,9 +17,21 @@ struct BatchCommitter {
   /// - Parameter derivedRefs: sessions already derived in this transaction; a session that spans
   ///   several chunks of one transaction is counted once.
   mutating func write(
-    _ batch: IngestBatch, into tx: IngestTransaction, derivedRefs: inout Set<Int64>, times: inout IngestStageTimes
+    _ chunk: IngestBatch, into tx: IngestTransaction, derivedRefs: inout Set<Int64>, times: inout IngestStageTimes
   ) throws -> RunCounts {
     var clock = ContinuousClock.now
+    // A chunk written before (a re-sent file) changes nothing: its lines are what they were.
+    if let fingerprint = chunk.fingerprint, let known = try tx.knownChunk(fingerprint) {
+      var counts = RunCounts()
+      counts.linesRead = chunk.linesRead
+      counts.blankLines = known.blank
+      counts.duplicates = known.events
+      counts.conflicts = known.conflicts
+      counts.quarantined = known.rejected
+      times.storeEvents += lap(&clock)
+      return counts
+    }
+    let batch = chunk.isParsed ? chunk : parse(chunk)
     var counts = RunCounts()
     counts.linesRead = batch.linesRead
     counts.blankLines = batch.blankLines
@@ -82,7 +94,39 @@ struct BatchCommitter {
       times.storeSessions += lap(&clock)
       if derivedRefs.insert(refs[i]).inserted { counts.sessionsDerived += 1 }
     }
+    if let fingerprint = batch.fingerprint {
+      try tx.recordChunk(
+        fingerprint,
+        outcome: ChunkOutcome(
+          events: counts.eventsStored + counts.duplicates, conflicts: counts.conflicts,
+          rejected: counts.quarantined, blank: counts.blankLines))
+    }
     return counts
+  }
+
+  /// Parses a chunk the reader only copied (it expected the chunk to be known, and it is not).
+  /// Its sessions are not derived here: the writer derives them from what it stores.
+  private mutating func parse(_ chunk: IngestBatch) -> IngestBatch {
+    var builder = BatchBuilder(profiles: profiles, sourceNames: sourceNames, expectedLines: chunk.unparsed.count)
+    builder.derivesSessions = false
+    chunk.arena.withUnsafeBytes { arena in
+      for unparsed in chunk.unparsed {
+        let bytes = unparsed.raw.bytes(in: arena)
+        let line = InputLine(bytes: bytes, readableCount: bytes.count, number: unparsed.line, byteOffset: unparsed.byteOffset)
+        switch storedLineDecoder.decode(bytes, readableCount: bytes.count) {
+        case .blank: break
+        case .event(let event): builder.add(event, sourceIndex: unparsed.sourceIndex, line: line)
+        case .rejected(let rejection): builder.reject(rejection, sourceIndex: unparsed.sourceIndex, line: line)
+        }
+      }
+    }
+    var batch = builder.finish()
+    batch.linesRead = chunk.linesRead
+    batch.blankLines = chunk.blankLines
+    batch.fingerprint = chunk.fingerprint
+    batch.lastPosition = chunk.lastPosition
+    batch.bytesRead = chunk.bytesRead
+    return batch
   }
 
   /// Seconds since `clock`, which moves on to now.

@@ -1,5 +1,6 @@
 import Foundation
 import PullParityCore
+import PullParityStore
 
 /// The reading side of an ingest: reads every input line by line, parses each line, derives
 /// the batch's sessions and hands full batches to the writer. Runs on its own thread, so all
@@ -23,7 +24,9 @@ struct BatchProducer: Sendable {
       batch.readAndParseSeconds = Self.seconds(since: parseStarted)
       defer {
         parseStarted = ContinuousClock.now
-        builder.derivesSessions = !channel.expectDuplicates
+        // While the writer keeps finding chunks it has seen, only hash the next one.
+        builder.parsesLines = !channel.expectDuplicates
+        builder.derivesSessions = builder.parsesLines
       }
       return channel.put(.batch(batch))
     }
@@ -33,15 +36,15 @@ struct BatchProducer: Sendable {
         let source = try Ingestor.open(input)
         let reader = LineReader(source: source)
         try reader.forEachLine { line in
-          switch decoder.decode(line.bytes, readableCount: line.readableCount) {
-          case .blank:
-            builder.countLine(blank: true)
-          case .event(let event):
-            builder.countLine(blank: false)
-            builder.add(event, sourceIndex: index, line: line)
-          case .rejected(let rejection):
-            builder.countLine(blank: false)
-            builder.reject(rejection, sourceIndex: index, line: line)
+          builder.countLine(line, sourceIndex: index)
+          if !builder.parsesLines {
+            if !line.isBlank { builder.keepUnparsed(line, sourceIndex: index) }
+          } else {
+            switch decoder.decode(line.bytes, readableCount: line.readableCount) {
+            case .blank: break
+            case .event(let event): builder.add(event, sourceIndex: index, line: line)
+            case .rejected(let rejection): builder.reject(rejection, sourceIndex: index, line: line)
+            }
           }
           if builder.lineCount >= batchLines {
             guard handOver(position: "\(input.name):\(line.number)", bytesRead: bytesBeforeInput + source.position)

@@ -7,6 +7,9 @@ public enum EventDecoder {
   /// sent as milliseconds, or a zeroed clock. 2000-01-01 to 2100-01-01, UTC.
   public static let plausibleTimestamps: Range<Double> = 946_684_800_000..<4_102_444_800_000
   public static let maxIdentifierLength = 128
+  /// Bump whenever a rule here changes what a line turns into: chunks ingested under other
+  /// rules are then read afresh instead of being skipped as already seen.
+  public static let rulesVersion = 1
 
   public static func decode(_ fields: ExtractedFields) -> Result<Event, Rejection> {
     do {

@@ -17,6 +17,11 @@ struct IngestBatch: Sendable {
   /// "file:line" of the batch's last line: where a stopped run got to.
   var lastPosition = ""
   var readAndParseSeconds = 0.0
+  /// Identifies the chunk's input, so a chunk seen before can be skipped whole.
+  var fingerprint: ChunkFingerprint?
+  /// Lines the reader did not parse (see `UnparsedLine`); `rows` and `rejected` are then empty.
+  var unparsed: [UnparsedLine] = []
+  var isParsed = true
 
   init(expectedLines: Int) {
     rows.reserveCapacity(expectedLines)

@@ -17,6 +17,8 @@ public final class IngestTransaction {
   private let eventsOfSession: RawStatement
   private var nextSessionRef: Int64
   private let insertSpan: RawStatement
+  private let findChunk: RawStatement
+  private let insertChunk: RawStatement
   private let deleteViolations: RawStatement
   private let insertViolation: RawStatement
   private let upsertSession: RawStatement
@@ -53,6 +55,20 @@ public final class IngestTransaction {
       JOIN events e ON e.event_pk BETWEEN sp.first_event_pk AND sp.last_event_pk
       JOIN sources s ON s.source_id = e.source_id
       WHERE sp.session_ref = ?
+      """)
+    findChunk = try RawStatement(
+      db,
+      """
+      SELECT events, conflicts, rejected, blank FROM ingested_chunks
+      WHERE source = ? AND first_line = ? AND line_count = ? AND byte_count = ? AND content_hash = ?
+        AND rules_version = ?
+      """)
+    insertChunk = try RawStatement(
+      db,
+      """
+      INSERT OR IGNORE INTO ingested_chunks (source, first_line, line_count, byte_count, content_hash,
+                                             rules_version, events, conflicts, rejected, blank)
+      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
       """)
     insertSpan = try RawStatement(
       db, "INSERT INTO session_spans (session_ref, first_event_pk, last_event_pk) VALUES (?, ?, ?)")
@@ -236,6 +252,36 @@ public final class IngestTransaction {
 
   /// The `event_pk` of the last event stored.
   public var lastEventPK: Int64 { db.lastInsertedRowID }
+
+  /// What a chunk with this fingerprint turned out to be, if one was written before.
+  public func knownChunk(_ chunk: ChunkFingerprint) throws -> ChunkOutcome? {
+    bind(chunk, to: findChunk)
+    var outcome: ChunkOutcome?
+    try findChunk.forEachRow("looking up a chunk of \(chunk.source)") { row in
+      outcome = ChunkOutcome(
+        events: Int(row.int64(0)), conflicts: Int(row.int64(1)), rejected: Int(row.int64(2)), blank: Int(row.int64(3)))
+    }
+    return outcome
+  }
+
+  /// Remembers a chunk written in this transaction.
+  public func recordChunk(_ chunk: ChunkFingerprint, outcome: ChunkOutcome) throws {
+    bind(chunk, to: insertChunk)
+    insertChunk.bind(7, outcome.events)
+    insertChunk.bind(8, outcome.conflicts)
+    insertChunk.bind(9, outcome.rejected)
+    insertChunk.bind(10, outcome.blank)
+    try insertChunk.execute("recording a chunk of \(chunk.source)")
+  }
+
+  private func bind(_ chunk: ChunkFingerprint, to s: RawStatement) {
+    s.bind(1, chunk.source)
+    s.bind(2, chunk.firstLine)
+    s.bind(3, chunk.lineCount)
+    s.bind(4, chunk.byteCount)
+    s.bind(5, chunk.contentHash)
+    s.bind(6, chunk.rulesVersion)
+  }
 
   /// Records that a session's events are the consecutive rows `first...last`.
   public func recordSpan(sessionRef: Int64, first: Int64, last: Int64) throws {

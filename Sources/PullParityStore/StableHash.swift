@@ -2,13 +2,21 @@
 /// probes and sorts integers instead of text. Collisions are expected and handled: every
 /// match is confirmed on the full id.
 public enum StableHash {
-  public static func fnv1a64(_ bytes: UnsafeRawBufferPointer) -> Int64 {
-    var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+  public static let fnvOffsetBasis = Int64(bitPattern: 0xcbf2_9ce4_8422_2325)
+
+  /// FNV-1a of `bytes`, continuing from `seed` (chain calls to hash several buffers as one).
+  public static func fnv1a64(_ bytes: UnsafeRawBufferPointer, seed: Int64 = fnvOffsetBasis) -> Int64 {
+    var hash = UInt64(bitPattern: seed)
     for byte in bytes {
       hash ^= UInt64(byte)
       hash &*= 0x0000_0100_0000_01b3
     }
     return Int64(bitPattern: hash)
+  }
+
+  /// FNV-1a of one more byte.
+  public static func fnv1a64(byte: UInt8, seed: Int64) -> Int64 {
+    Int64(bitPattern: (UInt64(bitPattern: seed) ^ UInt64(byte)) &* 0x0000_0100_0000_01b3)
   }
 
   public static func fnv1a64(_ text: String) -> Int64 {

@@ -154,4 +154,23 @@ import Testing
     #expect(summary.counts.sessionsDerived == 1)
     #expect(summary.counts.eventsStored == 9)
   }
+
+  @Test func aChunkWithOneChangedLineIsReadAgainNotSkipped() throws {
+    let dir = try TemporaryDirectory()
+    let original = try String(contentsOf: samples.appendingPathComponent("phlock-ios.jsonl"), encoding: .utf8)
+    let path = try dir.write("log.jsonl", original)
+    let db = try PullParityDatabase(path: dir.path("changed.sqlite"))
+    _ = try ingest([path], db, batchLines: 1000)
+    // The same file again, its 1500th line changed (same event id, other content, same length):
+    // the chunk that holds it is new and yields a conflict; the others are skipped as known.
+    var lines = original.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+    lines[1499] = lines[1499].replacingOccurrences(of: "\"platform\":\"ios\"", with: "\"platform\":\"iot\"")
+    #expect(lines[1499].contains("iot"))
+    try dir.write("log.jsonl", lines.joined(separator: "\n"))
+    let again = try ingest([path], db, batchLines: 1000)
+    #expect(again.counts.conflicts == 1)
+    #expect(again.counts.eventsStored == 0)
+    #expect(again.counts.duplicates == lines.filter { !$0.isEmpty }.count - 1)
+    #expect(try DatabaseDump.count(db, "quarantine") == 1)
+  }
 }

@@ -59,8 +59,24 @@ final class BatchChannel: @unchecked Sendable {
   }
 
   private var mostlyDuplicates = false
+  private var knownChunks = false
 
-  /// The writer's last chunk was (almost) all duplicates: a file sent again. The reader then
+  /// The writer's last chunk was one it had written before (a re-sent file): the reader then
+  /// only copies and hashes the next chunk, which the writer is likely to skip as well.
+  var expectKnownChunks: Bool {
+    get {
+      condition.lock()
+      defer { condition.unlock() }
+      return knownChunks
+    }
+    set {
+      condition.lock()
+      knownChunks = newValue
+      condition.unlock()
+    }
+  }
+
+  /// The writer's last chunk was (almost) all duplicates: logs sent again. The reader then
   /// stops deriving sessions ahead of the writer, since nothing it derives would be used.
   var expectDuplicates: Bool {
     get {

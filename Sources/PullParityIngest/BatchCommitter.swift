@@ -16,9 +16,10 @@ struct BatchCommitter {
 
   /// - Parameter derivedRefs: sessions already derived in this transaction; a session that spans
   ///   several chunks of one transaction is counted once.
+  /// - Returns: the chunk's counts, and whether it was a chunk written before (skipped).
   mutating func write(
     _ chunk: IngestBatch, into tx: IngestTransaction, derivedRefs: inout Set<Int64>, times: inout IngestStageTimes
-  ) throws -> RunCounts {
+  ) throws -> (counts: RunCounts, known: Bool) {
     var clock = ContinuousClock.now
     // A chunk written before (a re-sent file) changes nothing: its lines are what they were.
     if let fingerprint = chunk.fingerprint, let known = try tx.knownChunk(fingerprint) {
@@ -29,7 +30,7 @@ struct BatchCommitter {
       counts.conflicts = known.conflicts
       counts.quarantined = known.rejected
       times.storeEvents += lap(&clock)
-      return counts
+      return (counts, true)
     }
     let batch = chunk.isParsed ? chunk : parse(chunk)
     var counts = RunCounts()
@@ -101,7 +102,7 @@ struct BatchCommitter {
           events: counts.eventsStored + counts.duplicates, conflicts: counts.conflicts,
           rejected: counts.quarantined, blank: counts.blankLines))
     }
-    return counts
+    return (counts, false)
   }
 
   /// Parses a chunk the reader only copied (it expected the chunk to be known, and it is not).

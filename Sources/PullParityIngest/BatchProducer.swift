@@ -24,9 +24,10 @@ struct BatchProducer: Sendable {
       batch.readAndParseSeconds = Self.seconds(since: parseStarted)
       defer {
         parseStarted = ContinuousClock.now
-        // While the writer keeps finding chunks it has seen, only hash the next one.
-        builder.parsesLines = !channel.expectDuplicates
-        builder.derivesSessions = builder.parsesLines
+        // While the writer keeps finding chunks it has seen, only hash the next one; while it
+        // finds duplicates, parse but do not derive.
+        builder.parsesLines = !channel.expectKnownChunks
+        builder.derivesSessions = builder.parsesLines && !channel.expectDuplicates
       }
       return channel.put(.batch(batch))
     }

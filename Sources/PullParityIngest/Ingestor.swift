@@ -81,9 +81,9 @@ public struct Ingestor {
               continue
             }
             times.readAndParse += batch.readAndParseSeconds
-            let counts = try committer.write(batch, into: tx, derivedRefs: &derivedRefs, times: &times)
-            // Mostly duplicates: a file sent again. The reader then only hashes the next chunks.
+            let (counts, known) = try committer.write(batch, into: tx, derivedRefs: &derivedRefs, times: &times)
             let events = counts.eventsStored + counts.duplicates
+            channel.expectKnownChunks = known
             channel.expectDuplicates = events > 0 && counts.duplicates * 10 >= events * 9
             transactionCounts += counts
             last = (batch.lastPosition, batch.bytesRead)

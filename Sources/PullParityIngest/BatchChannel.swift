@@ -64,36 +64,20 @@ final class BatchChannel: @unchecked Sendable {
   /// The writer's last chunk was one it had written before (a re-sent file): the reader then
   /// only copies and hashes the next chunk, which the writer is likely to skip as well.
   var expectKnownChunks: Bool {
-    get {
-      condition.lock()
-      defer { condition.unlock() }
-      return knownChunks
-    }
-    set {
-      condition.lock()
-      knownChunks = newValue
-      condition.unlock()
-    }
+    get { locked { knownChunks } }
+    set { locked { knownChunks = newValue } }
   }
 
   /// The writer's last chunk was (almost) all duplicates: logs sent again. The reader then
   /// stops deriving sessions ahead of the writer, since nothing it derives would be used.
   var expectDuplicates: Bool {
-    get {
-      condition.lock()
-      defer { condition.unlock() }
-      return mostlyDuplicates
-    }
-    set {
-      condition.lock()
-      mostlyDuplicates = newValue
-      condition.unlock()
-    }
+    get { locked { mostlyDuplicates } }
+    set { locked { mostlyDuplicates = newValue } }
   }
 
-  var isCancelled: Bool {
+  private func locked<T>(_ body: () -> T) -> T {
     condition.lock()
     defer { condition.unlock() }
-    return cancelled
+    return body()
   }
 }

@@ -47,7 +47,8 @@ struct BatchBuilder {
     if !seenIDHashes.insert(row.idHash).inserted { repeatedIDHashes.insert(row.idHash) }
     batch.rows.append(row)
     if derivesSessions {
-      sessionEvents[sessionIndex].append(RecordedEvent(event: event, source: sourceNames[sourceIndex], line: line.number))
+      sessionEvents[sessionIndex].append(
+        RecordedEvent(event: event, source: sourceNames[sourceIndex], line: line.number))
     }
   }
 
@@ -71,7 +72,8 @@ struct BatchBuilder {
   /// Keeps a line to be parsed later, if its chunk turns out to be new.
   mutating func keepUnparsed(_ line: InputLine, sourceIndex: Int) {
     batch.unparsed.append(
-      UnparsedLine(sourceIndex: sourceIndex, line: line.number, byteOffset: line.byteOffset, raw: batch.copy(line.bytes)))
+      UnparsedLine(
+        sourceIndex: sourceIndex, line: line.number, byteOffset: line.byteOffset, raw: batch.copy(line.bytes)))
   }
 
   var lineCount: Int { batch.linesRead }

@@ -113,7 +113,8 @@ struct BatchCommitter {
     chunk.arena.withUnsafeBytes { arena in
       for unparsed in chunk.unparsed {
         let bytes = unparsed.raw.bytes(in: arena)
-        let line = InputLine(bytes: bytes, readableCount: bytes.count, number: unparsed.line, byteOffset: unparsed.byteOffset)
+        let line = InputLine(
+          bytes: bytes, readableCount: bytes.count, number: unparsed.line, byteOffset: unparsed.byteOffset)
         switch storedLineDecoder.decode(bytes, readableCount: bytes.count) {
         case .blank: break
         case .event(let event): builder.add(event, sourceIndex: unparsed.sourceIndex, line: line)

@@ -159,7 +159,10 @@ public struct FoundationLineParser: EventLineParser {
         var hasExponent = false
         while end < line.count, isNumberByte(line[end]) {
           if line[end] == UInt8(ascii: ".") { isInteger = false }
-          if line[end] | 0x20 == UInt8(ascii: "e") { isInteger = false; hasExponent = true }
+          if line[end] | 0x20 == UInt8(ascii: "e") {
+            isInteger = false
+            hasExponent = true
+          }
           end += 1
         }
         // Up to 18 digits always fit Int64, and no number below 1e300 without an exponent

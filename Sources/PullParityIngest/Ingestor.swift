@@ -1,6 +1,6 @@
 import Foundation
-public import PullParityStore
 import PullParityCore
+public import PullParityStore
 
 /// Reads inputs line by line, parses them, and commits them batch by batch.
 ///

@@ -32,7 +32,8 @@ public enum ProfileFile {
     for (index, profile) in profiles.enumerated() {
       try validate(profile, at: "profiles[\(index)]", path: path)
       guard names.insert(profile.name).inserted else {
-        throw ProfileFileError(path: path, field: "profiles[\(index)].name", problem: "\"\(profile.name)\" is defined twice")
+        throw ProfileFileError(
+          path: path, field: "profiles[\(index)].name", problem: "\"\(profile.name)\" is defined twice")
       }
     }
     return profiles
@@ -49,12 +50,15 @@ public enum ProfileFile {
     guard !p.name.isEmpty else { throw fail("name", "must not be empty") }
     guard p.version >= 1 else { throw fail("version", "must be 1 or more, got \(p.version)") }
     if let threshold = p.armThreshold, !(threshold > 0) {
-      throw fail("arm_threshold", "must be more than 0 (or null to trust the client), got \(NumberText.format(threshold))")
+      throw fail(
+        "arm_threshold", "must be more than 0 (or null to trust the client), got \(NumberText.format(threshold))")
     }
     guard p.resistance > 0, p.resistance.isFinite else {
       throw fail("resistance", "must be more than 0, got \(NumberText.format(p.resistance))")
     }
-    guard p.minHoldMs >= 0, p.minHoldMs.isFinite else { throw fail("min_hold_ms", "must be 0 or more, got \(NumberText.format(p.minHoldMs))") }
+    guard p.minHoldMs >= 0, p.minHoldMs.isFinite else {
+      throw fail("min_hold_ms", "must be 0 or more, got \(NumberText.format(p.minHoldMs))")
+    }
     guard p.hideSlackMs >= 0, p.hideSlackMs.isFinite else {
       throw fail("hide_slack_ms", "must be 0 or more, got \(NumberText.format(p.hideSlackMs))")
     }

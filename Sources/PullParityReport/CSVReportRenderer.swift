@@ -26,7 +26,9 @@ public struct CSVReportRenderer {
     return lines.joined()
   }
 
-  private func row(_ metric: ParityMetric, _ platform: PlatformSummary, _ group: ParityGroup, _ app: AppParity) -> [String] {
+  private func row(_ metric: ParityMetric, _ platform: PlatformSummary, _ group: ParityGroup, _ app: AppParity)
+    -> [String]
+  {
     var cells = [
       app.app, app.profile, "\(app.profileVersion)", group.dimension, group.value, platform.platform,
       metric.rawValue, metric.unit,

@@ -53,7 +53,10 @@ struct DistributionChart {
       let x = scale.position(threshold.value)
       body.append(SVG.line(x1: x, y1: Self.top - 8, x2: x, y2: bottom, cssClass: "threshold", title: threshold.label))
       let anchor = x < 70 ? "start" : x > Self.width - 70 ? "end" : "middle"
-      body.append(SVG.text(threshold.label, x: x + (anchor == "start" ? -2 : anchor == "end" ? 2 : 0), y: 11, anchor: anchor, cssClass: "threshold-label halo"))
+      body.append(
+        SVG.text(
+          threshold.label, x: x + (anchor == "start" ? -2 : anchor == "end" ? 2 : 0), y: 11, anchor: anchor,
+          cssClass: "threshold-label halo"))
     }
 
     for (index, row) in rows.enumerated() {
@@ -71,7 +74,10 @@ struct DistributionChart {
     var parts: [String] = []
     guard let p50 = Percentile.of(sorted: sorted, 0.5) else {
       parts.append(SVG.text(row.platform, x: Self.plotStart, y: top + 12, cssClass: "pname halo \(color)"))
-      parts.append(SVG.text("no values", x: Self.plotStart + SVG.estimatedWidth(row.platform, bold: true) + 8, y: top + 12, cssClass: "muted halo"))
+      parts.append(
+        SVG.text(
+          "no values", x: Self.plotStart + SVG.estimatedWidth(row.platform, bold: true) + 8, y: top + 12,
+          cssClass: "muted halo"))
       return parts.joined(separator: "\n")
     }
     func p(_ q: Double) -> Double { Percentile.of(sorted: sorted, q) ?? p50 }
@@ -80,7 +86,10 @@ struct DistributionChart {
     let label =
       "n \(sorted.count) · p50 \(Formatting.number(p50)) · p90 \(Formatting.number(p90)) · p95 \(Formatting.number(p95))"
     parts.append(SVG.text(row.platform, x: Self.plotStart, y: top + 12, cssClass: "pname halo \(color)"))
-    parts.append(SVG.text(label, x: Self.plotStart + SVG.estimatedWidth(row.platform, bold: true) + 8, y: top + 12, cssClass: "muted halo"))
+    parts.append(
+      SVG.text(
+        label, x: Self.plotStart + SVG.estimatedWidth(row.platform, bold: true) + 8, y: top + 12, cssClass: "muted halo"
+      ))
 
     let boxTop = top + 17
     let boxHeight = 16.0
@@ -91,12 +100,14 @@ struct DistributionChart {
     var box = "<g class=\"mark box \(color)\">" + SVG.title(summary)
     box += SVG.line(x1: scale.position(p5), y1: center, x2: scale.position(p95), y2: center, cssClass: "whisker")
     for end in [p5, p95] {
-      box += SVG.line(x1: scale.position(end), y1: center - 5, x2: scale.position(end), y2: center + 5, cssClass: "whisker")
+      box += SVG.line(
+        x1: scale.position(end), y1: center - 5, x2: scale.position(end), y2: center + 5, cssClass: "whisker")
     }
     box += SVG.rect(
       x: scale.position(p25), y: boxTop, width: scale.position(p75) - scale.position(p25), height: boxHeight,
       cssClass: "iqr")
-    box += SVG.line(x1: scale.position(p50), y1: boxTop - 2, x2: scale.position(p50), y2: boxTop + boxHeight + 2, cssClass: "median")
+    box += SVG.line(
+      x1: scale.position(p50), y1: boxTop - 2, x2: scale.position(p50), y2: boxTop + boxHeight + 2, cssClass: "median")
     box += "</g>"
     parts.append(box)
 
@@ -105,7 +116,8 @@ struct DistributionChart {
     for (order, index) in Self.dotIndices(sorted.count).enumerated() {
       let y = dotsTop + Double((order * 7) % 5) * 2
       parts.append(
-        "<circle class=\"mark dot \(color)\" cx=\"\(SVG.number(scale.position(sorted[index])))\" cy=\"\(SVG.number(y))\" r=\"2\"/>")
+        "<circle class=\"mark dot \(color)\" cx=\"\(SVG.number(scale.position(sorted[index])))\" cy=\"\(SVG.number(y))\" r=\"2\"/>"
+      )
     }
     return parts.joined(separator: "\n")
   }

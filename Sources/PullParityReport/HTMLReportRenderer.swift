@@ -155,12 +155,14 @@ public struct HTMLReportRenderer {
     if rates.markCount > 0 {
       figures.append(
         "<figure class=\"chart\">\n<figcaption><strong>Violation rates</strong> (% of sessions)"
-          + "<br><small>each with the sessions it was counted from</small></figcaption>\n" + rates.render() + "\n</figure>")
+          + "<br><small>each with the sessions it was counted from</small></figcaption>\n" + rates.render()
+          + "\n</figure>")
     }
     if !figures.isEmpty {
       out.append(
         "<p class=\"note legend\">Box plots: box p25–p75, thick bar p50, whiskers p5–p95, a dot per session "
-          + "(\(DistributionChart.maxDots) evenly spaced by rank when there are more); dashed red: the profile's threshold.</p>")
+          + "(\(DistributionChart.maxDots) evenly spaced by rank when there are more); dashed red: the profile's threshold.</p>"
+      )
       out.append("<div class=\"charts\">\n" + figures.joined(separator: "\n") + "\n</div>")
     }
     return out.joined(separator: "\n")
@@ -239,12 +241,15 @@ public struct HTMLReportRenderer {
         + "The green band is the time the indicator was visible; the dashed line, where the profile's minimum hold ends. "
         + "Replay one with <code>pullparity session &lt;id&gt;</code>.</p>")
     for (index, timeline) in input.timelines.enumerated() {
-      let profileName = input.report.apps.first { $0.app == timeline.app }?.profile
+      let profileName =
+        input.report.apps.first { $0.app == timeline.app }?.profile
         ?? input.sessions.first { $0.sessionID == timeline.sessionID }?.profile ?? timeline.app
       let chart = TimelineChart(
         id: "timeline.\(index)", timeline: timeline, minHoldMs: input.profiles.resolve(profileName).minHoldMs)
       out.append("<figure class=\"chart timeline\">")
-      out.append("<figcaption><strong>\(e(timeline.title))</strong><br><small>session <code>\(e(timeline.sessionID))</code></small></figcaption>")
+      out.append(
+        "<figcaption><strong>\(e(timeline.title))</strong><br><small>session <code>\(e(timeline.sessionID))</code></small></figcaption>"
+      )
       out.append("<div class=\"scroll\">\n" + chart.render() + "\n</div>")
       if !timeline.violations.isEmpty {
         out.append(
@@ -253,10 +258,16 @@ public struct HTMLReportRenderer {
               "<li><span class=\"kind\">\(e($0.label))</span> at +\(Formatting.oneDecimal($0.offsetMs)) ms: \(e($0.detail))</li>"
             }.joined() + "</ul>")
       }
-      out.append("<details><summary>All \(timeline.marks.count) events</summary><div class=\"table-wrap\"><table class=\"events\">")
-      out.append("<thead><tr><th scope=\"col\">+ms</th><th scope=\"col\">event</th><th scope=\"col\">detail</th></tr></thead><tbody>")
+      out.append(
+        "<details><summary>All \(timeline.marks.count) events</summary><div class=\"table-wrap\"><table class=\"events\">"
+      )
+      out.append(
+        "<thead><tr><th scope=\"col\">+ms</th><th scope=\"col\">event</th><th scope=\"col\">detail</th></tr></thead><tbody>"
+      )
       for mark in timeline.marks {
-        out.append("<tr><td>\(Formatting.oneDecimal(mark.offsetMs))</td><td>\(e(mark.label))</td><td>\(e(mark.detail))</td></tr>")
+        out.append(
+          "<tr><td>\(Formatting.oneDecimal(mark.offsetMs))</td><td>\(e(mark.label))</td><td>\(e(mark.detail))</td></tr>"
+        )
       }
       out.append("</tbody></table></div></details>")
       out.append("</figure>")

@@ -47,9 +47,11 @@ public struct MarkdownReportRenderer {
     // The reference platform first, as in the text report.
     let ordered = group.platforms.sorted { lhs, _ in lhs.platform == group.referencePlatform }
     let others = group.referencePlatform == nil ? [] : ordered.filter { $0.platform != group.referencePlatform }
-    var header = ["metric"] + ordered.map {
-      $0.platform == group.referencePlatform ? "\(Self.escape($0.platform)) (ref)" : Self.escape($0.platform)
-    }
+    var header =
+      ["metric"]
+      + ordered.map {
+        $0.platform == group.referencePlatform ? "\(Self.escape($0.platform)) (ref)" : Self.escape($0.platform)
+      }
     var alignment = [":--"] + ordered.map { _ in "--:" }
     for other in others {
       header += ["Δ \(Self.escape(other.platform))", "parity \(Self.escape(other.platform))"]
@@ -60,13 +62,16 @@ public struct MarkdownReportRenderer {
     let blanks = Array(repeating: "", count: others.count * 2)
     out.append(Self.row(["sessions"] + ordered.map { "\($0.sessions)" } + blanks))
     out.append(
-      Self.row(["done / cancelled / incomplete"] + ordered.map { "\($0.completed)/\($0.cancelled)/\($0.incomplete)" } + blanks))
+      Self.row(
+        ["done / cancelled / incomplete"] + ordered.map { "\($0.completed)/\($0.cancelled)/\($0.incomplete)" } + blanks)
+    )
 
     for metric in ParityMetric.allCases {
       var cells = [metric.isRate ? metric.title : "\(metric.title) p50 (\(metric.unit))"]
       for platform in ordered {
         cells.append(
-          metric.isRate ? Formatting.percent(platform.rate(metric)) : Formatting.number(platform.distribution(metric)?.p50))
+          metric.isRate
+            ? Formatting.percent(platform.rate(metric)) : Formatting.number(platform.distribution(metric)?.p50))
       }
       for other in others {
         let comparison = group.comparisons.first { $0.metric == metric && $0.platform == other.platform }

@@ -5,12 +5,15 @@ public struct ProfileTextRenderer {
   public init() {}
 
   public func render(_ profiles: [Profile]) -> String {
-    profiles.map(block).joined(separator: "\n") 
+    profiles.map(block).joined(separator: "\n")
   }
 
   private func block(_ p: Profile) -> String {
     var table = TextTable()
-    table.add(["arm threshold", p.armThreshold.map { "\(NumberText.format($0)) on distance × resistance" } ?? "none (trusts the client's armed)"])
+    table.add([
+      "arm threshold",
+      p.armThreshold.map { "\(NumberText.format($0)) on distance × resistance" } ?? "none (trusts the client's armed)",
+    ])
     table.add(["resistance", NumberText.format(p.resistance)])
     table.add(["minimum visible", "\(NumberText.format(p.minHoldMs)) ms"])
     table.add(["hide slack", "\(NumberText.format(p.hideSlackMs)) ms"])

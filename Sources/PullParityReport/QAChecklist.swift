@@ -68,13 +68,16 @@ public struct QAChecklist {
         let worstOffset = pulls.compactMap(\.metrics.maxOffsetError).max()
         return result(
           check, checked: pulls, failing: failing,
-          evidence: "\(failing.count) of \(pulls.count) pulls strayed (offset error > \(fmt(QAChecklist.maxOffsetError)) or sample gap > \(fmt(QAChecklist.maxSampleGapMs)) ms); worst offset error \(fmt(worstOffset)), worst gap \(fmt(worstGap)) ms")
+          evidence:
+            "\(failing.count) of \(pulls.count) pulls strayed (offset error > \(fmt(QAChecklist.maxOffsetError)) or sample gap > \(fmt(QAChecklist.maxSampleGapMs)) ms); worst offset error \(fmt(worstOffset)), worst gap \(fmt(worstGap)) ms"
+        )
 
       case .armParity:
         let armed = sessions.filter { $0.metrics.armMismatch != nil }
         let mismatched = armed.filter { $0.metrics.armMismatch == true }
         let p50 = Distribution(sessions.compactMap(\.metrics.clientArmDistance)).p50
-        var evidence = "arm_mismatch in \(mismatched.count) of \(armed.count) sessions where the client armed; client p50 \(fmt(p50))"
+        var evidence =
+          "arm_mismatch in \(mismatched.count) of \(armed.count) sessions where the client armed; client p50 \(fmt(p50))"
         var distanceOff = false
         if let referencePlatform, referencePlatform != platform, let referenceSessions {
           let referenceP50 = Distribution(referenceSessions.compactMap(\.metrics.clientArmDistance)).p50
@@ -90,20 +93,25 @@ public struct QAChecklist {
         let failing = fast.filter { $0.metrics.flash == true }
         return result(
           check, checked: fast, failing: failing,
-          evidence: "\(failing.count) of \(fast.count) fast loads (< \(fmt(profile.minHoldMs)) ms) hid before \(fmt(profile.minHoldMs)) ms")
+          evidence:
+            "\(failing.count) of \(fast.count) fast loads (< \(fmt(profile.minHoldMs)) ms) hid before \(fmt(profile.minHoldMs)) ms"
+        )
 
       case .noPrematureHide:
         let failing = completed.filter { $0.metrics.prematureHide == true }
         let slow = completed.count { ($0.metrics.loadMs ?? 0) >= profile.minHoldMs }
         return result(
           check, checked: completed, failing: failing,
-          evidence: "\(failing.count) of \(completed.count) completed refreshes (\(slow) slow loads) hid before load_complete")
+          evidence:
+            "\(failing.count) of \(completed.count) completed refreshes (\(slow) slow loads) hid before load_complete")
 
       case .noLateHide:
         let failing = completed.filter { $0.metrics.lateHide == true }
         return result(
           check, checked: completed, failing: failing,
-          evidence: "\(failing.count) of \(completed.count) completed refreshes hid more than \(fmt(profile.hideSlackMs)) ms after the hold and load")
+          evidence:
+            "\(failing.count) of \(completed.count) completed refreshes hid more than \(fmt(profile.hideSlackMs)) ms after the hold and load"
+        )
 
       case .labelCopy:
         let labelled = sessions.filter { $0.metrics.labelViolations != nil }

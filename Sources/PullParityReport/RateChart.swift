@@ -31,12 +31,17 @@ struct RateChart {
     var y = 0.0
     for metric in shownMetrics {
       let failed = failing.contains(metric)
-      body.append(SVG.text(metric.title + (failed ? "  ✗ not at parity" : ""), x: 4, y: y + 14, cssClass: failed ? "heading bad" : "heading"))
+      body.append(
+        SVG.text(
+          metric.title + (failed ? "  ✗ not at parity" : ""), x: 4, y: y + 14,
+          cssClass: failed ? "heading bad" : "heading"))
       y += Self.headerHeight
       for platform in platforms {
         let color = palette.cssClass(platform.platform)
-        body.append(SVG.text(platform.platform, x: Self.barStart - 6, y: y + 11, anchor: "end", cssClass: "pname \(color)"))
-        body.append(SVG.rect(x: Self.barStart, y: y + 2, width: Self.barEnd - Self.barStart, height: 11, cssClass: "track"))
+        body.append(
+          SVG.text(platform.platform, x: Self.barStart - 6, y: y + 11, anchor: "end", cssClass: "pname \(color)"))
+        body.append(
+          SVG.rect(x: Self.barStart, y: y + 2, width: Self.barEnd - Self.barStart, height: 11, cssClass: "track"))
         let rate = platform.rate(metric)
         if let rate, let value = rate.value {
           // A 0 % bar still gets a sliver, so "measured, none" differs from "no data".

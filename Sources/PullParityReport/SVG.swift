@@ -19,16 +19,20 @@ enum SVG {
   ) -> String {
     let classAttribute = cssClass.map { " class=\"\($0)\"" } ?? ""
     let anchorAttribute = anchor == "start" ? "" : " text-anchor=\"\(anchor)\""
-    return "<text x=\"\(number(x))\" y=\"\(number(y))\"\(anchorAttribute)\(classAttribute)>\(HTMLEscaping.escape(content))</text>"
+    return
+      "<text x=\"\(number(x))\" y=\"\(number(y))\"\(anchorAttribute)\(classAttribute)>\(HTMLEscaping.escape(content))</text>"
   }
 
   static func line(x1: Double, y1: Double, x2: Double, y2: Double, cssClass: String, title: String? = nil) -> String {
-    let open = "<line class=\"\(cssClass)\" x1=\"\(number(x1))\" y1=\"\(number(y1))\" x2=\"\(number(x2))\" y2=\"\(number(y2))\""
+    let open =
+      "<line class=\"\(cssClass)\" x1=\"\(number(x1))\" y1=\"\(number(y1))\" x2=\"\(number(x2))\" y2=\"\(number(y2))\""
     guard let title else { return open + "/>" }
     return open + ">" + self.title(title) + "</line>"
   }
 
-  static func rect(x: Double, y: Double, width: Double, height: Double, cssClass: String, title: String? = nil) -> String {
+  static func rect(x: Double, y: Double, width: Double, height: Double, cssClass: String, title: String? = nil)
+    -> String
+  {
     let open =
       "<rect class=\"\(cssClass)\" x=\"\(number(x))\" y=\"\(number(y))\" width=\"\(number(max(width, 0)))\" height=\"\(number(max(height, 0)))\""
     guard let title else { return open + "/>" }

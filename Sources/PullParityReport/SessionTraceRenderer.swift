@@ -27,7 +27,8 @@ public struct SessionTraceRenderer {
       table.add([
         Formatting.oneDecimal(event.timestamp - start), event.type.rawValue,
         step.stateAfter.phase.rawValue
-          + (step.findings.isEmpty ? "" : " " + style.bad("!" + step.findings.map(\.kind.rawValue).joined(separator: ","))),
+          + (step.findings.isEmpty
+            ? "" : " " + style.bad("!" + step.findings.map(\.kind.rawValue).joined(separator: ","))),
         Self.detail(event.payload),
       ])
       for finding in step.findings { findingLines.append(describe(finding, start: start)) }
@@ -54,7 +55,8 @@ public struct SessionTraceRenderer {
   }
 
   private func describe(_ v: Violation, start: Double) -> String {
-    "  " + style.bad(v.kind.rawValue) + " at +\(Formatting.oneDecimal(v.at - start)) ms: expected \(v.expected); got \(v.actual)"
+    "  " + style.bad(v.kind.rawValue)
+      + " at +\(Formatting.oneDecimal(v.at - start)) ms: expected \(v.expected); got \(v.actual)"
   }
 
   private func flag(_ value: Bool?) -> String { value.map { $0 ? "yes" : "no" } ?? "–" }
@@ -69,8 +71,10 @@ public struct SessionTraceRenderer {
     case .refreshStart(let trigger): trigger.rawValue
     case .indicatorShown(let config):
       config.map { c in
-        [c.kind?.rawValue, c.count.map { "×\($0)" }, c.staggerMs.map { "stagger \(Formatting.number($0))" },
-         c.cycleMs.map { "cycle \(Formatting.number($0))" }].compactMap { $0 }.joined(separator: " ")
+        [
+          c.kind?.rawValue, c.count.map { "×\($0)" }, c.staggerMs.map { "stagger \(Formatting.number($0))" },
+          c.cycleMs.map { "cycle \(Formatting.number($0))" },
+        ].compactMap { $0 }.joined(separator: " ")
       } ?? ""
     case .reveal(let progress, let visible): "progress \(NumberText.format(progress)) bars \(visible)"
     case .cacheInvalidated(let key): key

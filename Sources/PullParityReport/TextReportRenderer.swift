@@ -12,7 +12,8 @@ public struct TextReportRenderer {
     var out: [String] = []
     let t = report.tolerances
     let sessions = report.apps.flatMap(\.groups).flatMap(\.platforms).reduce(0) { $0 + $1.sessions }
-    out.append(style.bold("Pull-to-refresh parity") + " — \(sessions) sessions, grouped by \(report.groupedBy.rawValue)")
+    out.append(
+      style.bold("Pull-to-refresh parity") + " — \(sessions) sessions, grouped by \(report.groupedBy.rawValue)")
     out.append(
       "Tolerances: arm ±\(NumberText.format(t.armDistance)) pt, time to arm ±\(NumberText.format(t.timeToArmMs)) ms, "
         + "visible ±\(NumberText.format(t.visibleMs)) ms, rates ±\(NumberText.format(t.ratePoints)) pts")
@@ -49,7 +50,8 @@ public struct TextReportRenderer {
       var row = [label]
       for platform in ordered {
         row.append(
-          metric.isRate ? Formatting.percent(platform.rate(metric)) : Formatting.number(platform.distribution(metric)?.p50))
+          metric.isRate
+            ? Formatting.percent(platform.rate(metric)) : Formatting.number(platform.distribution(metric)?.p50))
       }
       if compared {
         for other in others {

@@ -40,7 +40,8 @@ struct TimelineChart {
     }
     if let holdEnd {
       eventLabels.append(
-        Self.placed("min hold \(NumberText.format(minHoldMs ?? 0)) ms", at: scale.position(holdEnd), cssClass: "threshold-label"))
+        Self.placed(
+          "min hold \(NumberText.format(minHoldMs ?? 0)) ms", at: scale.position(holdEnd), cssClass: "threshold-label"))
     }
     let eventRows = Self.stack(&eventLabels)
     var violationLabels = timeline.violations.map {
@@ -93,7 +94,8 @@ struct TimelineChart {
       let minor = Self.minorEvents.contains(mark.label)
       body.append(
         SVG.line(
-          x1: x, y1: minor ? laneTop + 12 : laneTop, x2: x, y2: laneBottom, cssClass: minor ? "mark event minor" : "mark event",
+          x1: x, y1: minor ? laneTop + 12 : laneTop, x2: x, y2: laneBottom,
+          cssClass: minor ? "mark event minor" : "mark event",
           title: "+\(Formatting.oneDecimal(mark.offsetMs)) ms \(mark.label) \(mark.detail)"))
     }
 

@@ -78,7 +78,11 @@ import Testing
     // After done, another hide is unexpected and changes nothing.
     step(
       f.at(1500, .indicatorHidden),
-      [Violation(kind: .unexpectedEvent, at: T0 + 1500, expected: "an event allowed while done", actual: "indicator_hidden while done")])
+      [
+        Violation(
+          kind: .unexpectedEvent, at: T0 + 1500, expected: "an event allowed while done",
+          actual: "indicator_hidden while done")
+      ])
   }
 
   @Test func tabReselectStartsFromIdleWithoutAPull() {
@@ -144,10 +148,14 @@ import Testing
       .pulling: [.pullMove, .armed, .disarmed, .release, .cancel, .label, .reveal],
       .armed: [.pullMove, .armed, .disarmed, .release, .cancel, .label, .reveal],
       .released: [.cancel, .label, .reveal, .refreshStart],
-      .refreshing: [.label, .refreshStart, .indicatorShown, .cacheInvalidated, .fetchStart, .indicatorHidden,
-                    .loadComplete, .errorShown, .contentCleared],
-      .holding: [.label, .refreshStart, .indicatorShown, .cacheInvalidated, .fetchStart, .indicatorHidden,
-                 .errorShown, .contentCleared],
+      .refreshing: [
+        .label, .refreshStart, .indicatorShown, .cacheInvalidated, .fetchStart, .indicatorHidden,
+        .loadComplete, .errorShown, .contentCleared,
+      ],
+      .holding: [
+        .label, .refreshStart, .indicatorShown, .cacheInvalidated, .fetchStart, .indicatorHidden,
+        .errorShown, .contentCleared,
+      ],
       .done: [.loadComplete, .errorShown, .contentCleared],
       .cancelled: [],
     ]

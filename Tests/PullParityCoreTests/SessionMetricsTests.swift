@@ -145,7 +145,9 @@ import Testing
     #expect(
       labelled.violations
         == [
-          Violation(kind: .labelText, at: 1_795_000_000_003, expected: "Släpp för att uppdatera", actual: "Släpp för att uppdatera!"),
+          Violation(
+            kind: .labelText, at: 1_795_000_000_003, expected: "Släpp för att uppdatera",
+            actual: "Släpp för att uppdatera!"),
           Violation(
             kind: .labelText, at: 1_795_000_000_004, expected: "Padelbollarna studsar medan vi laddar...",
             actual: "Dra för att ladda senaste padelnytt..."),

@@ -27,7 +27,10 @@ import Testing
       (#""type":"release","distance":50"#, .release(distance: 50)),
       (#""type":"cancel","reason":"scroll_took_over""#, .cancel(reason: "scroll_took_over")),
       (#""type":"cancel""#, .cancel(reason: nil)),
-      (#""type":"label","text":"Sl\u00e4pp \"f\u00f6r\"","state":"ready""#, .label(text: "Släpp \"för\"", state: .ready)),
+      (
+        #""type":"label","text":"Sl\u00e4pp \"f\u00f6r\"","state":"ready""#,
+        .label(text: "Släpp \"för\"", state: .ready)
+      ),
       (#""type":"refresh_start""#, .refreshStart(trigger: .pull)),
       (#""type":"refresh_start","trigger":"tab_reselect""#, .refreshStart(trigger: .tabReselect)),
       (#""type":"refresh_start","trigger":"programmatic""#, .refreshStart(trigger: .programmatic)),
@@ -59,7 +62,8 @@ import Testing
   @Test(arguments: ParserKind.allCases)
   func optionalFieldsAndUnknownOnes(parser: ParserKind) {
     let line = Self.line(
-      #""type":"pull_start","seq":3,"profile":"padel","app_version":"3.8.1","os_version":"iOS 18","device":"iPhone","screen":"FeedView","empty":true,"build":{"x":[1,2]}"#)
+      #""type":"pull_start","seq":3,"profile":"padel","app_version":"3.8.1","os_version":"iOS 18","device":"iPhone","screen":"FeedView","empty":true,"build":{"x":[1,2]}"#
+    )
     #expect(
       Self.decode(line, parser)
         == .event(
@@ -87,41 +91,63 @@ import Testing
   }
 
   /// Each rejection: the category and words that name the field and what was wrong.
-  @Test(arguments: [
-    ("{}", RejectionReason.missingField, "`event_id`"),
-    (#"{"session_id":"s","ts":1795000000000,"platform":"ios","app":"a","type":"pull_start"}"#, .missingField, "missing field `event_id`"),
-    (line(#""type":"pull_move""#), .missingField, "`distance`"),
-    (line(#""type":"label","text":"x""#), .missingField, "`state`"),
-    (line(#""type":"load_complete""#), .missingField, "`ok`"),
-    (line(#""type":"reveal","progress":0.2"#), .missingField, "`visible`"),
-    (line(#""type":"cache_invalidated""#), .missingField, "`key`"),
-    (line(#""type":"pull_start""#, ts: "true"), .wrongType, "`ts` must be a number (epoch ms) or an RFC 3339 string, got a boolean"),
-    (#"{"event_id":7,"session_id":"s","ts":1795000000000,"platform":"ios","app":"a","type":"pull_start"}"#, .wrongType, "`event_id` must be a string, got a number"),
-    (line(#""type":"pull_move","distance":"12""#), .wrongType, "`distance` must be a number, got a string"),
-    (line(#""type":"pull_start","seq":1.5"#), .wrongType, "`seq` must be an integer"),
-    (line(#""type":"pull_start","empty":"yes""#), .wrongType, "`empty` must be a boolean"),
-    (line(#""type":"indicator_shown","indicator":[4]"#), .wrongType, "`indicator` must be an object"),
-    (line(#""type":"indicator_shown","indicator":{"count":"4"}"#), .wrongType, "`indicator.count` must be a number"),
-    (line(#""type":"pull_dance""#), .unknownType, "\"pull_dance\" is not an event type"),
-    (line(#""type":"pull_start""#, ts: #""yesterday""#), .badTimestamp, "not an RFC 3339 timestamp"),
-    (line(#""type":"pull_start""#, ts: #""2026-11-20T10:15:02""#), .badTimestamp, "with a UTC offset"),
-    (line(#""type":"pull_start""#, ts: #""2026-02-30T10:15:02Z""#), .badTimestamp, "not an RFC 3339"),
-    (line(#""type":"pull_start""#, ts: "1795000000"), .badTimestamp, "outside 2000–2100"),
-    (line(#""type":"pull_move","distance":-1"#), .invalidValue, "`distance` -1 must be ≥ 0"),
-    (line(#""type":"label","text":"x","state":"armed""#), .invalidValue, "`state` \"armed\" is not one of pulling, ready, refreshing"),
-    (line(#""type":"refresh_start","trigger":"shake""#), .invalidValue, "`trigger` \"shake\""),
-    (line(#""type":"reveal","progress":1.5,"visible":5"#), .invalidValue, "`progress` 1.5 must be between 0 and 1"),
-    (#"{"event_id":"","session_id":"s","ts":1795000000000,"platform":"ios","app":"a","type":"pull_start"}"#, .invalidValue, "`event_id` must not be empty"),
-    (#"{"event_id":"e","session_id":"s","ts":1795000000000,"platform":"iOS","app":"a","type":"pull_start"}"#, .invalidValue, "`platform` \"iOS\" must be a non-empty lowercase token"),
-    ("{\"event_id\":\"\(String(repeating: "x", count: 129))\",\"session_id\":\"s\",\"ts\":1795000000000,\"platform\":\"ios\",\"app\":\"a\",\"type\":\"pull_start\"}", .invalidValue, "129 characters, more than 128"),
-    ("not json", .notJSON, "not valid JSON"),
-    ("{'a':1}", .notJSON, "not valid JSON"),
-    (#"{"ts":NaN}"#, .notJSON, "not valid JSON"),
-    (#"{"a":1} x"#, .notJSON, "not valid JSON"),
-    (#"{"a":1"#, .notJSON, "not valid JSON"),
-    ("[1,2]", .notAnObject, "an array, not a JSON object"),
-    (#""just a string""#, .notAnObject, "a string, not a JSON object"),
-  ] as [(String, RejectionReason, String)])
+  @Test(
+    arguments: [
+      ("{}", RejectionReason.missingField, "`event_id`"),
+      (
+        #"{"session_id":"s","ts":1795000000000,"platform":"ios","app":"a","type":"pull_start"}"#, .missingField,
+        "missing field `event_id`"
+      ),
+      (line(#""type":"pull_move""#), .missingField, "`distance`"),
+      (line(#""type":"label","text":"x""#), .missingField, "`state`"),
+      (line(#""type":"load_complete""#), .missingField, "`ok`"),
+      (line(#""type":"reveal","progress":0.2"#), .missingField, "`visible`"),
+      (line(#""type":"cache_invalidated""#), .missingField, "`key`"),
+      (
+        line(#""type":"pull_start""#, ts: "true"), .wrongType,
+        "`ts` must be a number (epoch ms) or an RFC 3339 string, got a boolean"
+      ),
+      (
+        #"{"event_id":7,"session_id":"s","ts":1795000000000,"platform":"ios","app":"a","type":"pull_start"}"#,
+        .wrongType, "`event_id` must be a string, got a number"
+      ),
+      (line(#""type":"pull_move","distance":"12""#), .wrongType, "`distance` must be a number, got a string"),
+      (line(#""type":"pull_start","seq":1.5"#), .wrongType, "`seq` must be an integer"),
+      (line(#""type":"pull_start","empty":"yes""#), .wrongType, "`empty` must be a boolean"),
+      (line(#""type":"indicator_shown","indicator":[4]"#), .wrongType, "`indicator` must be an object"),
+      (line(#""type":"indicator_shown","indicator":{"count":"4"}"#), .wrongType, "`indicator.count` must be a number"),
+      (line(#""type":"pull_dance""#), .unknownType, "\"pull_dance\" is not an event type"),
+      (line(#""type":"pull_start""#, ts: #""yesterday""#), .badTimestamp, "not an RFC 3339 timestamp"),
+      (line(#""type":"pull_start""#, ts: #""2026-11-20T10:15:02""#), .badTimestamp, "with a UTC offset"),
+      (line(#""type":"pull_start""#, ts: #""2026-02-30T10:15:02Z""#), .badTimestamp, "not an RFC 3339"),
+      (line(#""type":"pull_start""#, ts: "1795000000"), .badTimestamp, "outside 2000–2100"),
+      (line(#""type":"pull_move","distance":-1"#), .invalidValue, "`distance` -1 must be ≥ 0"),
+      (
+        line(#""type":"label","text":"x","state":"armed""#), .invalidValue,
+        "`state` \"armed\" is not one of pulling, ready, refreshing"
+      ),
+      (line(#""type":"refresh_start","trigger":"shake""#), .invalidValue, "`trigger` \"shake\""),
+      (line(#""type":"reveal","progress":1.5,"visible":5"#), .invalidValue, "`progress` 1.5 must be between 0 and 1"),
+      (
+        #"{"event_id":"","session_id":"s","ts":1795000000000,"platform":"ios","app":"a","type":"pull_start"}"#,
+        .invalidValue, "`event_id` must not be empty"
+      ),
+      (
+        #"{"event_id":"e","session_id":"s","ts":1795000000000,"platform":"iOS","app":"a","type":"pull_start"}"#,
+        .invalidValue, "`platform` \"iOS\" must be a non-empty lowercase token"
+      ),
+      (
+        "{\"event_id\":\"\(String(repeating: "x", count: 129))\",\"session_id\":\"s\",\"ts\":1795000000000,\"platform\":\"ios\",\"app\":\"a\",\"type\":\"pull_start\"}",
+        .invalidValue, "129 characters, more than 128"
+      ),
+      ("not json", .notJSON, "not valid JSON"),
+      ("{'a':1}", .notJSON, "not valid JSON"),
+      (#"{"ts":NaN}"#, .notJSON, "not valid JSON"),
+      (#"{"a":1} x"#, .notJSON, "not valid JSON"),
+      (#"{"a":1"#, .notJSON, "not valid JSON"),
+      ("[1,2]", .notAnObject, "an array, not a JSON object"),
+      (#""just a string""#, .notAnObject, "a string, not a JSON object"),
+    ] as [(String, RejectionReason, String)])
   func rejections(line: String, reason: RejectionReason, mentions: String) {
     for parser in ParserKind.allCases {
       guard case .rejected(let rejection) = Self.decode(line, parser) else {
@@ -147,7 +173,8 @@ import Testing
 
   @Test func anIdentifierOf128CharactersIsAccepted() {
     let id = String(repeating: "é", count: 128)  // 256 bytes, 128 characters
-    let line = "{\"event_id\":\"\(id)\",\"session_id\":\"s\",\"ts\":1795000000000,\"platform\":\"ios\",\"app\":\"a\",\"type\":\"pull_start\"}"
+    let line =
+      "{\"event_id\":\"\(id)\",\"session_id\":\"s\",\"ts\":1795000000000,\"platform\":\"ios\",\"app\":\"a\",\"type\":\"pull_start\"}"
     guard case .event(let event) = Self.decode(line, .simdjson) else {
       Issue.record("rejected a 128-character id")
       return

@@ -69,8 +69,10 @@ import Testing
 
   @Test func aConflictKeepsTheFirstVersionAndQuarantinesTheOther() throws {
     let dir = try TemporaryDirectory()
-    let first = #"{"event_id":"e1","session_id":"s1","ts":1795000000000,"platform":"ios","app":"padel","type":"pull_start"}"#
-    let other = #"{"event_id":"e1","session_id":"s1","ts":1795000000001,"platform":"ios","app":"padel","type":"pull_start"}"#
+    let first =
+      #"{"event_id":"e1","session_id":"s1","ts":1795000000000,"platform":"ios","app":"padel","type":"pull_start"}"#
+    let other =
+      #"{"event_id":"e1","session_id":"s1","ts":1795000000001,"platform":"ios","app":"padel","type":"pull_start"}"#
     let a = try dir.write("a.jsonl", first + "\n" + first + "\n")
     let b = try dir.write("b.jsonl", other + "\n")
     let db = try PullParityDatabase(path: dir.path("conflict.sqlite"))
@@ -81,7 +83,8 @@ import Testing
     #expect(summary.counts.quarantined == 0)
     let stored = try DatabaseDump.rows(db, table: "events", columns: "raw", order: "event_pk")
     #expect(stored == ["[raw:\"\(first.replacingOccurrences(of: "\"", with: "\\\""))\"]"])
-    let quarantined = try DatabaseDump.rows(db, table: "quarantine", columns: "source, line, category, event_id", order: "line")
+    let quarantined = try DatabaseDump.rows(
+      db, table: "quarantine", columns: "source, line, category, event_id", order: "line")
     #expect(quarantined == ["[source:\"\(b)\" line:1 category:\"conflict\" event_id:\"e1\"]"])
   }
 
@@ -91,7 +94,9 @@ import Testing
       #"{"event_id":"\#(id)","session_id":"\#(session)","ts":\#(ts),"platform":"ios","app":"padel","type":"pull_start"}"#
     }
     // Session B shows up first; then e1 in session A (first seen), then e1 again in session B.
-    let log = [line("b0", "B", 1_795_000_000_000), line("e1", "A", 1_795_000_000_010), line("e1", "B", 1_795_000_000_020)]
+    let log = [
+      line("b0", "B", 1_795_000_000_000), line("e1", "A", 1_795_000_000_010), line("e1", "B", 1_795_000_000_020),
+    ]
     let path = try dir.write("log.jsonl", log.joined(separator: "\n") + "\n")
     let db = try PullParityDatabase(path: dir.path("order.sqlite"))
     let summary = try ingest([path], db)
@@ -119,7 +124,8 @@ import Testing
   }
 
   @Test(arguments: [
-    ("a.jsonl", "a.jsonl"), ("./a.jsonl", "a.jsonl"), ("logs//../a.jsonl", "a.jsonl"), ("/x/./y/../z.jsonl", "/x/z.jsonl"),
+    ("a.jsonl", "a.jsonl"), ("./a.jsonl", "a.jsonl"), ("logs//../a.jsonl", "a.jsonl"),
+    ("/x/./y/../z.jsonl", "/x/z.jsonl"),
     ("../a.jsonl", "../a.jsonl"),
   ])
   func sourceNamesAreNormalized(path: String, name: String) {
@@ -143,7 +149,9 @@ import Testing
     let dir = try TemporaryDirectory()
     var lines: [String] = []
     for i in 0..<9 {
-      lines.append(#"{"event_id":"e\#(i)","session_id":"one","ts":\#(1_795_000_000_000 + i),"platform":"ios","app":"padel","type":"pull_move","distance":\#(i)}"#)
+      lines.append(
+        #"{"event_id":"e\#(i)","session_id":"one","ts":\#(1_795_000_000_000 + i),"platform":"ios","app":"padel","type":"pull_move","distance":\#(i)}"#
+      )
     }
     let path = try dir.write("one.jsonl", lines.joined(separator: "\n") + "\n")
     let db = try PullParityDatabase(path: dir.path("one.sqlite"))

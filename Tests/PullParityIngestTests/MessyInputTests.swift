@@ -17,19 +17,20 @@ import Testing
     let megabyte = String(repeating: "x", count: 1 << 20)
     var data = Data()
     func add(_ text: String, end: String = "\n") { data.append(Data((text + end).utf8)) }
-    add(Self.event("e1"))                                   // 1
+    add(Self.event("e1"))  // 1
     add(Self.event("big", extra: #","note":"\#(megabyte)""#))  // 2: a valid 1 MB line
-    add(Self.event("e2"), end: "\r\n")                      // 3: CRLF
-    add("")                                                 // 4: blank
-    add("\r", end: "\n")                                    // 5: blank (only \r)
-    add("{\"event_id\":\"\(megabyte)")                      // 6: a 1 MB line that is not JSON
+    add(Self.event("e2"), end: "\r\n")  // 3: CRLF
+    add("")  // 4: blank
+    add("\r", end: "\n")  // 5: blank (only \r)
+    add("{\"event_id\":\"\(megabyte)")  // 6: a 1 MB line that is not JSON
     data.append(contentsOf: [0x7B, 0x22, 0x61, 0x22, 0x3A, 0x22, 0xC3, 0x28, 0x22, 0x7D, 0x0A])  // 7: invalid UTF-8
-    add(Self.event("e3"))                                   // 8
+    add(Self.event("e3"))  // 8
     add(#"{"event_id":"cut","session_id":"s","ts":17"#, end: "")  // 9: truncated, no newline
     let path = try dir.write("messy.jsonl", data)
 
     let db = try PullParityDatabase(path: dir.path("messy.sqlite"))
-    let summary = try Ingestor(database: db, options: IngestOptions(toolVersion: "test")).run(try InputCatalog.expand([path]))
+    let summary = try Ingestor(database: db, options: IngestOptions(toolVersion: "test")).run(
+      try InputCatalog.expand([path]))
     #expect(summary.counts.linesRead == 9)
     #expect(summary.counts.blankLines == 2)
     #expect(summary.counts.eventsStored == 4)
@@ -40,7 +41,8 @@ import Testing
       #expect(bigRaw == Self.event("big", extra: #","note":"\#(megabyte)""#))
       let crlf = try String.fetchOne(db, sql: "SELECT raw FROM events WHERE event_id = 'e2'")
       #expect(crlf == Self.event("e2"), "the line end is not part of the raw line")
-      let rows = try Row.fetchAll(db, sql: "SELECT line, category, length(CAST(raw AS BLOB)), typeof(raw) FROM quarantine ORDER BY line")
+      let rows = try Row.fetchAll(
+        db, sql: "SELECT line, category, length(CAST(raw AS BLOB)), typeof(raw) FROM quarantine ORDER BY line")
       #expect(rows.map { $0[0] as Int } == [6, 7, 9])
       #expect(rows.map { $0[1] as String } == ["not_json", "invalid_utf8", "not_json"])
       #expect(rows[0][2] as Int == (1 << 20) + 13, "a long bad line is kept whole")

@@ -7,11 +7,15 @@ import Testing
 /// The fast parser may only differ from the plain one in speed: on every line of the sample
 /// logs, bad lines included, both give the same event or the same rejection.
 @Suite struct ParserAgreementTests {
-  static let files = ["bad-lines.jsonl", "ffci-ios.jsonl.gz", "padel-ios-1.jsonl", "padel-ios-2.jsonl", "padel-pwa.jsonl", "phlock-ios.jsonl"]
+  static let files = [
+    "bad-lines.jsonl", "ffci-ios.jsonl.gz", "padel-ios-1.jsonl", "padel-ios-2.jsonl", "padel-pwa.jsonl",
+    "phlock-ios.jsonl",
+  ]
 
   @Test(arguments: files)
   func bothParsersAgreeOnEveryLine(file: String) throws {
-    let input = InputFile(name: RepositoryPaths.sampleEvents.appendingPathComponent(file).path, isGzip: file.hasSuffix(".gz"))
+    let input = InputFile(
+      name: RepositoryPaths.sampleEvents.appendingPathComponent(file).path, isGzip: file.hasSuffix(".gz"))
     let reader = LineReader(source: try Ingestor.open(input))
     var fast = LineDecoder(.simdjson)
     var plain = LineDecoder(.foundation)

@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import PullParityCore
 import PullParityIngest
 import PullParityStore
@@ -8,7 +9,9 @@ import Testing
 /// The sample logs against the generator's own ground truth (sample-events/EXPECTED.json),
 /// which was computed from what it planted, not by a second implementation of the rules.
 @Suite struct SampleLogIngestTests {
-  static func ingest(_ paths: [String], into db: PullParityDatabase, parser: ParserKind = .simdjson, batchLines: Int = 50_000) throws -> IngestSummary {
+  static func ingest(
+    _ paths: [String], into db: PullParityDatabase, parser: ParserKind = .simdjson, batchLines: Int = 50_000
+  ) throws -> IngestSummary {
     try Ingestor(database: db, options: IngestOptions(batchLines: batchLines, parser: parser, toolVersion: "test"))
       .run(try InputCatalog.expand(paths))
   }
@@ -74,5 +77,3 @@ import Testing
     }
   }
 }
-
-import GRDB

@@ -92,7 +92,8 @@ import Testing
     Case(
       // NULL flags (not completed) are outside the denominator: 1/4 and 1/2.
       name: "premature hide over judged sessions only", metric: .prematureHideRate,
-      baseline: holds(premature: [true, false, false, false, nil, nil]), candidate: holds(premature: [true, false, nil]),
+      baseline: holds(premature: [true, false, false, false, nil, nil]),
+      candidate: holds(premature: [true, false, nil]),
       before: .init(value: 25, n: 4, numerator: 1), after: .init(value: 50, n: 2, numerator: 1),
       delta: 25, verdict: .regression),
     Case(
@@ -161,8 +162,10 @@ import Testing
       before: .init(value: 120, n: 1), after: .init(value: nil, n: 0), delta: nil, verdict: .noData),
   ]
 
-  static let baselineCohort = Cohort(name: "baseline", selector: "app_version=3.8.0", filter: SessionFilter(appVersion: "3.8.0"))
-  static let candidateCohort = Cohort(name: "candidate", selector: "app_version=3.8.1", filter: SessionFilter(appVersion: "3.8.1"))
+  static let baselineCohort = Cohort(
+    name: "baseline", selector: "app_version=3.8.0", filter: SessionFilter(appVersion: "3.8.0"))
+  static let candidateCohort = Cohort(
+    name: "candidate", selector: "app_version=3.8.1", filter: SessionFilter(appVersion: "3.8.1"))
 
   @Test(arguments: cases)
   func deltaAndVerdict(_ c: Case) throws {
@@ -199,13 +202,17 @@ import Testing
   /// out: every metric is in the output, once, in `ParityMetric` order.
   static func padel() -> CohortComparison {
     let before = [
-      record("b1", SessionMetrics(outcome: .completed, trigger: .pull, visibleMs: 1300, flash: false, holdCompliant: true)),
-      record("b2", SessionMetrics(outcome: .completed, trigger: .pull, visibleMs: 1500, flash: false, holdCompliant: true)),
+      record(
+        "b1", SessionMetrics(outcome: .completed, trigger: .pull, visibleMs: 1300, flash: false, holdCompliant: true)),
+      record(
+        "b2", SessionMetrics(outcome: .completed, trigger: .pull, visibleMs: 1500, flash: false, holdCompliant: true)),
       record("b3", SessionMetrics(outcome: .completed, trigger: .tabReselect, visibleMs: 90000, flash: true)),
     ]
     let after = [
-      record("c1", SessionMetrics(outcome: .completed, trigger: .pull, visibleMs: 400, flash: true, holdCompliant: false)),
-      record("c2", SessionMetrics(outcome: .completed, trigger: .pull, visibleMs: 1400, flash: false, holdCompliant: true)),
+      record(
+        "c1", SessionMetrics(outcome: .completed, trigger: .pull, visibleMs: 400, flash: true, holdCompliant: false)),
+      record(
+        "c2", SessionMetrics(outcome: .completed, trigger: .pull, visibleMs: 1400, flash: false, holdCompliant: true)),
       record("c3", SessionMetrics(outcome: .cancelled, trigger: .pull)),
     ]
     return CohortComparison(
@@ -228,8 +235,10 @@ import Testing
     #expect(comparison.regressed)
 
     let all = CohortComparison(
-      baseline: Self.baselineCohort, baselineSessions: [Self.record("b", SessionMetrics(outcome: .completed, trigger: .tabReselect))],
-      candidate: Self.candidateCohort, candidateSessions: [Self.record("c", app: "ffci", SessionMetrics(outcome: .incomplete))],
+      baseline: Self.baselineCohort,
+      baselineSessions: [Self.record("b", SessionMetrics(outcome: .completed, trigger: .tabReselect))],
+      candidate: Self.candidateCohort,
+      candidateSessions: [Self.record("c", app: "ffci", SessionMetrics(outcome: .incomplete))],
       trigger: nil)
     #expect(all.baselineSessions == 1)
     #expect(all.candidateSessions == 1)
@@ -314,7 +323,8 @@ import Testing
       expected: .success(SessionFilter(app: "padel", platform: "ios"))),
     SelectorCase(
       text: "platform=pwa", within: SessionFilter(app: "padel", platform: "ios"),
-      expected: .failure(.contradictsFilter(cohort: "baseline", key: "platform", value: "pwa", filter: "--platform ios"))),
+      expected: .failure(
+        .contradictsFilter(cohort: "baseline", key: "platform", value: "pwa", filter: "--platform ios"))),
     SelectorCase(
       text: "app_version=3.8.1", within: SessionFilter(appVersion: "3.8.0"),
       expected: .failure(
@@ -369,10 +379,14 @@ import Testing
 
   @Test(arguments: [
     (
-      CohortSelectorError.contradictsFilter(cohort: "candidate", key: "platform", value: "pwa", filter: "--platform ios"),
+      CohortSelectorError.contradictsFilter(
+        cohort: "candidate", key: "platform", value: "pwa", filter: "--platform ios"),
       "--candidate: platform=pwa contradicts --platform ios, so the cohort is empty"
     ),
-    (.unknownKey(cohort: "baseline", key: "app"), "--baseline: app is not a cohort key; both cohorts are of the app given with --app"),
+    (
+      .unknownKey(cohort: "baseline", key: "app"),
+      "--baseline: app is not a cohort key; both cohorts are of the app given with --app"
+    ),
     (
       .unknownKey(cohort: "baseline", key: "os"),
       "--baseline: unknown key \"os\" (keys: app_version, platform, screen, since, until)"

@@ -17,7 +17,8 @@ import Testing
   @Test func reportRendersInHeadlessChromium() throws {
     guard FileManager.default.isExecutableFile(atPath: Self.chromium) else {
       Issue.record(
-        "Chromium is not installed at \(Self.chromium); the HTML report's browser test needs it (apt-get install chromium).")
+        "Chromium is not installed at \(Self.chromium); the HTML report's browser test needs it (apt-get install chromium)."
+      )
       return
     }
     let directory = try TemporaryDirectory()
@@ -32,14 +33,16 @@ import Testing
     let charts = ReportFormatTests.svgCharts(dom.stdout)
     #expect(Dictionary(uniqueKeysWithValues: charts.map { ($0.id, $0.declared) }) == ReportFormatFixture.expectedMarks)
     for chart in charts {
-      #expect(chart.counted == chart.declared, "\(chart.id): \(chart.counted) marks in the DOM, data-marks \(chart.declared)")
+      #expect(
+        chart.counted == chart.declared, "\(chart.id): \(chart.counted) marks in the DOM, data-marks \(chart.declared)")
     }
 
     var logs = [dom.stderr]
     for (name, width, height) in [("phone", 390, 844), ("laptop", 1280, 800)] {
       let png = directory.path("\(name).png")
       let run = try Self.runChromium(
-        ["--hide-scrollbars", "--window-size=\(width),\(height)", "--screenshot=\(png)", page], in: directory, name: name)
+        ["--hide-scrollbars", "--window-size=\(width),\(height)", "--screenshot=\(png)", page], in: directory,
+        name: name)
       #expect(run.status == 0, "chromium --screenshot at \(width)×\(height) exited \(run.status)")
       logs.append(run.stderr)
       let data = try #require(FileManager.default.contents(atPath: png), "no screenshot at \(png)")

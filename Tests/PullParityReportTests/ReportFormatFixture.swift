@@ -57,7 +57,8 @@ enum ReportFormatFixture {
     let events = [
       f.at(0, .pullStart), f.at(50, .pullMove(distance: 10, offset: nil)),
       f.at(100, .pullMove(distance: 30, offset: nil)), f.at(150, .pullMove(distance: 37, offset: nil)),
-      f.at(150, .armed(distance: 37), seq: 1), f.at(300, .release(distance: 40)), f.at(310, .refreshStart(trigger: .pull)),
+      f.at(150, .armed(distance: 37), seq: 1), f.at(300, .release(distance: 40)),
+      f.at(310, .refreshStart(trigger: .pull)),
       f.at(320, .indicatorShown(nil)), f.at(330, .fetchStart), f.at(600, .loadComplete(ok: true, error: nil)),
       f.at(1220, .indicatorHidden),
     ]

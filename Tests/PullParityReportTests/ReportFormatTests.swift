@@ -70,7 +70,9 @@ import Testing
           // CSV: the same one-decimal figures, and numbers that parse back to the report's.
           for platform in ordered {
             let row = try #require(
-              csvRows.first { $0[0] == app.app && $0[4] == group.value && $0[5] == platform.platform && $0[6] == metric.rawValue },
+              csvRows.first {
+                $0[0] == app.app && $0[4] == group.value && $0[5] == platform.platform && $0[6] == metric.rawValue
+              },
               "no CSV row for \(where_) \(platform.platform)")
             if metric.isRate {
               let rate = try #require(platform.rate(metric))
@@ -109,7 +111,8 @@ import Testing
     // client arm distance p50s: pwa 35.75, android 41 (+5.25: not at parity), ios 34 (−1.75: at parity).
     let markdownRows = Self.markdownRows(markdown, app: "padel", group: pull)
     let clientArm = try #require(markdownRows.first { $0.first == "client arm distance p50 (pt)" })
-    #expect(clientArm == ["client arm distance p50 (pt)", "35.8", "41.0", "34.0", "+5.3", "❌ ±2 pt", "-1.8", "✅ ±2 pt"])
+    #expect(
+      clientArm == ["client arm distance p50 (pt)", "35.8", "41.0", "34.0", "+5.3", "❌ ±2 pt", "-1.8", "✅ ±2 pt"])
   }
 
   // MARK: - CSV
@@ -188,7 +191,8 @@ import Testing
     let charts = Self.svgCharts(html)
     #expect(Dictionary(uniqueKeysWithValues: charts.map { ($0.id, $0.declared) }) == F.expectedMarks)
     for chart in charts {
-      #expect(chart.counted == chart.declared, "\(chart.id): \(chart.counted) marks drawn, data-marks \(chart.declared)")
+      #expect(
+        chart.counted == chart.declared, "\(chart.id): \(chart.counted) marks drawn, data-marks \(chart.declared)")
       #expect(chart.svg.contains("viewBox=\"0 0 "))
     }
   }
@@ -231,13 +235,17 @@ import Testing
     #expect(timeline.marks.count == 11)
     #expect(timeline.marks.first == TimelineMark(offsetMs: 0, label: "pull_start", detail: ""))
     #expect(timeline.marks.last?.offsetMs == 1220)
-    #expect(timeline.violations == [TimelineMark(offsetMs: 1220, label: "flash", detail: "expected visible ≥ 1200 ms; got visible 900 ms")])
+    #expect(
+      timeline.violations == [
+        TimelineMark(offsetMs: 1220, label: "flash", detail: "expected visible ≥ 1200 ms; got visible 900 ms")
+      ])
     #expect(timeline.title == "flash · padel on pwa")
   }
 
   @Test func examplesPreferDifferentViolationKinds() {
     func violation(_ session: String, _ kind: ViolationKind) -> ViolationRecord {
-      ViolationRecord(sessionID: session, app: "padel", platform: "ios", kind: kind, atMs: 0, expected: nil, actual: nil)
+      ViolationRecord(
+        sessionID: session, app: "padel", platform: "ios", kind: kind, atMs: 0, expected: nil, actual: nil)
     }
     let violations = [
       violation("a", .armMismatch), violation("a", .flash), violation("b", .flash), violation("c", .flash),
@@ -325,7 +333,8 @@ import Testing
       let svg = piece.components(separatedBy: "</svg>")[0]
       guard let id = attribute("data-chart", in: svg), let marks = attribute("data-marks", in: svg).flatMap(Int.init)
       else { return nil }
-      return SVGChart(id: id, declared: marks, counted: svg.components(separatedBy: "class=\"mark ").count - 1, svg: svg)
+      return SVGChart(
+        id: id, declared: marks, counted: svg.components(separatedBy: "class=\"mark ").count - 1, svg: svg)
     }
   }
 

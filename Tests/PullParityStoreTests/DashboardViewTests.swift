@@ -201,8 +201,10 @@ import Testing
     try Self.withDatabase { database in
       let views = try Self.rows(database, "SELECT name FROM sqlite_master WHERE type = 'view' ORDER BY name")
       #expect(
-        views == [["daily_parity"], ["percentile_inputs"], ["quarantine_summary"], ["session_violations"],
-          ["violation_counts"]])
+        views == [
+          ["daily_parity"], ["percentile_inputs"], ["quarantine_summary"], ["session_violations"],
+          ["violation_counts"],
+        ])
       let migrations = try database.appliedMigrations()
       #expect(migrations == ["0001_events_and_sessions", "0002_dashboard_views"])
     }

@@ -82,7 +82,8 @@ import Testing
         try tx.storeGroup(
           { i in
             EventFields(
-              eventID: UnsafeRawBufferPointer(start: rows[i].0.withUnsafeBytes { $0.baseAddress }, count: rows[i].0.count),
+              eventID: UnsafeRawBufferPointer(
+                start: rows[i].0.withUnsafeBytes { $0.baseAddress }, count: rows[i].0.count),
               sessionID: texts[0].withUnsafeBytes { $0 }, platform: texts[1].withUnsafeBytes { $0 },
               app: texts[2].withUnsafeBytes { $0 }, type: texts[3].withUnsafeBytes { $0 },
               raw: UnsafeRawBufferPointer(start: rows[i].1.withUnsafeBytes { $0.baseAddress }, count: rows[i].1.count),

@@ -20,7 +20,9 @@ public enum DatabaseDump {
     load_ok, max_sample_gap_ms, max_offset_error, violation_count, event_count, started_at_ms, ended_at_ms
     """
 
-  public static func rows(_ database: PullParityDatabase, table: String, columns: String = "*", order: String) throws -> [String] {
+  public static func rows(_ database: PullParityDatabase, table: String, columns: String = "*", order: String) throws
+    -> [String]
+  {
     try database.read { db in
       try Row.fetchAll(db, sql: "SELECT \(columns) FROM \(table) ORDER BY \(order)").map { $0.description }
     }

@@ -1,6 +1,7 @@
 import Foundation
-import PullParityTestSupport
+import GRDB
 import PullParityStore
+import PullParityTestSupport
 import Testing
 
 /// The `pullparity` binary end to end, as a user or CI runs it.
@@ -41,7 +42,9 @@ import Testing
         "phlock/ios/indicator_config", "phlock/ios/reveal_order",
       ])
     // Narrowed to a platform without defects, the gate passes.
-    let clean = try CommandRun.pullparity(["qa", "--db", db, "--app", "phlock", "--platform", "ios", "--screen", "Nowhere"])
+    let clean = try CommandRun.pullparity([
+      "qa", "--db", db, "--app", "phlock", "--platform", "ios", "--screen", "Nowhere",
+    ])
     #expect(clean.exitCode == 0, "\(clean.stdout)")
   }
 
@@ -57,10 +60,13 @@ import Testing
     let pwa = (group["platforms"] as! [[String: Any]]).first { $0["platform"] as? String == "pwa" }!
     let flash = (pwa["rates"] as! [String: Any])["flash_rate"] as! [String: Any]
     let apps = try RepositoryPaths.expectedSample()["apps"] as! [String: Any]
-    let expectedFlash = (((apps["padel"] as! [String: Any])["pwa"] as! [String: Any])["violations"] as! [String: Int])["flash"]
+    let expectedFlash = (((apps["padel"] as! [String: Any])["pwa"] as! [String: Any])["violations"] as! [String: Int])[
+      "flash"]
     #expect(flash["numerator"] as? Int == expectedFlash)
     let verdicts = Dictionary(
-      uniqueKeysWithValues: (group["comparisons"] as! [[String: Any]]).map { ($0["metric"] as! String, $0["at_parity"] as? Bool) })
+      uniqueKeysWithValues: (group["comparisons"] as! [[String: Any]]).map {
+        ($0["metric"] as! String, $0["at_parity"] as? Bool)
+      })
     #expect(verdicts["flash_rate"] == false)
     #expect(verdicts["client_arm_distance"] == false)
     #expect(verdicts["visible_ms"] == true)
@@ -112,7 +118,8 @@ import Testing
     // (defect A) stop being findings, and nothing else can change.
     let profiles = try dir.write(
       "profiles.json",
-      #"{"profiles":[{"name":"padel","version":2,"arm_threshold":24,"resistance":0.72,"min_hold_ms":0,"hide_slack_ms":100000,"reference_platform":"pwa"}]}"#)
+      #"{"profiles":[{"name":"padel","version":2,"arm_threshold":24,"resistance":0.72,"min_hold_ms":0,"hide_slack_ms":100000,"reference_platform":"pwa"}]}"#
+    )
     let run = try CommandRun.pullparity(["replay", "--db", db, "--profiles", profiles])
     #expect(run.exitCode == 0, "\(run.stderr)")
     let defects = try RepositoryPaths.expectedSample()["defects"] as! [String: [String: Any]]
@@ -124,7 +131,10 @@ import Testing
   @Test func profilesListsEveryNumberAndRoundTripsThroughAFile() throws {
     let run = try CommandRun.pullparity(["profiles"])
     #expect(run.exitCode == 0)
-    for text in ["padel (version 1)", "ffci (version 1)", "phlock (version 1)", "Släpp för att uppdatera", "1300 ms", "TabPageView"] {
+    for text in [
+      "padel (version 1)", "ffci (version 1)", "phlock (version 1)", "Släpp för att uppdatera", "1300 ms",
+      "TabPageView",
+    ] {
       #expect(run.stdout.contains(text), "\(text)")
     }
     let dir = try TemporaryDirectory()
@@ -156,8 +166,14 @@ import Testing
     (#"{"profiles":[{"name":"x"}]}"#, "profiles[0].min_hold_ms: is required"),
     (#"{"profiles":[{"name":"x","min_hold_ms":"1200"}]}"#, "profiles[0].min_hold_ms: must be a number"),
     (#"{"profiles":[{"name":"x","min_hold_ms":-5}]}"#, "profiles[0].min_hold_ms: must be 0 or more, got -5"),
-    (#"{"profiles":[{"name":"x","min_hold_ms":0,"arm_threshold":0}]}"#, "profiles[0].arm_threshold: must be more than 0"),
-    (#"{"profiles":[{"name":"x","min_hold_ms":0,"reveal":{"bars":5,"progress_step":2,"full_pull_distance":80}}]}"#, "profiles[0].reveal.progress_step"),
+    (
+      #"{"profiles":[{"name":"x","min_hold_ms":0,"arm_threshold":0}]}"#,
+      "profiles[0].arm_threshold: must be more than 0"
+    ),
+    (
+      #"{"profiles":[{"name":"x","min_hold_ms":0,"reveal":{"bars":5,"progress_step":2,"full_pull_distance":80}}]}"#,
+      "profiles[0].reveal.progress_step"
+    ),
     (#"[{"name":"x","min_hold_ms":0},{"name":"x","min_hold_ms":0}]"#, "profiles[1].name: \"x\" is defined twice"),
     ("{nope", "not valid JSON"),
   ])
@@ -209,4 +225,3 @@ import Testing
     }
   }
 }
-import GRDB

@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import PullParityStore
 import PullParityTestSupport
 import Testing
@@ -70,7 +71,8 @@ import Testing
     try afterKill.read { db in
       #expect(try String.fetchOne(db, sql: "PRAGMA integrity_check") == "ok")
       let orphans = try Int.fetchOne(
-        db, sql: "SELECT count(DISTINCT session_id) FROM events WHERE session_id NOT IN (SELECT session_id FROM sessions)")
+        db,
+        sql: "SELECT count(DISTINCT session_id) FROM events WHERE session_id NOT IN (SELECT session_id FROM sessions)")
       #expect(orphans == 0)
       let row = try Row.fetchOne(db, sql: "SELECT status, lines_read, events_stored FROM ingest_runs")!
       #expect(row[0] as String == "running")
@@ -100,5 +102,3 @@ import Testing
     #expect(try DatabaseDump.all(database) == DatabaseDump.all(try PullParityDatabase(path: clean)))
   }
 }
-
-import GRDB

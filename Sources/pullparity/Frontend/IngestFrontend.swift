@@ -26,7 +26,8 @@ struct IngestFrontend {
     var lines: [String] = []
     let files = summary.sources.count == 1 ? "1 input" : "\(summary.sources.count) inputs"
     lines.append(
-      "Ingested \(files) in \(Formatted.seconds(summary.durationSeconds)): \(Formatted.thousands(c.linesRead)) lines, \(Formatted.thousands(Int(Double(c.eventsStored) / seconds))) events/s")
+      "Ingested \(files) in \(Formatted.seconds(summary.durationSeconds)): \(Formatted.thousands(c.linesRead)) lines, \(Formatted.thousands(Int(Double(c.eventsStored) / seconds))) events/s"
+    )
     var table: [(String, Int, String)] = [
       ("events stored", c.eventsStored, ""),
       ("duplicates skipped", c.duplicates, "same event_id, same line"),
@@ -55,7 +56,8 @@ struct IngestFrontend {
     let total = outcomes.values.reduce(0, +)
     lines.append(
       "\(database.path): \(Formatted.thousands(total)) sessions — "
-        + SessionOutcome.allCases.map { "\(Formatted.thousands(outcomes[$0] ?? 0)) \($0.rawValue)" }.joined(separator: ", "))
+        + SessionOutcome.allCases.map { "\(Formatted.thousands(outcomes[$0] ?? 0)) \($0.rawValue)" }.joined(
+          separator: ", "))
     return lines.joined(separator: "\n") + "\n"
   }
 
@@ -73,7 +75,9 @@ struct IngestFrontend {
     for (label, seconds) in rows {
       lines.append("  " + label.padding(toLength: 30, withPad: " ", startingAt: 0) + String(format: "%7.2f", seconds))
     }
-    lines.append("  " + "wall".padding(toLength: 30, withPad: " ", startingAt: 0) + String(format: "%7.2f", summary.durationSeconds))
+    lines.append(
+      "  " + "wall".padding(toLength: 30, withPad: " ", startingAt: 0)
+        + String(format: "%7.2f", summary.durationSeconds))
     return lines.joined(separator: "\n") + "\n"
   }
 }

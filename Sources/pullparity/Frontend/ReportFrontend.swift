@@ -29,7 +29,8 @@ struct ReportFrontend {
       timelines: try timelines(filter: filter, queries: queries))
   }
 
-  func render(filter: SessionFilter, format: ReportFormat, output: FileHandleOutput = .standardOutput) throws -> String {
+  func render(filter: SessionFilter, format: ReportFormat, output: FileHandleOutput = .standardOutput) throws -> String
+  {
     try format.render(
       input(filter: filter, format: format, style: TextStyle(colored: format == .text && output.wantsColor)))
   }

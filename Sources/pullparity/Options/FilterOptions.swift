@@ -9,7 +9,8 @@ struct FilterOptions: ParsableArguments {
   @Option(help: "Only this platform (pwa, ios, android, ...).")
   var platform: String?
 
-  @Option(help: ArgumentHelp("Sessions started at or after this time (RFC 3339 or YYYY-MM-DD, UTC).", valueName: "time"))
+  @Option(
+    help: ArgumentHelp("Sessions started at or after this time (RFC 3339 or YYYY-MM-DD, UTC).", valueName: "time"))
   var since: String?
 
   @Option(help: ArgumentHelp("Sessions started before this time (RFC 3339 or YYYY-MM-DD, UTC).", valueName: "time"))

@@ -54,7 +54,6 @@ extension PullParity {
     @Option(help: ArgumentHelp("Output format: text or json.", valueName: "format"))
     var format: TextOrJSON = .text
 
-
     enum TriggerChoice: String, ExpressibleByArgument, CaseIterable {
       case pull
       case tabReselect = "tab_reselect"
@@ -79,15 +78,19 @@ extension PullParity {
 
       // A cohort that matched nothing is almost always a typo in a selector; passing it would
       // let CI go green on a comparison that never happened.
-      for (cohort, count) in [(baselineCohort, comparison.baselineSessions), (candidateCohort, comparison.candidateSessions)]
+      for (cohort, count) in [
+        (baselineCohort, comparison.baselineSessions), (candidateCohort, comparison.candidateSessions),
+      ]
       where count == 0 {
         throw CompareError(
-          description: "the \(cohort.name) cohort (\(cohort.selector)) has no \(triggerWords)sessions in \(database.path)")
+          description:
+            "the \(cohort.name) cohort (\(cohort.selector)) has no \(triggerWords)sessions in \(database.path)")
       }
       if comparison.apps.count > 1 {
         throw CompareError(
           description:
-            "the cohorts hold sessions of several apps (\(comparison.apps.joined(separator: ", "))); choose one with --app")
+            "the cohorts hold sessions of several apps (\(comparison.apps.joined(separator: ", "))); choose one with --app"
+        )
       }
 
       switch format {

@@ -51,7 +51,8 @@ extension PullParity {
       let db = try database.open()
       let frontend = IngestFrontend(
         database: db,
-        options: IngestOptions(batchLines: batchLines, parser: parser, profiles: catalog, toolVersion: PullParity.version),
+        options: IngestOptions(
+          batchLines: batchLines, parser: parser, profiles: catalog, toolVersion: PullParity.version),
         quiet: quiet)
       let summary = try frontend.run(paths: paths)
       FileHandleOutput.standardOutput.write(try frontend.describe(summary))

@@ -19,7 +19,6 @@ extension PullParity {
     @Option(help: ArgumentHelp("Output format: text or json.", valueName: "format"))
     var format: TextOrJSON = .text
 
-
     func run() throws {
       let catalog = try profiles.catalog()
       switch format {

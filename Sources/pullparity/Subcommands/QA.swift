@@ -25,7 +25,6 @@ extension PullParity {
     @Option(help: ArgumentHelp("Output format: text or json.", valueName: "format"))
     var format: TextOrJSON = .text
 
-
     func run() throws {
       let filter = try filters.filter()
       let db = try database.open(readOnly: true)

@@ -23,10 +23,14 @@ extension PullParity {
     @OptionGroup var filters: FilterOptions
     @OptionGroup var tolerances: ToleranceOptions
 
-    @Option(help: ArgumentHelp("Slice each app by: trigger, screen, app_version, or all (no slicing).", valueName: "dimension"))
+    @Option(
+      help: ArgumentHelp(
+        "Slice each app by: trigger, screen, app_version, or all (no slicing).", valueName: "dimension"))
     var by: GroupDimension = .trigger
 
-    @Option(help: ArgumentHelp("Output format: \(ReportFormat.allCases.map(\.rawValue).joined(separator: ", ")).", valueName: "format"))
+    @Option(
+      help: ArgumentHelp(
+        "Output format: \(ReportFormat.allCases.map(\.rawValue).joined(separator: ", ")).", valueName: "format"))
     var format: ReportFormat = .text
 
     @Option(help: ArgumentHelp("Write to this file instead of standard output.", valueName: "file"))

@@ -12,9 +12,7 @@ struct PullParity: ParsableCommand {
     commandName: "pullparity",
     abstract: "Tells whether pull-to-refresh behaves the same on every platform.",
     discussion: """
-      Ingest JSON-lines gesture logs into a SQLite file, then compare platforms and run the QA
-      checklist. Exit codes: 0 all good, 1 a check found a problem (qa, report --check,
-      compare, ingest --strict), 2 the command could not do its job (usage, input, database).
+      Ingest JSON-lines gesture logs into a SQLite file, then compare platforms and run the QA checklist. Exit codes: 0 all good, 1 a check found a problem (qa, report --check, compare, ingest --strict), 2 the command could not do its job (usage, input, database).
 
       Example:
         pullparity ingest sample-events --report

@@ -8,26 +8,16 @@ extension PullParity {
     static let configuration = CommandConfiguration(
       abstract: "Compare two cohorts of one app; exit 1 when the candidate regressed.",
       discussion: """
-        A cohort is a selector: key=value pairs joined by commas, with the keys
-        app_version, platform, screen, since and until (times as for --since). The
-        common filters (--app, --platform, ...) apply to both cohorts; a selector
-        may narrow them, not contradict them.
+        A cohort is a selector: key=value pairs joined by commas, with the keys app_version, platform, screen, since and until (times as for --since). The common filters (--app, --platform, ...) apply to both cohorts; a selector may narrow them, not contradict them.
 
-        Every metric of `report` is shown for both cohorts (p50 for distances and
-        times, rates with numerator/denominator), with the change, the tolerance
+        Every metric of `report` is shown for both cohorts (p50 for distances and times, rates with numerator/denominator), with the change, the tolerance
         and a verdict:
           regression   the candidate is worse by more than the tolerance
           improvement  it is better by more than the tolerance
           unchanged    within the tolerance
-        Flash, premature hide, label violation and arm mismatch rates are worse
-        when higher, hold compliance when lower. Arm distance, client arm distance,
-        time to arm and visible time are worse when they move either way: the goal
-        is the profile's spec, the same on every platform, not a smaller number, so
-        they never "improve".
+        Flash, premature hide, label violation and arm mismatch rates are worse when higher, hold compliance when lower. Arm distance, client arm distance, time to arm and visible time are worse when they move either way: the goal is the profile's spec, the same on every platform, not a smaller number, so they never "improve".
 
-        Only pull refreshes are compared unless --trigger says otherwise.
-        Exit codes: 0 no regression, 1 a metric regressed, 2 bad selectors, an
-        empty cohort or several apps.
+        Only pull refreshes are compared unless --trigger says otherwise. Exit codes: 0 no regression, 1 a metric regressed, 2 bad selectors, an empty cohort or several apps.
 
         Examples:
           pullparity compare --app padel --platform ios \\

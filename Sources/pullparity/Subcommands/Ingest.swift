@@ -7,10 +7,7 @@ extension PullParity {
     static let configuration = CommandConfiguration(
       abstract: "Store raw events, derive sessions, print a summary.",
       discussion: """
-        PATH is a JSON-lines file (optionally .gz), a directory (its *.jsonl and *.ndjson files,
-        optionally .gz, in path order), or - for standard input (plain or gzip). Bad lines are
-        quarantined with file, line and reason; they never stop the run. Ingesting the same
-        input again changes nothing. SIGINT stops after the current batch.
+        PATH is a JSON-lines file (optionally .gz), a directory (its *.jsonl and *.ndjson files, optionally .gz, in path order), or - for standard input (plain or gzip). Bad lines are quarantined with file, line and reason; they never stop the run. Ingesting the same input again changes nothing. SIGINT stops after the current batch.
 
         Examples:
           pullparity ingest sample-events --report

@@ -8,9 +8,7 @@ extension PullParity {
       commandName: "qa",
       abstract: "Evaluate the QA checklist per app and platform; exit 1 when an item fails.",
       discussion: """
-        Items 1–6 are the Padel spec's checklist (seed 000); the others are the same kind of check
-        for the FFCI and Phlock rules, applied where an app's profile calls for them. Each item
-        prints pass/fail, the numbers behind it and up to three failing session ids.
+        Items 1–6 are the Padel spec's checklist (seed 000); the others are the same kind of check for the FFCI and Phlock rules, applied where an app's profile calls for them. Each item prints pass/fail, the numbers behind it and up to three failing session ids.
 
         Examples:
           pullparity qa

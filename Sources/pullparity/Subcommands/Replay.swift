@@ -6,8 +6,7 @@ extension PullParity {
     static let configuration = CommandConfiguration(
       abstract: "Rebuild sessions and violations from the stored raw events, in one transaction.",
       discussion: """
-        Run after changing a profile or upgrading PullParity: every session is derived again
-        with the current rules, and the sessions whose outcome or violations changed are listed.
+        Run after changing a profile or upgrading PullParity: every session is derived again with the current rules, and the sessions whose outcome or violations changed are listed.
 
         Example:
           pullparity replay --profiles my-profiles.json

@@ -7,8 +7,7 @@ extension PullParity {
     static let configuration = CommandConfiguration(
       abstract: "Compare platforms per app: percentiles, rates and a parity verdict per metric.",
       discussion: """
-        Platforms are compared with the profile's reference platform (padel: pwa), else the first
-        in name order. A metric is at parity when the difference is within its tolerance.
+        Platforms are compared with the profile's reference platform (padel: pwa), else the first in name order. A metric is at parity when the difference is within its tolerance.
 
         Examples:
           pullparity report

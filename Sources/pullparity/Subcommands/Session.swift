@@ -9,8 +9,7 @@ extension PullParity {
     static let configuration = CommandConfiguration(
       abstract: "Replay one session: its events in order, the state after each, every finding.",
       discussion: """
-        The session is re-derived from its stored raw events with the current profiles, exactly
-        as ingest derives it. ID may be a unique prefix of a session id.
+        The session is re-derived from its stored raw events with the current profiles, exactly as ingest derives it. ID may be a unique prefix of a session id.
 
         Example:
           pullparity session 3f2a9c

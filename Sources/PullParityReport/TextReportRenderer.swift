@@ -11,7 +11,7 @@ public struct TextReportRenderer {
   public func render(_ report: ParityReport) -> String {
     var out: [String] = []
     let t = report.tolerances
-    let sessions = report.apps.flatMap(\.groups).flatMap(\.platforms).reduce(0) { $0 + $1.sessions }
+    let sessions = ParityVerdict.sessionCount(report)
     out.append(
       style.bold("Pull-to-refresh parity") + " — \(sessions) sessions, grouped by \(report.groupedBy.rawValue)")
     out.append(
@@ -84,14 +84,8 @@ public struct TextReportRenderer {
   }
 
   private func verdictLine(_ report: ParityReport) -> String {
-    var failing: [String] = []
-    for app in report.apps {
-      for group in app.groups where group.atParity == false {
-        let metrics = group.comparisons.filter { $0.atParity == false }.map(\.metric.title)
-        var seen = Set<String>()
-        let unique = metrics.filter { seen.insert($0).inserted }
-        failing.append("\(app.app) \(group.value): \(unique.joined(separator: ", "))")
-      }
+    let failing = ParityVerdict.failures(report).map { failure in
+      "\(failure.app) \(failure.group): \(failure.metrics.map(\.title).joined(separator: ", "))"
     }
     guard !failing.isEmpty else { return style.good("All compared platforms are at parity.") }
     return (style.bad("Not at parity") + " — " + failing.joined(separator: "; ")).wrapped(width: 80, indent: "  ")

@@ -15,7 +15,11 @@ public enum BuiltInProfiles {
       refreshing: "Padelbollarna studsar medan vi laddar..."
     ),
     // The spec asks iOS to match the PWA ("near same drag distance as PWA").
-    referencePlatform: "pwa"
+    referencePlatform: "pwa",
+    // The spec says "24pt/px": one number for both platforms.
+    unit: .pt,
+    // The PWA names its routes, the iOS app its views.
+    screens: ["feed": ["pwa": "feed", "ios": "FeedView"], "matches": ["pwa": "matches", "ios": "MatchesView"]]
   )
 
   /// Seed 001: the FFCI iOS `.refreshable` ticket.

@@ -25,12 +25,21 @@ public struct Profile: Equatable, Sendable, Codable {
   public var errorMustBeShown: Bool
   /// The platform others are compared with in the QA checklist; `nil`: the first in name order.
   public var referencePlatform: String?
+  /// What distances are measured in; reports label them with it.
+  public var unit: DistanceUnit
+  /// One logical screen per key, with each platform's own name for it
+  /// (`"feed": ["pwa": "feed", "ios": "FeedView"]`), so screens group across platforms.
+  public var screens: [String: [String: String]]
+  /// How many sessions, in percent of those judged, may break each rule before the platform
+  /// fails it; a rule not named here has a budget of 0.
+  public var budgets: [ProfileRule: Double]
 
   public init(
     name: String, version: Int = 1, armThreshold: Double?, resistance: Double = 1,
     minHoldMs: Double, hideSlackMs: Double, indicator: IndicatorConfig? = nil,
     labels: LabelCopy? = nil, reveal: RevealRule? = nil, cacheInvalidationScreens: [String] = [],
-    errorMustBeShown: Bool = false, referencePlatform: String? = nil
+    errorMustBeShown: Bool = false, referencePlatform: String? = nil, unit: DistanceUnit = .pt,
+    screens: [String: [String: String]] = [:], budgets: [ProfileRule: Double] = [:]
   ) {
     self.name = name
     self.version = version
@@ -44,6 +53,9 @@ public struct Profile: Equatable, Sendable, Codable {
     self.cacheInvalidationScreens = cacheInvalidationScreens
     self.errorMustBeShown = errorMustBeShown
     self.referencePlatform = referencePlatform
+    self.unit = unit
+    self.screens = screens
+    self.budgets = budgets
   }
 
   /// Whether `distance` (finger travel) is at or past this profile's arming point, with a
@@ -56,12 +68,23 @@ public struct Profile: Equatable, Sendable, Codable {
 
   /// The profile sessions of an app with no profile are derived with: it trusts the client,
   /// requires no hold and checks no copy, so only the state machine's own rules apply.
+  /// The share of judged sessions (percent) that may break `rule`.
+  public func budget(for rule: ProfileRule) -> Double { budgets[rule] ?? 0 }
+
+  /// The logical screen a platform's screen belongs to: the key of `screens` that maps
+  /// `platform` to `screen`, else the screen's own name.
+  public func logicalScreen(_ screen: String, on platform: String) -> String {
+    for (logical, names) in screens where names[platform] == screen { return logical }
+    return screen
+  }
+
   public static func unconstrained(named name: String) -> Profile {
     Profile(name: name, version: 0, armThreshold: nil, minHoldMs: 0, hideSlackMs: 250)
   }
 
   /// Reads a profile file entry. Only `name` and `min_hold_ms` are required; the rest default
-  /// to an app that trusts its client: no threshold, resistance 1, 250 ms slack, no copy.
+  /// to an app that trusts its client: no threshold, resistance 1, 250 ms slack, no copy,
+  /// distances in pt, no screen mapping, budgets of 0.
   public init(from decoder: any Decoder) throws {
     let c = try decoder.container(keyedBy: CodingKeys.self)
     name = try c.decode(String.self, forKey: .name)
@@ -76,10 +99,13 @@ public struct Profile: Equatable, Sendable, Codable {
     cacheInvalidationScreens = try c.decodeIfPresent([String].self, forKey: .cacheInvalidationScreens) ?? []
     errorMustBeShown = try c.decodeIfPresent(Bool.self, forKey: .errorMustBeShown) ?? false
     referencePlatform = try c.decodeIfPresent(String.self, forKey: .referencePlatform)
+    unit = try c.decodeIfPresent(DistanceUnit.self, forKey: .unit) ?? .pt
+    screens = try c.decodeIfPresent([String: [String: String]].self, forKey: .screens) ?? [:]
+    budgets = try c.decodeIfPresent([ProfileRule: Double].self, forKey: .budgets) ?? [:]
   }
 
   enum CodingKeys: String, CodingKey {
-    case name, version, resistance, indicator, labels, reveal
+    case name, version, resistance, indicator, labels, reveal, unit, screens, budgets
     case armThreshold = "arm_threshold"
     case minHoldMs = "min_hold_ms"
     case hideSlackMs = "hide_slack_ms"

@@ -1,0 +1,56 @@
+/// The rules of a profile that reports judge every platform against on its own (besides comparing
+/// platforms with each other). Raw values are the names used in reports, budgets and options;
+/// those that are one violation kind carry its name.
+public enum ProfileRule: String, CaseIterable, Sendable, Codable, CodingKeyRepresentable {
+  case holdCompliance = "hold_compliance"
+  case flash
+  case prematureHide = "premature_hide"
+  case lateHide = "late_hide"
+  case labelText = "label_text"
+  case armMismatch = "arm_mismatch"
+  case revealOrder = "reveal_order"
+  case indicatorConfig = "indicator_config"
+  case cacheOrder = "cache_order"
+  case errorNotShown = "error_not_shown"
+  case contentClearedOnError = "content_cleared_on_error"
+  case doubleRefresh = "double_refresh"
+
+  /// Whether the profile asks for this rule at all: a rule about label copy means nothing for an
+  /// app that shows no labels.
+  public func applies(to profile: Profile) -> Bool {
+    switch self {
+    case .flash: profile.minHoldMs > 0
+    case .labelText: profile.labels != nil
+    case .armMismatch: profile.armThreshold != nil
+    case .revealOrder: profile.reveal != nil
+    case .indicatorConfig:
+      profile.indicator.map { $0.count != nil || $0.staggerMs != nil || $0.cycleMs != nil } ?? false
+    case .cacheOrder: !profile.cacheInvalidationScreens.isEmpty
+    case .errorNotShown: profile.errorMustBeShown
+    case .holdCompliance, .prematureHide, .lateHide, .contentClearedOnError, .doubleRefresh: true
+    }
+  }
+
+  /// The violation a session breaking this rule has; `nil` for hold compliance, which is the
+  /// absence of flash, premature and late hides together.
+  public var violationKind: ViolationKind? {
+    self == .holdCompliance ? nil : ViolationKind(rawValue: rawValue)
+  }
+
+  public var title: String {
+    switch self {
+    case .holdCompliance: "hold compliance"
+    case .flash: "flash"
+    case .prematureHide: "premature hide"
+    case .lateHide: "late hide"
+    case .labelText: "label copy"
+    case .armMismatch: "arm mismatch"
+    case .revealOrder: "reveal order"
+    case .indicatorConfig: "indicator config"
+    case .cacheOrder: "cache order"
+    case .errorNotShown: "error shown"
+    case .contentClearedOnError: "content kept on error"
+    case .doubleRefresh: "double refresh"
+    }
+  }
+}

@@ -26,6 +26,7 @@ let package = Package(
       resources: [
         .embedInCode("0001_events_and_sessions.sql"),
         .embedInCode("0002_dashboard_views.sql"),
+        .embedInCode("0003_profiles.sql"),
         .embedInCode("README.md"),
       ]
     ),

@@ -5,6 +5,7 @@ public enum Schema {
   public static let migrations: [(name: String, sql: String)] = [
     ("0001_events_and_sessions", text(PackageResources._001_events_and_sessions_sql)),
     ("0002_dashboard_views", text(PackageResources._002_dashboard_views_sql)),
+    ("0003_profiles", text(PackageResources._003_profiles_sql)),
   ]
 
   /// schema/README.md: every table, column and view for dashboard authors.

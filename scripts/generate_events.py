@@ -601,10 +601,11 @@ def ffci_plans(rng):
 def phlock_plans(rng):
     screens = ["Feed", "Shares", "Phlocks"]
     plans = []
-    for i in range(25):
+    # 30 tab re-selects: enough for a verdict (a group needs 30 sessions) on their own.
+    for i in range(30):
         plans.append({"outcome": "tab_reselect", "defect": "G" if i < 3 else None})
-    for i in range(65):
-        plans.append({"outcome": "cancel_release" if i >= 62 else "completed",
+    for i in range(60):
+        plans.append({"outcome": "cancel_release" if i >= 57 else "completed",
                       "defect": "F" if i < 5 else None})
     for p in plans:
         p["version"] = "2.0.3" if p["defect"] else "2.1.0"

@@ -13,6 +13,8 @@ struct BatchCommitter {
   let sourceNames: [String]
   /// Re-parses stored raw lines of sessions that continue across batches.
   var storedLineDecoder: LineDecoder
+  /// The names of the profiles the sessions written so far were derived with.
+  private(set) var profilesUsed: Set<String> = []
 
   /// - Parameter derivedRefs: sessions already derived in this transaction; a session that spans
   ///   several chunks of one transaction is counted once.
@@ -92,6 +94,7 @@ struct BatchCommitter {
         times.derive += lap(&clock)
       }
       try tx.save(derived, ref: refs[i], isNew: !existed[i])
+      profilesUsed.insert(derived.profileName)
       times.storeSessions += lap(&clock)
       if derivedRefs.insert(refs[i]).inserted { counts.sessionsDerived += 1 }
     }

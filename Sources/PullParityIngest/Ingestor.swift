@@ -27,6 +27,7 @@ public struct Ingestor {
   ) throws -> IngestSummary {
     let started = ContinuousClock.now
     let names = inputs.map(\.name)
+    var profilesStored = try checkProfiles()
     let profileVersions = Dictionary(
       uniqueKeysWithValues: options.profiles.sortedByName.map { ($0.name, $0.version) })
     let runID = try IngestLedger.begin(
@@ -93,6 +94,9 @@ public struct Ingestor {
                 eventsStored: totals.eventsStored + transactionCounts.eventsStored, bytesRead: batch.bytesRead,
                 totalBytes: totalBytes, elapsedSeconds: BatchProducer.seconds(since: started)))
           }
+          let newProfiles = committer.profilesUsed.subtracting(profilesStored)
+          try ProfileRegistry.store(newProfiles.sorted().map(options.profiles.resolve), in: db)
+          profilesStored.formUnion(newProfiles)
           var runTotals = totals
           runTotals += transactionCounts
           try IngestLedger.record(db, runID: runID, totals: runTotals)
@@ -119,6 +123,20 @@ public struct Ingestor {
     return IngestSummary(
       runID: runID, sources: names, counts: totals, status: status, durationSeconds: duration,
       stoppedAt: stoppedAt, stageTimes: times)
+  }
+
+  /// Refuses to derive with other rules than the stored sessions have (one app judged by two
+  /// versions of its profile); returns the names of the profiles stored already.
+  private func checkProfiles() throws -> Set<String> {
+    let stored = try database.read { try ProfileRegistry.stored($0) }
+    let mismatches = ProfileRegistry.mismatches(options.profiles, stored: stored)
+    guard mismatches.isEmpty else {
+      throw ProfileMismatchError(
+        mismatches,
+        advice: "Pass the stored profiles with --profiles, or run `pullparity replay --profiles FILE` to re-derive "
+          + "every session with the new ones first.")
+    }
+    return Set(stored.map(\.name))
   }
 
   static func open(_ input: InputFile) throws -> any ByteSource {

@@ -14,10 +14,22 @@ public struct Replayer {
     self.parser = parser
   }
 
+  /// A replay applies new rules on purpose, but must not drop a user's profile because the
+  /// command was run without the file that defines it.
+  private func checkNothingForgotten(_ stored: [StoredProfile]) throws {
+    let forgotten = stored.filter { $0.version > 0 && profiles[$0.name] == nil }
+    guard !forgotten.isEmpty else { return }
+    throw ProfileMismatchError(
+      ProfileRegistry.mismatches(profiles, stored: forgotten),
+      advice: "Pass --profiles with a file that defines \(forgotten.map(\.name).joined(separator: ", ")).")
+  }
+
   public func run() throws -> ReplaySummary {
     let started = ContinuousClock.now
     var decoder = LineDecoder(parser)
     return try database.write { db in
+      try checkNothingForgotten(try ProfileRegistry.stored(db))
+      var used: [String: Profile] = [:]
       let replay = ReplayTransaction(db)
       let before = try replay.sessionSignatures()
       try replay.clearDerived()
@@ -32,11 +44,13 @@ public struct Replayer {
         guard !recorded.isEmpty else { return }
         events += recorded.count
         let session = SessionDeriver.derive(recorded, profiles: profiles)
+        if used[session.profileName] == nil { used[session.profileName] = profiles.resolve(session.profileName) }
         // The ref is kept: events point at their session through it.
         try tx.save(session, ref: ref)
         let kinds = session.violations.map(\.kind.rawValue).sorted().joined(separator: ",")
         after[session.sessionID] = "\(session.metrics.outcome.rawValue)|\(kinds)"
       }
+      try ProfileRegistry.replace(with: used.keys.sorted().compactMap { used[$0] }, in: db)
       let changed = after.keys.filter { id in before[id].map { $0 != after[id] } ?? false }.sorted()
       let elapsed = ContinuousClock.now - started
       return ReplaySummary(

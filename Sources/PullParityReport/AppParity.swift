@@ -1,12 +1,31 @@
-/// One app's parity: its profile and one group per slice.
+public import PullParityCore
+
+/// One app's parity under one profile version: its rules and one group per slice. An app whose
+/// sessions were derived with two versions of its profile appears once per version.
 public struct AppParity: Equatable, Sendable, Encodable {
   public var app: String
-  public var profile: String
-  public var profileVersion: Int
+  /// The rules these sessions were derived and are judged with.
+  public var profile: Profile
+  public var profileHash: String
+  /// Other versions of the profile that sessions of this app in the selection were derived with.
+  public var otherProfileVersions: [Int]
   public var groups: [ParityGroup]
 
   enum CodingKeys: String, CodingKey {
-    case app, profile, groups
+    case app, profile, unit, groups
     case profileVersion = "profile_version"
+    case profileHash = "profile_hash"
+    case otherProfileVersions = "other_profile_versions"
+  }
+
+  public func encode(to encoder: any Encoder) throws {
+    var container = encoder.container(keyedBy: CodingKeys.self)
+    try container.encode(app, forKey: .app)
+    try container.encode(profile.name, forKey: .profile)
+    try container.encode(profile.version, forKey: .profileVersion)
+    try container.encode(profileHash, forKey: .profileHash)
+    try container.encode(profile.unit, forKey: .unit)
+    try container.encode(otherProfileVersions, forKey: .otherProfileVersions)
+    try container.encode(groups, forKey: .groups)
   }
 }

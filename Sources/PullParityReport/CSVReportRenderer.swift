@@ -1,13 +1,14 @@
 import PullParityCore
 
 /// The parity report as RFC 4180 CSV (CRLF line ends, a header row): one row per app × group ×
-/// platform × metric, for spreadsheets and dashboards. Figures carry the text report's one
-/// decimal so every format shows the same numbers; the JSON format has full precision.
+/// platform × metric, then one per app × group × platform × rule, for spreadsheets and
+/// dashboards. Figures carry the text report's one decimal so every format shows the same
+/// numbers; the JSON format has full precision.
 public struct CSVReportRenderer {
   public static let columns = [
-    "app", "profile", "profile_version", "dimension", "group", "platform", "metric", "unit", "n", "p50", "p90",
-    "p95", "numerator", "denominator", "rate_percent", "reference_platform", "difference", "tolerance",
-    "at_parity",
+    "app", "profile", "profile_version", "dimension", "group", "platform", "kind", "metric", "unit", "n", "p50",
+    "p90", "p95", "numerator", "denominator", "rate_percent", "reference_platform", "difference", "ci_low",
+    "ci_high", "tolerance", "budget_percent", "verdict",
   ]
 
   public init() {}
@@ -17,8 +18,14 @@ public struct CSVReportRenderer {
     for app in report.apps {
       for group in app.groups {
         for platform in group.platforms {
+          let prefix = [
+            app.app, app.profile.name, "\(app.profile.version)", group.dimension, group.value, platform.platform,
+          ]
           for metric in ParityMetric.allCases {
-            lines.append(Self.line(row(metric, platform, group, app)))
+            lines.append(Self.line(prefix + metricCells(metric, platform, group, unit: app.profile.unit.rawValue)))
+          }
+          for rule in platform.rules {
+            lines.append(Self.line(prefix + ruleCells(rule)))
           }
         }
       }
@@ -26,21 +33,14 @@ public struct CSVReportRenderer {
     return lines.joined()
   }
 
-  private func row(_ metric: ParityMetric, _ platform: PlatformSummary, _ group: ParityGroup, _ app: AppParity)
+  private func metricCells(_ metric: ParityMetric, _ platform: PlatformSummary, _ group: ParityGroup, unit: String)
     -> [String]
   {
-    var cells = [
-      app.app, app.profile, "\(app.profileVersion)", group.dimension, group.value, platform.platform,
-      metric.rawValue, metric.unit,
-    ]
+    var cells = ["metric", metric.rawValue, metric.unit(distance: unit)]
     if metric.isRate {
       let rate = platform.rate(metric)
       // n is the sample the rate was counted from, so every row can be filtered on sample size.
-      cells += [rate.map { "\($0.denominator)" } ?? "", "", "", ""]
-      cells += [
-        rate.map { "\($0.numerator)" } ?? "", rate.map { "\($0.denominator)" } ?? "",
-        Self.number(rate?.value.map { $0 * 100 }),
-      ]
+      cells += [rate.map { "\($0.denominator)" } ?? "", "", "", ""] + Self.rate(rate)
     } else {
       let distribution = platform.distribution(metric)
       cells += [
@@ -50,12 +50,20 @@ public struct CSVReportRenderer {
     }
     let comparison = group.comparisons.first { $0.metric == metric && $0.platform == platform.platform }
     cells += [
-      group.referencePlatform ?? "",
-      Self.number(comparison?.difference),
-      comparison.map { NumberText.format($0.tolerance) } ?? "",
-      comparison?.atParity.map { $0 ? "true" : "false" } ?? "",
+      group.referencePlatform ?? "", Self.number(comparison?.difference), Self.number(comparison?.interval?.low),
+      Self.number(comparison?.interval?.high), comparison.map { NumberText.format($0.tolerance) } ?? "", "",
+      comparison?.verdict.rawValue ?? "",
     ]
     return cells
+  }
+
+  private func ruleCells(_ result: RuleResult) -> [String] {
+    ["rule", result.rule.rawValue, "%", "\(result.rate.denominator)", "", "", ""] + Self.rate(result.rate)
+      + ["", "", "", "", "", NumberText.format(result.budgetPercent), result.verdict.rawValue]
+  }
+
+  private static func rate(_ rate: Rate?) -> [String] {
+    [rate.map { "\($0.numerator)" } ?? "", rate.map { "\($0.denominator)" } ?? "", number(rate?.percent)]
   }
 
   private static func number(_ value: Double?) -> String {

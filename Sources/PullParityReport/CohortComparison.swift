@@ -5,11 +5,11 @@ public import PullParityStore
 /// compared metric by metric: what `pullparity compare` prints.
 ///
 /// Figures are computed exactly as `report` computes them (p50 by linear interpolation, rates
-/// over the sessions where the flag applies), with the same metrics and tolerances, so a
-/// compare of two platforms agrees with the report's parity table for them.
+/// over the sessions where the flag applies, rules as `RuleEvaluator` counts them), with the
+/// same tolerances and minimum sample, so a compare of two platforms agrees with the report.
 public struct CohortComparison: Equatable, Sendable, Encodable {
   /// Bumped on any change of this JSON's shape.
-  public static let formatVersion = 1
+  public static let formatVersion = 2
 
   public var baseline: Cohort
   public var candidate: Cohort
@@ -17,18 +17,19 @@ public struct CohortComparison: Equatable, Sendable, Encodable {
   public var apps: [String]
   /// Only sessions of this trigger were compared; `nil`: all sessions, whatever their trigger.
   public var trigger: RefreshTrigger?
-  public var tolerances: ParityTolerances
+  public var context: ReportContext
   public var baselineSessions: Int
   public var candidateSessions: Int
-  /// One per `ParityMetric`, in its order.
+  /// One per `ComparedFigure` of the app's profile, in its order.
   public var deltas: [CohortDelta]
 
   /// `baselineSessions` and `candidateSessions` are the sessions each cohort's filter read;
   /// those of another trigger than `trigger` are left out here, so a pull's figures are not
-  /// diluted by tab re-selects (as `report` keeps triggers apart).
+  /// diluted by tab re-selects (as `report` keeps triggers apart). `profile` is the one the
+  /// sessions were derived with; its rules are compared too.
   public init(
     baseline: Cohort, baselineSessions: [SessionRecord], candidate: Cohort, candidateSessions: [SessionRecord],
-    trigger: RefreshTrigger?, tolerances: ParityTolerances = .default
+    trigger: RefreshTrigger?, profile: Profile, violations: ViolationIndex, context: ReportContext
   ) {
     func kept(_ sessions: [SessionRecord]) -> [SessionRecord] {
       guard let trigger else { return sessions }
@@ -40,29 +41,30 @@ public struct CohortComparison: Equatable, Sendable, Encodable {
     self.candidate = candidate
     self.apps = Set((before + after).map(\.app)).sorted()
     self.trigger = trigger
-    self.tolerances = tolerances
+    self.context = context
+    self.context.span(before + after)
     self.baselineSessions = before.count
     self.candidateSessions = after.count
-    let beforeMetrics = before.map(\.metrics)
-    let afterMetrics = after.map(\.metrics)
-    deltas = ParityMetric.allCases.map { metric in
+    deltas = ComparedFigure.all(for: profile).map { figure in
       CohortDelta(
-        metric: metric, baseline: CohortMeasure(metric, of: beforeMetrics),
-        candidate: CohortMeasure(metric, of: afterMetrics), tolerance: tolerances.tolerance(for: metric))
+        figure: figure, unit: figure.unit(distance: profile.unit.rawValue),
+        baseline: figure.measure(before, violations: violations, profile: profile),
+        candidate: figure.measure(after, violations: violations, profile: profile),
+        tolerance: figure.tolerance(context.tolerances), policy: context.policy)
     }
   }
 
-  /// The metrics that got worse beyond their tolerance, in `ParityMetric` order.
-  public var regressions: [ParityMetric] { deltas.filter { $0.verdict == .regression }.map(\.metric) }
+  /// The figures that got worse beyond their tolerance, in order.
+  public var regressions: [ComparedFigure] { deltas.filter { $0.verdict == .regression }.map(\.figure) }
 
-  /// Any regression: `compare` exits 1.
-  public var regressed: Bool { !regressions.isEmpty }
+  /// How the gate ends: a regression fails; no figure with enough sessions does not pass.
+  public var outcome: GateOutcome { context.policy.gate(deltas.map(\.verdict.gateVerdict)) }
 
-  public func delta(_ metric: ParityMetric) -> CohortDelta? { deltas.first { $0.metric == metric } }
+  public func delta(_ figure: ComparedFigure) -> CohortDelta? { deltas.first { $0.figure == figure } }
 
   enum CodingKeys: String, CodingKey {
     case formatVersion = "format_version"
-    case apps, trigger, tolerances, baseline, candidate, regressed, regressions, metrics
+    case apps, trigger, context, baseline, candidate, outcome, regressions, metrics
   }
 
   private struct Side: Encodable {
@@ -77,13 +79,13 @@ public struct CohortComparison: Equatable, Sendable, Encodable {
     try container.encode(apps, forKey: .apps)
     // "all" rather than null: a reader should not have to guess what a missing trigger means.
     try container.encode(trigger?.rawValue ?? "all", forKey: .trigger)
-    try container.encode(tolerances, forKey: .tolerances)
+    try container.encode(context, forKey: .context)
     try container.encode(
       Side(selector: baseline.selector, filter: baseline.filter, sessions: baselineSessions), forKey: .baseline)
     try container.encode(
       Side(selector: candidate.selector, filter: candidate.filter, sessions: candidateSessions), forKey: .candidate)
-    try container.encode(regressed, forKey: .regressed)
-    try container.encode(regressions, forKey: .regressions)
+    try container.encode(outcome, forKey: .outcome)
+    try container.encode(regressions.map(\.key), forKey: .regressions)
     try container.encode(deltas, forKey: .metrics)
   }
 }

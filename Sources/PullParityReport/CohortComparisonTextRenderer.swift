@@ -1,4 +1,5 @@
 import Foundation
+import PullParityCore
 import PullParityStore
 
 /// `pullparity compare` for a terminal: who is compared, one row per metric, and the verdict.
@@ -10,48 +11,70 @@ public struct CohortComparisonTextRenderer {
   }
 
   public func render(_ comparison: CohortComparison) -> String {
+    let e = TerminalText.escaped
     var out: [String] = []
-    let apps = comparison.apps.isEmpty ? "no sessions" : comparison.apps.joined(separator: ", ")
+    let apps = comparison.apps.isEmpty ? "no sessions" : comparison.apps.map(e).joined(separator: ", ")
     let trigger = comparison.trigger.map { "\($0.rawValue) refreshes" } ?? "all triggers"
     out.append(style.bold("Cohort comparison") + " — \(apps), \(trigger)")
     // Left-aligned by hand: TextTable right-aligns all but the first column.
-    let width = max(comparison.baseline.selector.count, comparison.candidate.selector.count)
+    let selectors = [comparison.baseline.selector, comparison.candidate.selector].map(e)
+    let width = selectors.map(\.count).max() ?? 0
     func pad(_ text: String) -> String { text + String(repeating: " ", count: width - text.count) }
-    out.append("  baseline   \(pad(comparison.baseline.selector))  \(comparison.baselineSessions) sessions")
-    out.append("  candidate  \(pad(comparison.candidate.selector))  \(comparison.candidateSessions) sessions")
+    out.append("  baseline   \(pad(selectors[0]))  \(comparison.baselineSessions) sessions")
+    out.append("  candidate  \(pad(selectors[1]))  \(comparison.candidateSessions) sessions")
     let common = Self.describe(Self.common(comparison.baseline.filter, comparison.candidate.filter))
-    if !common.isEmpty { out.append("  both       \(common)") }
-    out.append("")
-
-    var table = TextTable()
-    table.add(["metric", "baseline", "candidate", "delta", "tolerance", "verdict"])
-    for delta in comparison.deltas {
-      let metric = delta.metric
-      // "client arm" keeps the table narrow, as in `report`.
-      let title = metric == .clientArmDistance ? "client arm" : metric.title
-      table.add([
-        metric.isRate ? title : "\(title) (\(metric.unit))", Self.measure(delta.baseline, metric),
-        Self.measure(delta.candidate, metric), Formatting.signed(delta.delta),
-        Formatting.tolerance(metric, delta.tolerance), verdict(delta.verdict),
-      ])
+    if !common.isEmpty { out.append("  both       \(e(common))") }
+    for (label, value) in ReportHeader.lines(comparison.context) where label != "Filter" {
+      out.append("\(label): \(e(value))".wrapped(width: 80, indent: "  "))
     }
-    out.append(table.render())
     out.append("")
-    let regressions = comparison.regressions.map(\.title)
-    if regressions.isEmpty {
-      out.append(style.good("No regressions") + ": the candidate is within tolerance of the baseline, or better.")
-    } else {
-      out.append(style.bad("Regressed") + ": " + regressions.joined(separator: ", "))
-    }
+    out.append(table(comparison))
+    out.append("")
+    out.append(conclusion(comparison))
     // Said every time, because a distance that "regressed" by getting smaller surprises.
     out.append(
       style.dim(
         """
-        Distances and times: p50 (n = sessions with a value); rates: % of sessions judged.
-        Worse if higher: flash, premature hide, label violations, arm mismatch; if lower:
-        hold compliant; either way: distances and times (the goal is the spec, not less).
+        Distances and times: p50 (n = sessions with a value); rates: % of sessions judged,
+        with the 95% interval of the change. Worse if higher: flash, premature hide, label
+        violations, arm mismatch and the rules; if lower: hold compliant; either way:
+        distances and times (the goal is the spec, not less). Verdicts need
+        \(comparison.context.policy.minSessions) sessions on each side.
         """))
     return out.joined(separator: "\n") + "\n"
+  }
+
+  private func table(_ comparison: CohortComparison) -> String {
+    var table = TextTable()
+    table.add(["metric", "baseline", "candidate", "delta", "tolerance", "verdict"])
+    for delta in comparison.deltas {
+      // "client arm" keeps the table narrow, as in `report`.
+      let title = delta.figure == .metric(.clientArmDistance) ? "client arm" : delta.figure.title
+      let tolerance =
+        delta.figure.isRate ? "±\(NumberText.format(delta.tolerance)) pts" : "±\(NumberText.format(delta.tolerance)) \(delta.unit)"
+      table.add([
+        delta.figure.isRate ? title : "\(title) (\(delta.unit))", Self.measure(delta.baseline),
+        Self.measure(delta.candidate), Formatting.signed(delta.delta), tolerance, verdict(delta.verdict),
+      ])
+      if let interval = delta.interval, delta.delta != nil {
+        table.add(["  95% CI \(Formatting.interval(interval))"])
+      }
+    }
+    return table.render()
+  }
+
+  private func conclusion(_ comparison: CohortComparison) -> String {
+    switch comparison.outcome {
+    case .passed:
+      return style.good("No regressions") + ": the candidate is within tolerance of the baseline, or better."
+    case .failed:
+      return style.bad("Regressed") + ": " + comparison.regressions.map(\.title).joined(separator: ", ")
+    case .insufficientData:
+      return style.bad("No verdict for some figures") + ": too few sessions, and --require-data was given."
+    case .nothingJudged:
+      return style.bad("No verdict")
+        + ": no figure had \(comparison.context.policy.minSessions) sessions on both sides (see --min-sessions)."
+    }
   }
 
   private func verdict(_ verdict: CohortVerdict) -> String {
@@ -59,15 +82,14 @@ public struct CohortComparisonTextRenderer {
     case .regression: style.bad("REGRESSION")
     case .improvement: style.good("improvement")
     case .unchanged: "unchanged"
+    case .insufficientData: style.dim("too few")
     case .noData: style.dim("n/a")
     }
   }
 
   /// `34.5 (n=118)` for a distribution, `45.3% (58/128)` for a rate, `–` without data.
-  static func measure(_ measure: CohortMeasure, _ metric: ParityMetric) -> String {
-    if metric.isRate {
-      return Formatting.percent(Rate(numerator: measure.numerator ?? 0, denominator: measure.n))
-    }
+  static func measure(_ measure: CohortMeasure) -> String {
+    if let rate = measure.rate { return Formatting.percent(rate) }
     guard let value = measure.value else { return "–" }
     return "\(Formatting.number(value)) (n=\(measure.n))"
   }

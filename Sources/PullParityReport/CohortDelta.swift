@@ -1,45 +1,74 @@
-/// One metric from the baseline cohort to the candidate: both figures, the change, and whether
+/// One figure from the baseline cohort to the candidate: both figures, the change, and whether
 /// the change is a regression.
 public struct CohortDelta: Equatable, Sendable, Encodable {
-  public var metric: ParityMetric
-  public var direction: MetricDirection
+  public var figure: ComparedFigure
+  /// The unit of the figure (the profile's distance unit, ms or %).
+  public var unit: String
   public var baseline: CohortMeasure
   public var candidate: CohortMeasure
-  /// candidate − baseline: in the metric's unit, percentage points for rates. `nil` when a side
+  /// candidate − baseline: in the figure's unit, percentage points for rates. `nil` when a side
   /// has no value.
   public var delta: Double?
-  /// In the metric's unit, percentage points for rates.
+  /// Rates only: the 95 % confidence interval of `delta`.
+  public var interval: RateDifference?
+  /// In the figure's unit, percentage points for rates.
   public var tolerance: Double
   public var verdict: CohortVerdict
 
-  public init(metric: ParityMetric, baseline: CohortMeasure, candidate: CohortMeasure, tolerance: Double) {
-    self.metric = metric
-    self.direction = MetricDirection(metric)
+  /// A rate regresses only when the whole interval of the change lies beyond the tolerance on
+  /// the worse side; a p50 when it moves beyond the tolerance. Below the minimum sample on
+  /// either side there is no verdict.
+  public init(
+    figure: ComparedFigure, unit: String, baseline: CohortMeasure, candidate: CohortMeasure, tolerance: Double,
+    policy: VerdictPolicy
+  ) {
+    self.figure = figure
+    self.unit = unit
     self.baseline = baseline
     self.candidate = candidate
     self.tolerance = tolerance
-    if let before = baseline.value, let after = candidate.value {
-      delta = after - before
-      verdict = direction.verdict(delta: after - before, tolerance: tolerance)
-    } else {
-      delta = nil
-      verdict = .noData
+    if let after = candidate.rate, let before = baseline.rate {
+      interval = RateDifference(after, minus: before)
     }
+    guard let before = baseline.value, let after = candidate.value else {
+      verdict = .noData
+      return
+    }
+    delta = after - before
+    guard min(baseline.n, candidate.n) >= policy.minSessions else {
+      verdict = .insufficientData
+      return
+    }
+    verdict = figure.direction.verdict(delta: after - before, interval: interval, tolerance: tolerance)
   }
 
   enum CodingKeys: String, CodingKey {
-    case metric, unit, direction, baseline, candidate, delta, tolerance, verdict
+    case metric, kind, unit, direction, baseline, candidate, delta, tolerance, verdict
+    case intervalLow = "delta_ci_low"
+    case intervalHigh = "delta_ci_high"
   }
 
   public func encode(to encoder: any Encoder) throws {
     var container = encoder.container(keyedBy: CodingKeys.self)
-    try container.encode(metric, forKey: .metric)
-    try container.encode(metric.unit, forKey: .unit)
-    try container.encode(direction, forKey: .direction)
+    try container.encode(figure.key, forKey: .metric)
+    try container.encode(figure.isRuleFigure ? "rule" : "metric", forKey: .kind)
+    try container.encode(unit, forKey: .unit)
+    try container.encode(figure.direction, forKey: .direction)
     try container.encode(baseline, forKey: .baseline)
     try container.encode(candidate, forKey: .candidate)
-    try container.encode(delta, forKey: .delta)
+    try container.encode(figure.isRate ? Measured.percent(delta) : Measured.value(delta), forKey: .delta)
+    if figure.isRate {
+      try container.encode(Measured.percent(interval?.low), forKey: .intervalLow)
+      try container.encode(Measured.percent(interval?.high), forKey: .intervalHigh)
+    }
     try container.encode(tolerance, forKey: .tolerance)
     try container.encode(verdict, forKey: .verdict)
+  }
+}
+
+extension ComparedFigure {
+  var isRuleFigure: Bool {
+    if case .rule = self { return true }
+    return false
   }
 }

@@ -1,5 +1,5 @@
 /// Sample size and percentiles of one metric for one group of sessions.
-public struct Distribution: Equatable, Sendable, Codable {
+public struct Distribution: Equatable, Sendable, Encodable {
   public var n: Int
   public var p50: Double?
   public var p90: Double?
@@ -11,5 +11,15 @@ public struct Distribution: Equatable, Sendable, Codable {
     p50 = Percentile.of(sorted: sorted, 0.5)
     p90 = Percentile.of(sorted: sorted, 0.9)
     p95 = Percentile.of(sorted: sorted, 0.95)
+  }
+
+  enum CodingKeys: String, CodingKey { case n, p50, p90, p95 }
+
+  public func encode(to encoder: any Encoder) throws {
+    var container = encoder.container(keyedBy: CodingKeys.self)
+    try container.encode(n, forKey: .n)
+    try container.encode(Measured.value(p50), forKey: .p50)
+    try container.encode(Measured.value(p90), forKey: .p90)
+    try container.encode(Measured.value(p95), forKey: .p95)
   }
 }

@@ -22,6 +22,8 @@ struct DistributionChart {
   var rows: [Row]
   var threshold: Threshold?
   var palette: ChartPalette
+  /// The profile's distance unit, for distance metrics.
+  var distanceUnit = "pt"
 
   private static let width = 360.0
   private static let top = 26.0
@@ -65,7 +67,7 @@ struct DistributionChart {
 
     return SVG.root(
       chart: id, marks: markCount, width: Self.width, height: bottom + 22,
-      label: "\(metric.title) per platform, \(metric.unit)", body: body)
+      label: "\(metric.title) per platform, \(metric.unit(distance: distanceUnit))", body: body)
   }
 
   private func render(_ row: Row, top: Double, scale: ChartScale) -> String {
@@ -96,7 +98,7 @@ struct DistributionChart {
     let center = boxTop + boxHeight / 2
     let summary =
       "\(row.platform): n \(sorted.count), p5 \(Formatting.number(p5)), p25 \(Formatting.number(p25)), "
-      + "p50 \(Formatting.number(p50)), p75 \(Formatting.number(p75)), p95 \(Formatting.number(p95)) \(metric.unit)"
+      + "p50 \(Formatting.number(p50)), p75 \(Formatting.number(p75)), p95 \(Formatting.number(p95)) \(metric.unit(distance: distanceUnit))"
     var box = "<g class=\"mark box \(color)\">" + SVG.title(summary)
     box += SVG.line(x1: scale.position(p5), y1: center, x2: scale.position(p95), y2: center, cssClass: "whisker")
     for end in [p5, p95] {

@@ -27,7 +27,12 @@ enum Formatting {
     return "\(sign)\(magnitude / 10).\(magnitude % 10)"
   }
 
-  static func tolerance(_ metric: ParityMetric, _ value: Double) -> String {
-    metric.isRate ? "±\(NumberText.format(value)) pts" : "±\(NumberText.format(value)) \(metric.unit)"
+  static func tolerance(_ metric: ParityMetric, _ value: Double, unit: String = "pt") -> String {
+    metric.isRate ? "±\(NumberText.format(value)) pts" : "±\(NumberText.format(value)) \(metric.unit(distance: unit))"
+  }
+
+  /// A confidence interval of a rate difference: `-47.9…-30.2` points.
+  static func interval(_ difference: RateDifference) -> String {
+    "\(oneDecimal(difference.low))…\(oneDecimal(difference.high))"
   }
 }

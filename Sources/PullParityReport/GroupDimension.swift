@@ -1,3 +1,4 @@
+public import PullParityCore
 public import PullParityStore
 
 /// How an app's sessions are sliced before platforms are compared.
@@ -10,10 +11,12 @@ public enum GroupDimension: String, CaseIterable, Sendable, Codable {
   /// Every session of the app in one group.
   case all
 
-  func value(of record: SessionRecord) -> String {
+  /// The slice a session belongs to. Screens are the profile's logical screens, so that the
+  /// PWA's `feed` and the iOS app's `FeedView` meet in one group.
+  func value(of record: SessionRecord, profile: Profile) -> String {
     switch self {
     case .trigger: record.metrics.trigger?.rawValue ?? "none"
-    case .screen: record.screen ?? "unknown"
+    case .screen: record.screen.map { profile.logicalScreen($0, on: record.platform) } ?? "unknown"
     case .appVersion: record.appVersion ?? "unknown"
     case .all: "all"
     }

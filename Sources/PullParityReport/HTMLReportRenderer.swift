@@ -18,17 +18,22 @@ public struct HTMLReportRenderer {
   public func render(_ input: HTMLReportInput) -> String {
     let report = input.report
     let palette = ChartPalette(platforms: report.apps.flatMap(\.groups).flatMap(\.platforms).map(\.platform))
-    let sessionsByGroup = Dictionary(grouping: input.sessions) {
-      GroupKey(app: $0.app, group: report.groupedBy.value(of: $0))
+    var profileOf: [AppKey: Profile] = [:]
+    for app in report.apps { profileOf[AppKey(app: app.app, version: app.profile.version)] = app.profile }
+    let sessionsByGroup = Dictionary(grouping: input.sessions) { session in
+      let key = AppKey(app: session.app, version: session.profileVersion)
+      let slice = profileOf[key].map { report.groupedBy.value(of: session, profile: $0) } ?? ""
+      return GroupKey(app: key, group: slice)
     }
 
     var body: [String] = []
     body.append("<header>")
     body.append("<h1>\(e(input.title))</h1>")
     body.append(
-      "<p class=\"meta\">\(ParityVerdict.sessionCount(report)) sessions · grouped by \(e(report.groupedBy.rawValue))"
-        + " · tolerances: \(e(ParityVerdict.tolerances(report.tolerances)))</p>")
+      "<p class=\"meta\">\(report.sessionCount) sessions · grouped by \(e(report.groupedBy.rawValue))"
+        + " · \(e(ParityVerdict.groupCounts(report)))</p>")
     body.append(verdict(report))
+    body.append(context(report.context))
     if report.apps.count > 1 || !input.timelines.isEmpty {
       var links = report.apps.enumerated().map { "<a href=\"#app-\($0.offset)\">\(e($0.element.app))</a>" }
       if !input.timelines.isEmpty { links.append("<a href=\"#examples\">example failing sessions</a>") }
@@ -36,16 +41,21 @@ public struct HTMLReportRenderer {
     }
     body.append("</header>")
     if report.apps.isEmpty {
-      body.append("<p>No sessions match. Run <code>pullparity ingest</code> first, or loosen the filters.</p>")
+      body.append("<p>No sessions match.</p>")
     }
 
     for (appIndex, app) in report.apps.enumerated() {
-      let profile = input.profiles.resolve(app.profile)
+      let profile = app.profile
       body.append("<section class=\"app\" id=\"app-\(appIndex)\">")
       body.append("<h2>\(e(app.app))</h2>")
-      body.append("<p class=\"meta\">\(e(Self.describe(profile, version: app.profileVersion)))</p>")
+      body.append("<p class=\"meta\">\(e(Self.describe(profile)))</p>")
+      if !app.otherProfileVersions.isEmpty {
+        let versions = app.otherProfileVersions.map { "v\($0)" }.joined(separator: ", ")
+        body.append("<p class=\"note\">Sessions of this app were also derived with \(e(versions)): judged apart.</p>")
+      }
       for (groupIndex, group) in app.groups.enumerated() {
-        let sessions = sessionsByGroup[GroupKey(app: app.app, group: group.value)] ?? []
+        let key = AppKey(app: app.app, version: profile.version)
+        let sessions = sessionsByGroup[GroupKey(app: key, group: group.value)] ?? []
         body.append(
           render(group, sessions: sessions, profile: profile, palette: palette, id: "a\(appIndex).g\(groupIndex)"))
       }
@@ -78,30 +88,45 @@ public struct HTMLReportRenderer {
       """
   }
 
-  private struct GroupKey: Hashable {
+  private struct AppKey: Hashable {
     var app: String
+    var version: Int
+  }
+
+  private struct GroupKey: Hashable {
+    var app: AppKey
     var group: String
   }
 
   private func e(_ text: String) -> String { HTMLEscaping.escape(text) }
 
   private func verdict(_ report: ParityReport) -> String {
-    let failures = ParityVerdict.failures(report)
-    guard !failures.isEmpty else {
-      return "<p class=\"verdict good\">✓ All compared platforms are at parity.</p>"
+    let headline = e(ParityVerdict.headline(report))
+    switch report.outcome {
+    case .passed:
+      return "<p class=\"verdict good\">✓ \(headline)</p>"
+    case .failed:
+      let list = ParityVerdict.failures(report).map { "\($0.app) \($0.group): \($0.summary)" }
+      return "<p class=\"verdict bad\">✗ \(headline) <span>— \(e(list.joined(separator: "; ")))</span></p>"
+    case .insufficientData, .nothingJudged:
+      return "<p class=\"verdict bad\">✗ \(headline)</p>"
     }
-    let list = failures.map { "\($0.app) \($0.group): " + $0.metrics.map(\.title).joined(separator: ", ") }
-    return "<p class=\"verdict bad\">✗ Not at parity <span>— \(e(list.joined(separator: "; ")))</span></p>"
   }
 
-  static func describe(_ profile: Profile, version: Int) -> String {
-    var parts = ["profile \(profile.name) v\(version)"]
+  private func context(_ context: ReportContext) -> String {
+    let rows = ReportHeader.lines(context).map { "<dt>\(e($0.label))</dt><dd>\(e($0.value))</dd>" }
+    return "<dl class=\"context\">" + rows.joined() + "</dl>"
+  }
+
+  static func describe(_ profile: Profile) -> String {
+    let unit = profile.unit.rawValue
+    var parts = ["profile \(profile.name) v\(profile.version)"]
     if let threshold = armingPoint(profile) {
       parts.append(
         profile.resistance == 1
-          ? "arms at \(Formatting.number(threshold)) pt"
+          ? "arms at \(Formatting.number(threshold)) \(unit)"
           : "arms at \(NumberText.format(profile.armThreshold ?? 0)) on distance × \(NumberText.format(profile.resistance))"
-            + " = \(Formatting.number(threshold)) pt of finger travel")
+            + " = \(Formatting.number(threshold)) \(unit) of finger travel")
     } else {
       parts.append("arming as the client reports it")
     }
@@ -121,19 +146,23 @@ public struct HTMLReportRenderer {
   ) -> String {
     var out: [String] = []
     let badge: String =
-      switch (group.referencePlatform, group.atParity) {
-      case (nil, _): "<span class=\"badge none\">one platform</span>"
-      case (_, true?): "<span class=\"badge good\">✓ at parity</span>"
-      case (_, false?): "<span class=\"badge bad\">✗ not at parity</span>"
-      case (_, nil): "<span class=\"badge none\">no comparable data</span>"
+      switch group.verdict {
+      case .pass: "<span class=\"badge good\">✓ pass</span>"
+      case .fail: "<span class=\"badge bad\">✗ fail</span>"
+      case .insufficientData: "<span class=\"badge none\">too few sessions</span>"
+      case .noData: "<span class=\"badge none\">no data</span>"
       }
     let reference = group.referencePlatform.map { " · reference \(e($0))" } ?? ""
     out.append("<h3>\(e(group.dimension)) \(e(group.value))\(reference) \(badge)</h3>")
 
-    let ordered = group.platforms.sorted { lhs, _ in lhs.platform == group.referencePlatform }
-    out.append(table(group, ordered: ordered))
+    let ordered = group.orderedPlatforms
+    if group.referencePlatform == nil {
+      out.append("<p class=\"note\">One platform: no platform comparison possible; judged against the profile alone.</p>")
+    }
+    out.append(table(group, ordered: ordered, unit: profile.unit.rawValue))
+    out.append(HTMLRuleTable(group: group, profile: profile).render())
 
-    let failing = Set(group.comparisons.filter { $0.atParity == false }.map(\.metric))
+    let failing = Set(group.comparisons.filter { $0.verdict == .fail }.map(\.metric))
     var figures: [String] = []
     for (metric, about) in Self.distributionCharts {
       let rows = ordered.map { summary in
@@ -143,11 +172,11 @@ public struct HTMLReportRenderer {
       }
       let chart = DistributionChart(
         id: "\(id).\(metric.rawValue)", metric: metric, rows: rows, threshold: threshold(metric, profile),
-        palette: palette)
+        palette: palette, distanceUnit: profile.unit.rawValue)
       guard chart.hasValues else { continue }
       let flag = failing.contains(metric) ? " <span class=\"bad\">✗ p50 not at parity</span>" : ""
       figures.append(
-        "<figure class=\"chart\">\n<figcaption><strong>\(e(metric.title.capitalizedFirst))</strong> (\(e(metric.unit)))\(flag)"
+        "<figure class=\"chart\">\n<figcaption><strong>\(e(metric.title.capitalizedFirst))</strong> (\(e(metric.unit(distance: profile.unit.rawValue))))\(flag)"
           + "<br><small>\(e(about))</small></figcaption>\n"
           + chart.render() + "\n</figure>")
     }
@@ -171,7 +200,9 @@ public struct HTMLReportRenderer {
   private func threshold(_ metric: ParityMetric, _ profile: Profile) -> DistributionChart.Threshold? {
     switch metric {
     case .armDistance, .clientArmDistance:
-      return Self.armingPoint(profile).map { .init(value: $0, label: "arms at \(Formatting.number($0)) pt") }
+      return Self.armingPoint(profile).map {
+        .init(value: $0, label: "arms at \(Formatting.number($0)) \(profile.unit.rawValue)")
+      }
     case .visibleMs:
       guard profile.minHoldMs > 0 else { return nil }
       return .init(value: profile.minHoldMs, label: "min hold \(NumberText.format(profile.minHoldMs)) ms")
@@ -180,7 +211,7 @@ public struct HTMLReportRenderer {
     }
   }
 
-  private func table(_ group: ParityGroup, ordered: [PlatformSummary]) -> String {
+  private func table(_ group: ParityGroup, ordered: [PlatformSummary], unit: String) -> String {
     let others = group.referencePlatform == nil ? [] : ordered.filter { $0.platform != group.referencePlatform }
     var rows: [String] = []
     var header = "<tr><th scope=\"col\">metric</th>"
@@ -203,9 +234,9 @@ public struct HTMLReportRenderer {
       let comparisons = others.map { other in
         group.comparisons.first { $0.metric == metric && $0.platform == other.platform }
       }
-      let failing = comparisons.contains { $0?.atParity == false }
+      let failing = comparisons.contains { $0?.verdict == .fail }
       var row = "<tr\(failing ? " class=\"failing\"" : "")><th scope=\"row\">"
-      row += metric.isRate ? e(metric.title) : "\(e(metric.title)) p50 (\(e(metric.unit)))"
+      row += metric.isRate ? e(metric.title) : "\(e(metric.title)) p50 (\(e(metric.unit(distance: unit))))"
       row += "</th>"
       for platform in ordered {
         if metric.isRate {
@@ -219,18 +250,24 @@ public struct HTMLReportRenderer {
         }
       }
       for comparison in comparisons {
-        row += "<td>\(Formatting.signed(comparison?.difference))</td>"
-        if let comparison, let atParity = comparison.atParity {
-          let tolerance = e(Formatting.tolerance(comparison.metric, comparison.tolerance))
-          row += atParity ? "<td class=\"ok\">✓ \(tolerance)</td>" : "<td class=\"fail\">✗ \(tolerance)</td>"
-        } else {
-          row += "<td class=\"na\">–</td>"
-        }
+        let ci = comparison?.interval.map { "<span class=\"sub\">95% CI \(e(Formatting.interval($0)))</span>" } ?? ""
+        row += "<td>\(Formatting.signed(comparison?.difference))\(ci)</td>"
+        row += comparison.map { verdictCell($0, unit: unit) } ?? "<td class=\"na\">–</td>"
       }
       rows.append(row + "</tr>")
     }
     return "<div class=\"table-wrap\"><table>\n<thead>\(header)</thead>\n<tbody>\n" + rows.joined(separator: "\n")
       + "\n</tbody>\n</table></div>"
+  }
+
+  private func verdictCell(_ comparison: MetricComparison, unit: String) -> String {
+    let tolerance = e(Formatting.tolerance(comparison.metric, comparison.tolerance, unit: unit))
+    switch comparison.verdict {
+    case .pass: return "<td class=\"ok\">✓ \(tolerance)</td>"
+    case .fail: return "<td class=\"fail\">✗ \(tolerance)</td>"
+    case .insufficientData: return "<td class=\"na\">too few (n=\(comparison.n))</td>"
+    case .noData: return "<td class=\"na\">–</td>"
+    }
   }
 
   private func timelines(_ input: HTMLReportInput) -> String {
@@ -241,11 +278,10 @@ public struct HTMLReportRenderer {
         + "The green band is the time the indicator was visible; the dashed line, where the profile's minimum hold ends. "
         + "Replay one with <code>pullparity session &lt;id&gt;</code>.</p>")
     for (index, timeline) in input.timelines.enumerated() {
-      let profileName =
-        input.report.apps.first { $0.app == timeline.app }?.profile
-        ?? input.sessions.first { $0.sessionID == timeline.sessionID }?.profile ?? timeline.app
+      let version = input.sessions.first { $0.sessionID == timeline.sessionID }?.profileVersion
+      let profile = input.report.apps.first { $0.app == timeline.app && (version == nil || $0.profile.version == version) }
       let chart = TimelineChart(
-        id: "timeline.\(index)", timeline: timeline, minHoldMs: input.profiles.resolve(profileName).minHoldMs)
+        id: "timeline.\(index)", timeline: timeline, minHoldMs: profile?.profile.minHoldMs ?? 0)
       out.append("<figure class=\"chart timeline\">")
       out.append(
         "<figcaption><strong>\(e(timeline.title))</strong><br><small>session <code>\(e(timeline.sessionID))</code></small></figcaption>"

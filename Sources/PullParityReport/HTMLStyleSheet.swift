@@ -32,6 +32,9 @@ enum HTMLStyleSheet {
     p { margin: 0.4em 0; }
     code { font: 0.9em ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; overflow-wrap: anywhere; }
     .meta, .note, figcaption small { color: var(--muted); }
+    dl.context { display: grid; grid-template-columns: max-content 1fr; gap: 2px 12px; font-size: 0.85rem; color: var(--muted); margin: 8px 0; }
+    dl.context dt { font-weight: 600; }
+    dl.context dd { margin: 0; overflow-wrap: anywhere; }
     .verdict { padding: 10px 14px; border-radius: 8px; font-weight: 600; }
     .verdict.good { background: var(--good-bg); color: var(--good); }
     .verdict.bad { background: var(--bad-bg); color: var(--bad); }

@@ -8,11 +8,11 @@ public struct MarkdownReportRenderer {
   public func render(_ report: ParityReport) -> String {
     var out: [String] = ["# Pull-to-refresh parity", "", summary(report), ""]
     out.append(
-      "\(ParityVerdict.sessionCount(report)) sessions, grouped by \(Self.escape(report.groupedBy.rawValue)). "
-        + "Tolerances: \(ParityVerdict.tolerances(report.tolerances)).")
-    if report.apps.isEmpty {
-      out += ["", "No sessions match. Run `pullparity ingest` first, or loosen the filters."]
-    }
+      "\(report.sessionCount) sessions, grouped by \(Self.escape(report.groupedBy.rawValue)); "
+        + "\(ParityVerdict.groupCounts(report)).")
+    out.append("")
+    out += ReportHeader.lines(report.context).map { "- **\($0.label)**: \(Self.escape($0.value))" }
+    if report.apps.isEmpty { out += ["", "No sessions match."] }
     for app in report.apps {
       for group in app.groups { out += [""] + render(group, of: app) }
     }
@@ -20,33 +20,40 @@ public struct MarkdownReportRenderer {
   }
 
   private func summary(_ report: ParityReport) -> String {
-    let failures = ParityVerdict.failures(report)
-    guard !failures.isEmpty else { return "✅ **All compared platforms are at parity.**" }
-    let list = failures.map { failure in
-      "\(Self.escape(failure.app)) \(Self.escape(failure.group)): "
-        + failure.metrics.map(\.title).joined(separator: ", ")
+    let headline = Self.escape(ParityVerdict.headline(report))
+    switch report.outcome {
+    case .passed:
+      return "✅ **\(headline)**"
+    case .failed:
+      let list = ParityVerdict.failures(report).map { "\(Self.escape($0.app)) \(Self.escape($0.group)): \($0.summary)" }
+      return "❌ **\(headline)** — " + list.joined(separator: "; ")
+    case .insufficientData, .nothingJudged:
+      return "❌ **\(headline)**"
     }
-    return "❌ **Not at parity** — " + list.joined(separator: "; ")
   }
 
   private func render(_ group: ParityGroup, of app: AppParity) -> [String] {
     var out = ["## \(Self.escape(app.app)) · \(Self.escape(group.dimension)) \(Self.escape(group.value))", ""]
-    var about = "Profile \(Self.escape(app.profile)) v\(app.profileVersion)"
+    var about = "Profile \(Self.escape(app.profile.name)) v\(app.profile.version) · " + Self.badge(group.verdict)
     if let reference = group.referencePlatform {
-      about += " · reference **\(Self.escape(reference))** · "
-      switch group.atParity {
-      case true?: about += "✅ at parity"
-      case false?: about += "❌ not at parity"
-      case nil: about += "no comparable data"
-      }
+      about += " · reference **\(Self.escape(reference))**"
     } else {
-      about += " · one platform, nothing to compare"
+      about += " · one platform: no platform comparison possible, judged against the profile alone"
+    }
+    if !app.otherProfileVersions.isEmpty {
+      about += " · sessions also derived with " + app.otherProfileVersions.map { "v\($0)" }.joined(separator: ", ")
+        + " (judged apart)"
     }
     out += [about, ""]
+    out += metricTable(group, unit: app.profile.unit.rawValue)
+    out += [""] + ruleTable(group, profile: app.profile)
+    return out
+  }
 
+  private func metricTable(_ group: ParityGroup, unit: String) -> [String] {
     // The reference platform first, as in the text report.
-    let ordered = group.platforms.sorted { lhs, _ in lhs.platform == group.referencePlatform }
-    let others = group.referencePlatform == nil ? [] : ordered.filter { $0.platform != group.referencePlatform }
+    let ordered = group.orderedPlatforms
+    let others = Array(ordered.dropFirst(group.referencePlatform == nil ? ordered.count : 1))
     var header =
       ["metric"]
       + ordered.map {
@@ -54,20 +61,18 @@ public struct MarkdownReportRenderer {
       }
     var alignment = [":--"] + ordered.map { _ in "--:" }
     for other in others {
-      header += ["Δ \(Self.escape(other.platform))", "parity \(Self.escape(other.platform))"]
+      header += ["Δ \(Self.escape(other.platform)) (95% CI)", "parity \(Self.escape(other.platform))"]
       alignment += ["--:", ":--"]
     }
-    out.append(Self.row(header))
-    out.append(Self.row(alignment))
+    var out = [Self.row(header), Self.row(alignment)]
     let blanks = Array(repeating: "", count: others.count * 2)
     out.append(Self.row(["sessions"] + ordered.map { "\($0.sessions)" } + blanks))
     out.append(
       Self.row(
         ["done / cancelled / incomplete"] + ordered.map { "\($0.completed)/\($0.cancelled)/\($0.incomplete)" } + blanks)
     )
-
     for metric in ParityMetric.allCases {
-      var cells = [metric.isRate ? metric.title : "\(metric.title) p50 (\(metric.unit))"]
+      var cells = [metric.isRate ? metric.title : "\(metric.title) p50 (\(metric.unit(distance: unit)))"]
       for platform in ordered {
         cells.append(
           metric.isRate
@@ -75,7 +80,8 @@ public struct MarkdownReportRenderer {
       }
       for other in others {
         let comparison = group.comparisons.first { $0.metric == metric && $0.platform == other.platform }
-        cells += [Formatting.signed(comparison?.difference), verdict(comparison)]
+        let ci = comparison?.interval.map { " (\(Formatting.interval($0)))" } ?? ""
+        cells += [Formatting.signed(comparison?.difference) + ci, verdict(comparison, unit: unit)]
       }
       out.append(Self.row(cells))
       if !metric.isRate {
@@ -91,9 +97,48 @@ public struct MarkdownReportRenderer {
     return out
   }
 
-  private func verdict(_ comparison: MetricComparison?) -> String {
-    guard let comparison, let atParity = comparison.atParity else { return "–" }
-    return (atParity ? "✅ " : "❌ ") + Formatting.tolerance(comparison.metric, comparison.tolerance)
+  private func ruleTable(_ group: ParityGroup, profile: Profile) -> [String] {
+    var out = [
+      Self.row(["rule (broken / judged)"] + group.orderedPlatforms.map { Self.escape($0.platform) } + ["budget"]),
+      Self.row([":--"] + group.platforms.map { _ in "--:" } + ["--:"]),
+    ]
+    for rule in ProfileRule.allCases where rule.applies(to: profile) {
+      let results = group.orderedPlatforms.map { $0.rule(rule) }
+      let budget = results.compactMap { $0?.budgetPercent }.first ?? profile.budget(for: rule)
+      out.append(Self.row([rule.title] + results.map(ruleCell) + ["\(NumberText.format(budget))%"]))
+    }
+    return out
+  }
+
+  private func ruleCell(_ result: RuleResult?) -> String {
+    guard let result else { return "–" }
+    let figure = Formatting.percent(result.rate)
+    switch result.verdict {
+    case .pass: return "✅ " + figure
+    case .fail: return "❌ " + figure
+    case .insufficientData: return "too few: " + figure
+    case .noData: return "no data"
+    }
+  }
+
+  private static func badge(_ verdict: Verdict) -> String {
+    switch verdict {
+    case .pass: "✅ pass"
+    case .fail: "❌ fail"
+    case .insufficientData: "too few sessions for a verdict"
+    case .noData: "no data"
+    }
+  }
+
+  private func verdict(_ comparison: MetricComparison?, unit: String) -> String {
+    guard let comparison else { return "–" }
+    let tolerance = Formatting.tolerance(comparison.metric, comparison.tolerance, unit: unit)
+    switch comparison.verdict {
+    case .pass: return "✅ " + tolerance
+    case .fail: return "❌ " + tolerance
+    case .insufficientData: return "too few (n=\(comparison.n))"
+    case .noData: return "–"
+    }
   }
 
   private static func row(_ cells: [String]) -> String {

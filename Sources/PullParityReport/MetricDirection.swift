@@ -19,10 +19,16 @@ public enum MetricDirection: String, Sendable, Codable {
   }
 
   /// The verdict on `delta` = candidate − baseline. A change of exactly the tolerance is still
-  /// unchanged, as parity is in `report`.
-  public func verdict(delta: Double, tolerance: Double) -> CohortVerdict {
+  /// unchanged, as parity is in `report`. With an `interval` (rates), the whole interval must
+  /// lie beyond the tolerance: a change that may be chance is not a regression.
+  public func verdict(delta: Double, interval: RateDifference? = nil, tolerance: Double) -> CohortVerdict {
     // The same hair of slack as `report`, for values equal in decimal but not in binary.
-    let limit = tolerance + 1e-9
+    let limit = tolerance + Measured.slack
+    if let interval {
+      let worse = self == .lowerIsWorse ? interval.high < -limit : interval.low > limit
+      let better = self == .lowerIsWorse ? interval.low > limit : interval.high < -limit
+      return worse ? .regression : better ? .improvement : .unchanged
+    }
     switch self {
     case .higherIsWorse:
       return delta > limit ? .regression : delta < -limit ? .improvement : .unchanged

@@ -3,21 +3,35 @@ public struct ParityGroup: Equatable, Sendable, Encodable {
   /// What the slice is, e.g. `trigger` = `pull`.
   public var dimension: String
   public var value: String
+  /// `nil` when the group has a single platform.
   public var referencePlatform: String?
   public var platforms: [PlatformSummary]
   public var comparisons: [MetricComparison]
 
-  /// `false` when a comparison failed; `nil` with a single platform or no comparable data.
-  public var atParity: Bool? {
-    let verdicts = comparisons.compactMap(\.atParity)
-    guard !verdicts.isEmpty else { return nil }
-    return !verdicts.contains(false)
+  /// The reference platform first, then the others in name order: the column order of every
+  /// format.
+  public var orderedPlatforms: [PlatformSummary] {
+    platforms.filter { $0.platform == referencePlatform } + platforms.filter { $0.platform != referencePlatform }
+  }
+
+  /// Every verdict of the group: the comparisons, then each platform's rules.
+  public var verdicts: [Verdict] { comparisons.map(\.verdict) + platforms.flatMap(\.rules).map(\.verdict) }
+
+  public var kind: GroupKind {
+    guard verdicts.contains(where: \.isJudged) else { return .skipped }
+    return platforms.count > 1 ? .compared : .judgedAlone
+  }
+
+  /// Fail when a comparison or a rule failed; else pass when anything was judged.
+  public var verdict: Verdict {
+    if verdicts.contains(.fail) { return .fail }
+    if verdicts.contains(.pass) { return .pass }
+    return verdicts.contains(.insufficientData) ? .insufficientData : .noData
   }
 
   enum CodingKeys: String, CodingKey {
-    case dimension, value, platforms, comparisons
+    case dimension, value, platforms, comparisons, kind, verdict
     case referencePlatform = "reference_platform"
-    case atParity = "at_parity"
   }
 
   public func encode(to encoder: any Encoder) throws {
@@ -25,7 +39,8 @@ public struct ParityGroup: Equatable, Sendable, Encodable {
     try container.encode(dimension, forKey: .dimension)
     try container.encode(value, forKey: .value)
     try container.encode(referencePlatform, forKey: .referencePlatform)
-    try container.encode(atParity, forKey: .atParity)
+    try container.encode(kind, forKey: .kind)
+    try container.encode(verdict, forKey: .verdict)
     try container.encode(platforms, forKey: .platforms)
     try container.encode(comparisons, forKey: .comparisons)
   }

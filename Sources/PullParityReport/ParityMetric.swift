@@ -34,10 +34,10 @@ public enum ParityMetric: String, CaseIterable, Sendable, Codable {
     }
   }
 
-  /// pt/px, ms, or a share of sessions.
-  public var unit: String {
+  /// The profile's distance unit (pt, px, dp), ms, or % for a share of sessions.
+  public func unit(distance: String) -> String {
     switch self {
-    case .armDistance, .clientArmDistance: "pt"
+    case .armDistance, .clientArmDistance: distance
     case .timeToArmMs, .visibleMs: "ms"
     default: "%"
     }

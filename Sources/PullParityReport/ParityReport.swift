@@ -1,35 +1,55 @@
-public import PullParityStore
-
-/// Platforms compared per app (contract §6): what `pullparity report` prints.
+/// Platforms compared per app, and each platform judged against its profile: what
+/// `pullparity report` prints.
 public struct ParityReport: Equatable, Sendable, Encodable {
   /// Bumped on any change of this JSON's shape; documented in the README.
-  public static let formatVersion = 1
+  public static let formatVersion = 2
 
-  public var formatVersion: Int
-  public var filter: SessionFilter
+  public var context: ReportContext
   public var groupedBy: GroupDimension
-  public var tolerances: ParityTolerances
   public var apps: [AppParity]
 
-  /// `false` when any group of any app is not at parity.
-  public var atParity: Bool { !apps.flatMap(\.groups).contains { $0.atParity == false } }
+  public var groups: [ParityGroup] { apps.flatMap(\.groups) }
+
+  /// How `report --check` ends: a failure anywhere fails; nothing judged does not pass.
+  public var outcome: GateOutcome { context.policy.gate(groups.flatMap(\.verdicts)) }
+
+  public var sessionCount: Int { groups.flatMap(\.platforms).reduce(0) { $0 + $1.sessions } }
+
+  public func count(_ kind: GroupKind) -> Int { groups.count { $0.kind == kind } }
 
   enum CodingKeys: String, CodingKey {
     case formatVersion = "format_version"
-    case filter
+    case context, outcome, summary, apps
     case groupedBy = "grouped_by"
-    case tolerances
-    case atParity = "at_parity"
-    case apps
+  }
+
+  private struct Summary: Encodable {
+    var sessions: Int
+    var groupsCompared: Int
+    var groupsJudgedAlone: Int
+    var groupsSkipped: Int
+    var groupsFailed: Int
+
+    enum CodingKeys: String, CodingKey {
+      case sessions
+      case groupsCompared = "groups_compared"
+      case groupsJudgedAlone = "groups_judged_alone"
+      case groupsSkipped = "groups_skipped"
+      case groupsFailed = "groups_failed"
+    }
   }
 
   public func encode(to encoder: any Encoder) throws {
     var container = encoder.container(keyedBy: CodingKeys.self)
-    try container.encode(formatVersion, forKey: .formatVersion)
-    try container.encode(filter, forKey: .filter)
+    try container.encode(Self.formatVersion, forKey: .formatVersion)
+    try container.encode(context, forKey: .context)
     try container.encode(groupedBy, forKey: .groupedBy)
-    try container.encode(tolerances, forKey: .tolerances)
-    try container.encode(atParity, forKey: .atParity)
+    try container.encode(outcome, forKey: .outcome)
+    try container.encode(
+      Summary(
+        sessions: sessionCount, groupsCompared: count(.compared), groupsJudgedAlone: count(.judgedAlone),
+        groupsSkipped: count(.skipped), groupsFailed: groups.count { $0.verdict == .fail }),
+      forKey: .summary)
     try container.encode(apps, forKey: .apps)
   }
 }

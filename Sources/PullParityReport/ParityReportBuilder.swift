@@ -1,116 +1,70 @@
 public import PullParityCore
 public import PullParityStore
 
-/// Builds the parity report from per-session rows. Percentiles are always computed from the
-/// sessions of the group itself, never combined from smaller groups (contract §6).
+/// Builds the parity report from per-session rows: per app and profile version, per slice,
+/// the platforms compared with the reference platform and each judged against its profile.
+/// Percentiles are always computed from the sessions of the group itself, never combined from
+/// smaller groups.
 public struct ParityReportBuilder {
-  public var profiles: ProfileCatalog
-  public var tolerances: ParityTolerances
+  public var profiles: SessionProfiles
   public var dimension: GroupDimension
 
-  public init(
-    profiles: ProfileCatalog, tolerances: ParityTolerances = .default, dimension: GroupDimension = .trigger
-  ) {
+  public init(profiles: SessionProfiles, dimension: GroupDimension = .trigger) {
     self.profiles = profiles
-    self.tolerances = tolerances
     self.dimension = dimension
   }
 
-  public func build(_ sessions: [SessionRecord], filter: SessionFilter) -> ParityReport {
-    // One pass sorts every session's metrics into its app, slice and platform; metrics are
-    // plain numbers, so this copies no strings however many sessions there are.
-    var metrics: [String: [String: [String: [SessionMetrics]]]] = [:]
-    var profileOfApp: [String: (name: String, version: Int)] = [:]
+  /// An app's sessions derived with one version of its profile.
+  private struct AppKey: Hashable, Comparable {
+    var app: String
+    var profile: String
+    var version: Int
+
+    static func < (lhs: AppKey, rhs: AppKey) -> Bool {
+      (lhs.app, lhs.profile, lhs.version) < (rhs.app, rhs.profile, rhs.version)
+    }
+  }
+
+  public func build(_ sessions: [SessionRecord], violations: ViolationIndex, context: ReportContext) -> ParityReport {
+    var byApp: [AppKey: [SessionRecord]] = [:]
     for session in sessions {
-      metrics[session.app, default: [:]][dimension.value(of: session), default: [:]][session.platform, default: []]
-        .append(session.metrics)
-      if profileOfApp[session.app] == nil { profileOfApp[session.app] = (session.profile, session.profileVersion) }
+      byApp[AppKey(app: session.app, profile: session.profile, version: session.profileVersion), default: []]
+        .append(session)
     }
-    let apps = metrics.keys.sorted().map { app in
-      appParity(app, metrics[app]!, profile: profileOfApp[app]!)
+    var context = context
+    context.span(sessions)
+    let keys = byApp.keys.sorted()
+    let apps = keys.map { key in
+      let others = keys.filter { $0.app == key.app && $0 != key }.map(\.version)
+      return appParity(key, byApp[key]!, otherVersions: others, violations: violations, context: context)
     }
-    return ParityReport(
-      formatVersion: ParityReport.formatVersion, filter: filter, groupedBy: dimension,
-      tolerances: tolerances, apps: apps)
+    context.profiles = Array(Set(keys.map { profiles.profile($0.profile, version: $0.version).stamp }))
+      .sorted { ($0.name, $0.version) < ($1.name, $1.version) }
+    return ParityReport(context: context, groupedBy: dimension, apps: apps)
   }
 
   private func appParity(
-    _ app: String, _ slices: [String: [String: [SessionMetrics]]], profile stored: (name: String, version: Int)
+    _ key: AppKey, _ sessions: [SessionRecord], otherVersions: [Int], violations: ViolationIndex,
+    context: ReportContext
   ) -> AppParity {
-    let profile = profiles.resolve(stored.name)
+    let (profile, stamp) = profiles.profile(key.profile, version: key.version)
+    let slices = Dictionary(grouping: sessions) { dimension.value(of: $0, profile: profile) }
     let order = slices.keys.sorted { lhs, rhs in
       // Pull refreshes first: they are what the parity spec is about.
       if (lhs == "pull") != (rhs == "pull") { return lhs == "pull" }
       return lhs < rhs
     }
-    let groups = order.map { slice in group(slice, slices[slice]!, profile: profile) }
-    return AppParity(app: app, profile: profile.name, profileVersion: stored.version, groups: groups)
-  }
-
-  private func group(_ slice: String, _ byPlatform: [String: [SessionMetrics]], profile: Profile) -> ParityGroup {
-    let platforms = byPlatform.keys.sorted().map { summary($0, byPlatform[$0]!) }
-    let reference = Self.referencePlatform(profile: profile, among: platforms.map(\.platform))
-    var comparisons: [MetricComparison] = []
-    if let reference, let referenceSummary = platforms.first(where: { $0.platform == reference }) {
-      for other in platforms where other.platform != reference {
-        for metric in ParityMetric.allCases {
-          comparisons.append(compare(metric, other, against: referenceSummary))
-        }
-      }
-    }
-    return ParityGroup(
-      dimension: dimension.rawValue, value: slice, referencePlatform: platforms.count > 1 ? reference : nil,
-      platforms: platforms, comparisons: comparisons)
+    var judge = GroupJudge(profile: profile, violations: violations, context: context)
+    judge.dimension = dimension.rawValue
+    let groups = order.map { judge.group($0, slices[$0]!) }
+    return AppParity(
+      app: key.app, profile: profile, profileHash: stamp.contentHash, otherProfileVersions: otherVersions,
+      groups: groups)
   }
 
   /// The profile's reference platform when present, else the first in name order.
   public static func referencePlatform(profile: Profile, among platforms: [String]) -> String? {
     if let preferred = profile.referencePlatform, platforms.contains(preferred) { return preferred }
     return platforms.sorted().first
-  }
-
-  private func summary(_ platform: String, _ sessions: [SessionMetrics]) -> PlatformSummary {
-    var distributions: [String: Distribution] = [:]
-    var rates: [String: Rate] = [:]
-    for metric in ParityMetric.allCases {
-      if metric.isRate {
-        rates[metric.rawValue] = Rate(sessions.lazy.map { metric.flag($0) })
-      } else {
-        distributions[metric.rawValue] = Distribution(sessions.compactMap { metric.value($0) })
-      }
-    }
-    return PlatformSummary(
-      platform: platform,
-      sessions: sessions.count,
-      completed: sessions.count { $0.outcome == .completed },
-      cancelled: sessions.count { $0.outcome == .cancelled },
-      incomplete: sessions.count { $0.outcome == .incomplete },
-      distributions: distributions,
-      rates: rates)
-  }
-
-  private func compare(
-    _ metric: ParityMetric, _ platform: PlatformSummary, against reference: PlatformSummary
-  ) -> MetricComparison {
-    let value: Double?
-    let referenceValue: Double?
-    if metric.isRate {
-      value = platform.rate(metric)?.value.map { $0 * 100 }
-      referenceValue = reference.rate(metric)?.value.map { $0 * 100 }
-    } else {
-      value = platform.distribution(metric)?.p50
-      referenceValue = reference.distribution(metric)?.p50
-    }
-    let tolerance = tolerances.tolerance(for: metric)
-    var difference: Double?
-    var atParity: Bool?
-    if let value, let referenceValue {
-      difference = value - referenceValue
-      // A hair of slack for values that are equal in decimal but not in binary.
-      atParity = abs(value - referenceValue) <= tolerance + 1e-9
-    }
-    return MetricComparison(
-      metric: metric, platform: platform.platform, reference: reference.platform, value: value,
-      referenceValue: referenceValue, difference: difference, tolerance: tolerance, atParity: atParity)
   }
 }

@@ -1,30 +1,72 @@
-import PullParityCore
+public import PullParityCore
 
-/// The one-line verdict every format ends or starts with, computed once so the Markdown and HTML
-/// summaries name the same failing groups and metrics as the text report.
-enum ParityVerdict {
-  /// Groups not at parity, with their failing metrics in report order, each named once.
-  static func failures(_ report: ParityReport) -> [(app: String, group: String, metrics: [ParityMetric])] {
-    var failures: [(app: String, group: String, metrics: [ParityMetric])] = []
-    for app in report.apps {
-      for group in app.groups where group.atParity == false {
+/// The verdict every format starts or ends with, computed once so that text, Markdown and HTML
+/// name the same failing groups, metrics and rules.
+public enum ParityVerdict {
+  /// One group that failed: the metrics not at parity, and the rules broken with the platforms
+  /// that broke them.
+  public struct GroupFailure: Equatable, Sendable {
+    public var app: String
+    public var group: String
+    public var metrics: [ParityMetric]
+    public var rules: [(rule: ProfileRule, platforms: [String])]
+
+    public static func == (lhs: GroupFailure, rhs: GroupFailure) -> Bool {
+      lhs.app == rhs.app && lhs.group == rhs.group && lhs.metrics == rhs.metrics
+        && lhs.rules.map(\.rule) == rhs.rules.map(\.rule) && lhs.rules.map(\.platforms) == rhs.rules.map(\.platforms)
+    }
+
+    /// "flash, arm mismatch; rules: flash (pwa), arm mismatch (ios)".
+    public var summary: String {
+      var parts: [String] = []
+      if !metrics.isEmpty { parts.append("parity of " + metrics.map(\.title).joined(separator: ", ")) }
+      if !rules.isEmpty {
+        parts.append(
+          "rules " + rules.map { "\($0.rule.title) (\($0.platforms.joined(separator: ", ")))" }.joined(separator: ", "))
+      }
+      return parts.joined(separator: "; ")
+    }
+  }
+
+  /// Groups that failed, with their failing metrics and rules in report order.
+  public static func failures(_ report: ParityReport) -> [GroupFailure] {
+    report.apps.flatMap { app in
+      app.groups.filter { $0.verdict == .fail }.map { group in
         var metrics: [ParityMetric] = []
-        for comparison in group.comparisons where comparison.atParity == false && !metrics.contains(comparison.metric) {
+        for comparison in group.comparisons where comparison.verdict == .fail && !metrics.contains(comparison.metric) {
           metrics.append(comparison.metric)
         }
-        failures.append((app.app, group.value, metrics))
+        let rules = ProfileRule.allCases.compactMap { rule -> (rule: ProfileRule, platforms: [String])? in
+          let platforms = group.platforms.filter { $0.rule(rule)?.verdict == .fail }.map(\.platform)
+          return platforms.isEmpty ? nil : (rule, platforms)
+        }
+        return GroupFailure(app: app.app, group: group.value, metrics: metrics, rules: rules)
       }
     }
-    return failures
   }
 
-  static func sessionCount(_ report: ParityReport) -> Int {
-    report.apps.flatMap(\.groups).flatMap(\.platforms).reduce(0) { $0 + $1.sessions }
+  /// "2 groups compared, 3 judged alone, 1 skipped".
+  public static func groupCounts(_ report: ParityReport) -> String {
+    func groups(_ n: Int) -> String { n == 1 ? "1 group" : "\(n) groups" }
+    return "\(groups(report.count(.compared))) compared, \(report.count(.judgedAlone)) judged alone (one platform), "
+      + "\(report.count(.skipped)) skipped (fewer than \(report.context.policy.minSessions) sessions)"
   }
 
-  /// The tolerances as the text report's header prints them.
+  /// The outcome in words, without the failure list.
+  public static func headline(_ report: ParityReport) -> String {
+    switch report.outcome {
+    case .passed: "Pass: every platform is at parity with the reference and within its profile's rules."
+    case .failed: "FAIL"
+    case .insufficientData:
+      "FAIL: some figures have fewer than \(report.context.policy.minSessions) sessions and --require-data was given."
+    case .nothingJudged:
+      "No verdict: no figure had \(report.context.policy.minSessions) sessions (see --min-sessions); nothing was checked."
+    }
+  }
+
+  /// The tolerances as the reports' headers print them.
   static func tolerances(_ t: ParityTolerances) -> String {
-    "arm distance ±\(NumberText.format(t.armDistance)) pt, time to arm ±\(NumberText.format(t.timeToArmMs)) ms, "
+    "arm distance ±\(NumberText.format(t.armDistance)), time to arm ±\(NumberText.format(t.timeToArmMs)) ms, "
       + "visible ±\(NumberText.format(t.visibleMs)) ms, rates ±\(NumberText.format(t.ratePoints)) pts"
   }
 }

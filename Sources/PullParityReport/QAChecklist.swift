@@ -1,8 +1,8 @@
 public import PullParityCore
 public import PullParityStore
 
-/// Evaluates the checklist (seed 000 items 1–6 and the equivalent checks of seeds 001 and 002)
-/// for every app and platform in the data.
+/// Evaluates the checklist (the Padel spec's items 1–6 and the equivalent checks of the FFCI and
+/// Phlock rules) for every app and platform in the data.
 public struct QAChecklist {
   /// Drag tracking: how far the drawn offset may stray from `distance × resistance` (pt/px),
   /// and the longest gap between pull samples (ms) — 100 ms is 10 frames a second, where a
@@ -10,38 +10,35 @@ public struct QAChecklist {
   public static let maxOffsetError = 2.0
   public static let maxSampleGapMs = 100.0
 
-  public var profiles: ProfileCatalog
-  public var tolerances: ParityTolerances
+  /// The profiles the sessions were derived with.
+  public var profiles: SessionProfiles
 
-  public init(profiles: ProfileCatalog, tolerances: ParityTolerances = .default) {
+  public init(profiles: SessionProfiles) {
     self.profiles = profiles
-    self.tolerances = tolerances
   }
 
-  public func evaluate(
-    sessions: [SessionRecord], violations: [ViolationRecord], filter: SessionFilter
-  ) -> QAReport {
-    var violationsBySession: [String: [ViolationKind]] = [:]
-    for violation in violations { violationsBySession[violation.sessionID, default: []].append(violation.kind) }
-
+  public func evaluate(sessions: [SessionRecord], violations: ViolationIndex, context: ReportContext) -> QAReport {
+    var context = context
+    context.span(sessions)
     var items: [QAItemResult] = []
     let byApp = Dictionary(grouping: sessions, by: \.app)
     for app in byApp.keys.sorted() {
       let appSessions = byApp[app]!
-      let profile = profiles.resolve(appSessions[0].profile)
+      let (profile, stamp) = profiles.profile(appSessions[0].profile, version: appSessions[0].profileVersion)
+      if !context.profiles.contains(stamp) { context.profiles.append(stamp) }
       let byPlatform = Dictionary(grouping: appSessions, by: \.platform)
       let reference = ParityReportBuilder.referencePlatform(profile: profile, among: Array(byPlatform.keys))
       for platform in byPlatform.keys.sorted() {
-        let context = Context(
+        let platformContext = Context(
           app: app, platform: platform, profile: profile, sessions: byPlatform[platform]!,
           referenceSessions: reference.flatMap { byPlatform[$0] }, referencePlatform: reference,
-          violationsBySession: violationsBySession, tolerances: tolerances)
+          violations: violations, tolerances: context.tolerances, policy: context.policy)
         for check in QACheck.allCases where check.applies(to: profile) {
-          if let result = context.evaluate(check) { items.append(result) }
+          if let result = platformContext.evaluate(check) { items.append(result) }
         }
       }
     }
-    return QAReport(formatVersion: QAReport.formatVersion, filter: filter, items: items)
+    return QAReport(context: context, items: items)
   }
 
   private struct Context {
@@ -51,8 +48,9 @@ public struct QAChecklist {
     var sessions: [SessionRecord]
     var referenceSessions: [SessionRecord]?
     var referencePlatform: String?
-    var violationsBySession: [String: [ViolationKind]]
+    var violations: ViolationIndex
     var tolerances: ParityTolerances
+    var policy: VerdictPolicy
 
     var completed: [SessionRecord] { sessions.filter { $0.metrics.outcome == .completed } }
 
@@ -82,10 +80,10 @@ public struct QAChecklist {
         if let referencePlatform, referencePlatform != platform, let referenceSessions {
           let referenceP50 = Distribution(referenceSessions.compactMap(\.metrics.clientArmDistance)).p50
           evidence += " vs \(referencePlatform) \(fmt(referenceP50)) (±\(fmt(tolerances.armDistance)))"
-          if let p50, let referenceP50 { distanceOff = abs(p50 - referenceP50) > tolerances.armDistance + 1e-9 }
+          if let p50, let referenceP50 { distanceOff = abs(p50 - referenceP50) > tolerances.armDistance + Measured.slack }
         }
         var item = result(check, checked: armed, failing: mismatched, evidence: evidence)
-        if distanceOff { item.status = .fail }
+        if distanceOff, item.status == .pass { item.status = .fail }
         return item
 
       case .noFlash:
@@ -136,39 +134,31 @@ public struct QAChecklist {
           check, checked: reselects, failing: failing,
           evidence: "\(failing.count) of \(reselects.count) tab re-select refreshes broke the hold")
 
-      case .indicatorConfig: return violationCheck(check, .indicatorConfig)
-      case .revealOrder: return violationCheck(check, .revealOrder)
-      case .cacheOrder: return violationCheck(check, .cacheOrder)
-      case .contentKeptOnError: return violationCheck(check, .contentClearedOnError)
-      case .errorShown: return violationCheck(check, .errorNotShown)
-      case .noDoubleRefresh: return violationCheck(check, .doubleRefresh)
+      case .indicatorConfig: return ruleCheck(check, .indicatorConfig)
+      case .revealOrder: return ruleCheck(check, .revealOrder)
+      case .cacheOrder: return ruleCheck(check, .cacheOrder)
+      case .contentKeptOnError: return ruleCheck(check, .contentClearedOnError)
+      case .errorShown: return ruleCheck(check, .errorNotShown)
+      case .noDoubleRefresh: return ruleCheck(check, .doubleRefresh)
       }
     }
 
-    /// Items judged by one violation kind: pass when no session of the platform has it.
-    private func violationCheck(_ check: QACheck, _ kind: ViolationKind) -> QAItemResult {
-      var count = 0
-      var failing: [SessionRecord] = []
-      for session in sessions {
-        let n = violationsBySession[session.sessionID]?.count { $0 == kind } ?? 0
-        if n > 0 {
-          count += n
-          failing.append(session)
-        }
-      }
+    /// Items that are one rule of the profile, counted as the report's rule table counts them.
+    private func ruleCheck(_ check: QACheck, _ rule: ProfileRule) -> QAItemResult {
+      let (judged, failing) = RuleEvaluator.judge(rule, sessions: sessions, violations: violations, profile: profile)
       return result(
-        check, checked: sessions, failing: failing,
-        evidence: "\(count) \(kind.rawValue) in \(failing.count) of \(sessions.count) sessions")
+        check, checked: judged, failing: failing,
+        evidence: "\(rule.rawValue) in \(failing.count) of \(judged.count) sessions")
     }
 
     private func result(
       _ check: QACheck, checked: [SessionRecord], failing: [SessionRecord], evidence: String
     ) -> QAItemResult {
-      let status: QAStatus = checked.isEmpty ? .noData : (failing.isEmpty ? .pass : .fail)
+      let status = policy.judge(n: checked.count) { !failing.isEmpty }
       return QAItemResult(
         app: app, platform: platform, check: check, seedItem: check.seedItem, title: check.title,
         status: status, evidence: evidence, failing: failing.count, checked: checked.count,
-        examples: failing.map(\.sessionID).sorted().prefix(3).map { $0 })
+        examples: RuleEvaluator.examples(failing))
     }
 
     private func fmt(_ value: Double?) -> String {

@@ -5,7 +5,7 @@ public struct QAItemResult: Equatable, Sendable, Codable {
   public var check: QACheck
   public var seedItem: Int?
   public var title: String
-  public var status: QAStatus
+  public var status: Verdict
   /// The numbers behind the verdict, in words.
   public var evidence: String
   /// Sessions that failed the item.

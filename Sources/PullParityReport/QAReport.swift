@@ -1,26 +1,23 @@
-public import PullParityStore
-
 /// The checklist evaluated per app and platform: what `pullparity qa` prints.
 public struct QAReport: Equatable, Sendable, Encodable {
-  public static let formatVersion = 1
+  public static let formatVersion = 2
 
-  public var formatVersion: Int
-  public var filter: SessionFilter
+  public var context: ReportContext
   public var items: [QAItemResult]
 
-  /// No item failed (items without data do not fail).
-  public var passed: Bool { !items.contains { $0.status == .fail } }
+  /// How `qa` ends: a failed item fails; no item with enough sessions does not pass.
+  public var outcome: GateOutcome { context.policy.gate(items.map(\.status)) }
 
   enum CodingKeys: String, CodingKey {
     case formatVersion = "format_version"
-    case filter, passed, items
+    case context, outcome, items
   }
 
   public func encode(to encoder: any Encoder) throws {
     var container = encoder.container(keyedBy: CodingKeys.self)
-    try container.encode(formatVersion, forKey: .formatVersion)
-    try container.encode(filter, forKey: .filter)
-    try container.encode(passed, forKey: .passed)
+    try container.encode(Self.formatVersion, forKey: .formatVersion)
+    try container.encode(context, forKey: .context)
+    try container.encode(outcome, forKey: .outcome)
     try container.encode(items, forKey: .items)
   }
 }

@@ -8,38 +8,51 @@ public struct QATextRenderer {
 
   public func render(_ report: QAReport) -> String {
     var out: [String] = []
+    for (label, value) in ReportHeader.lines(report.context) where label != "Tolerances" {
+      out.append("\(label): \(TerminalText.escaped(value))".wrapped(width: 80, indent: "  "))
+    }
     var current = ""
     for item in report.items {
-      let heading = "\(item.app) / \(item.platform)"
+      let heading = "\(TerminalText.escaped(item.app)) / \(TerminalText.escaped(item.platform))"
       if heading != current {
-        if !current.isEmpty { out.append("") }
+        out.append("")
         out.append(style.bold("QA checklist — \(heading)"))
         current = heading
       }
       let number = item.seedItem.map { "\($0)." } ?? "•"
       out.append("  \(badge(item.status)) \(number.padding(3)) \(item.title)")
-      for line in item.evidence.wrapped(width: 71, indent: "").split(separator: "\n") {
+      for line in TerminalText.escaped(item.evidence).wrapped(width: 71, indent: "").split(separator: "\n") {
         out.append("         " + style.dim(String(line)))
       }
       if !item.examples.isEmpty {
         // Short prefixes keep the line in 80 columns; `pullparity session` takes a prefix.
-        out.append("         e.g. " + item.examples.map { String($0.prefix(13)) }.joined(separator: ", "))
+        out.append(
+          "         e.g. " + item.examples.map { TerminalText.escaped(String($0.prefix(13))) }.joined(separator: ", "))
       }
     }
-    if report.items.isEmpty { out.append("No sessions match. Run `pullparity ingest` first, or loosen the filters.") }
-    let failed = report.items.filter { $0.status == .fail }
     out.append("")
-    out.append(
-      failed.isEmpty
-        ? style.good("All \(report.items.count) checks pass.")
-        : style.bad("\(failed.count) of \(report.items.count) checks fail."))
+    out.append(summary(report))
     return out.joined(separator: "\n") + "\n"
   }
 
-  private func badge(_ status: QAStatus) -> String {
+  private func summary(_ report: QAReport) -> String {
+    let count = { (status: Verdict) in report.items.count { $0.status == status } }
+    let tally =
+      "\(count(.pass)) pass, \(count(.fail)) fail, \(count(.insufficientData)) with too few sessions "
+      + "(under \(report.context.policy.minSessions)), \(count(.noData)) with no data."
+    switch report.outcome {
+    case .passed: return style.good("Pass: ") + tally
+    case .failed: return style.bad("FAIL: ") + tally
+    case .insufficientData: return style.bad("FAIL for want of data (--require-data): ") + tally
+    case .nothingJudged: return style.bad("No verdict: no item had enough sessions. ") + tally
+    }
+  }
+
+  private func badge(_ status: Verdict) -> String {
     switch status {
     case .pass: style.good("PASS")
     case .fail: style.bad("FAIL")
+    case .insufficientData: style.dim("FEW ")
     case .noData: style.dim("----")
     }
   }

@@ -1,28 +1,25 @@
-public import PullParityCore
 public import PullParityStore
 
-/// Everything a report format may draw. Only HTML reads the sessions, profiles and timelines
+/// Everything a report format may draw. Only HTML reads the sessions and timelines
 /// (see `ReportFormat.needsSessionDetail`), so callers of the other formats leave them empty.
 public struct ReportRenderInput: Sendable {
   public var report: ParityReport
   /// Colours text output only.
   public var style: TextStyle
   public var sessions: [SessionRecord]
-  public var profiles: ProfileCatalog
   public var timelines: [SessionTimeline]
 
   public init(
     report: ParityReport, style: TextStyle = .plain, sessions: [SessionRecord] = [],
-    profiles: ProfileCatalog = ProfileCatalog(), timelines: [SessionTimeline] = []
+    timelines: [SessionTimeline] = []
   ) {
     self.report = report
     self.style = style
     self.sessions = sessions
-    self.profiles = profiles
     self.timelines = timelines
   }
 
   public var html: HTMLReportInput {
-    HTMLReportInput(report: report, sessions: sessions, profiles: profiles, timelines: timelines)
+    HTMLReportInput(report: report, sessions: sessions, timelines: timelines)
   }
 }

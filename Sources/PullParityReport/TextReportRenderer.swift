@@ -1,6 +1,7 @@
 import PullParityCore
 
-/// The parity report for an 80-column terminal.
+/// The parity report for an 80-column terminal: the context, then per app and group the
+/// platforms side by side and each platform's rules, then the verdict.
 public struct TextReportRenderer {
   public var style: TextStyle
 
@@ -9,85 +10,127 @@ public struct TextReportRenderer {
   }
 
   public func render(_ report: ParityReport) -> String {
-    var out: [String] = []
-    let t = report.tolerances
-    let sessions = ParityVerdict.sessionCount(report)
-    out.append(
-      style.bold("Pull-to-refresh parity") + " — \(sessions) sessions, grouped by \(report.groupedBy.rawValue)")
-    out.append(
-      "Tolerances: arm ±\(NumberText.format(t.armDistance)) pt, time to arm ±\(NumberText.format(t.timeToArmMs)) ms, "
-        + "visible ±\(NumberText.format(t.visibleMs)) ms, rates ±\(NumberText.format(t.ratePoints)) pts")
-    if report.apps.isEmpty { out.append("\nNo sessions match. Run `pullparity ingest` first, or loosen the filters.") }
+    var out = [
+      style.bold("Pull-to-refresh parity") + " — \(report.sessionCount) sessions, grouped by \(report.groupedBy.rawValue)"
+    ]
+    for (label, value) in ReportHeader.lines(report.context) {
+      out.append("\(label): \(TerminalText.escaped(value))".wrapped(width: 80, indent: "  "))
+    }
     for app in report.apps {
       for group in app.groups { out.append("\n" + render(group, of: app)) }
     }
-    out.append("")
-    out.append(verdictLine(report))
+    out += ["", ParityVerdict.groupCounts(report).wrapped(width: 80, indent: "  "), verdictLine(report)]
     return out.joined(separator: "\n") + "\n"
   }
 
   private func render(_ group: ParityGroup, of app: AppParity) -> String {
-    var heading = "\(app.app) · profile \(app.profile) v\(app.profileVersion) · \(group.dimension) \(group.value)"
-    if let reference = group.referencePlatform { heading += " · reference \(reference)" }
+    let e = TerminalText.escaped
+    var heading =
+      "\(e(app.app)) · profile \(e(app.profile.name)) v\(app.profile.version) · \(group.dimension) \(e(group.value))"
+    if let reference = group.referencePlatform { heading += " · reference \(e(reference))" }
+    var lines = [style.bold(heading).wrapped(width: 80, indent: "  ")]
+    if !app.otherProfileVersions.isEmpty {
+      let versions = app.otherProfileVersions.map { "v\($0)" }.joined(separator: ", ")
+      lines.append("  Sessions of \(e(app.app)) were also derived with \(versions): judged apart.".wrapped(width: 80, indent: "  "))
+    }
+    if group.referencePlatform == nil {
+      lines.append(
+        style.dim("  One platform: nothing to compare it with; judged against the profile alone."))
+    }
+    lines.append(metricTable(group, unit: app.profile.unit.rawValue))
+    lines.append("")
+    lines.append(ruleTable(group, profile: app.profile))
+    return lines.joined(separator: "\n")
+  }
+
+  private func metricTable(_ group: ParityGroup, unit: String) -> String {
+    let ordered = group.orderedPlatforms
+    let others = Array(ordered.dropFirst(group.referencePlatform == nil ? ordered.count : 1))
+    let blanks = Array(repeating: "", count: others.count * 2)
     var table = TextTable()
-    let others = group.platforms.filter { $0.platform != group.referencePlatform }
-    let ordered = group.platforms.sorted { lhs, _ in lhs.platform == group.referencePlatform }
-    var header = ["metric"] + ordered.map(\.platform)
-    let compared = group.referencePlatform != nil
-    if compared {
-      for other in others { header += ["Δ \(other.platform)", "parity"] }
-    }
-    table.add(header)
-    table.add(["sessions"] + ordered.map { "\($0.sessions)" } + padding(compared, others.count))
-    table.add(
-      ["done/cancel/incompl."] + ordered.map { "\($0.completed)/\($0.cancelled)/\($0.incomplete)" }
-        + padding(compared, others.count))
-
+    table.add(["metric"] + ordered.map { TerminalText.escaped($0.platform) } + others.flatMap { ["Δ \(TerminalText.escaped($0.platform))", "parity"] })
+    table.add(["sessions"] + ordered.map { "\($0.sessions)" } + blanks)
+    table.add(["done/cancel/incompl."] + ordered.map { "\($0.completed)/\($0.cancelled)/\($0.incomplete)" } + blanks)
     for metric in ParityMetric.allCases {
-      // "client arm" keeps the first column narrow enough for two platforms in 80 columns.
-      let name = metric == .clientArmDistance ? "client arm" : metric.title
-      let label = metric.isRate ? metric.title : "\(name) p50 (\(metric.unit))"
-      var row = [label]
-      for platform in ordered {
-        row.append(
-          metric.isRate
-            ? Formatting.percent(platform.rate(metric)) : Formatting.number(platform.distribution(metric)?.p50))
+      let comparisons = others.map { other in
+        group.comparisons.first { $0.metric == metric && $0.platform == other.platform }
       }
-      if compared {
-        for other in others {
-          let comparison = group.comparisons.first { $0.metric == metric && $0.platform == other.platform }
-          row.append(Formatting.signed(comparison?.difference))
-          row.append(verdict(comparison))
-        }
-      }
-      table.add(row)
+      table.add(
+        [Self.label(metric, unit: unit)] + ordered.map { Self.figure(metric, $0) }
+          + comparisons.flatMap { [Formatting.signed($0?.difference), verdict($0, unit: unit)] })
       if !metric.isRate {
-        table.add(
-          ["  p90 / p95"]
-            + ordered.map {
-              let d = $0.distribution(metric)
-              return "\(Formatting.number(d?.p90)) / \(Formatting.number(d?.p95))"
-            } + padding(compared, others.count))
+        table.add(["  p90 / p95"] + ordered.map { Self.tail(metric, $0) } + blanks)
+      }
+      for (other, comparison) in zip(others, comparisons) {
+        guard let interval = comparison?.interval else { continue }
+        let name = others.count > 1 ? " \(TerminalText.escaped(other.platform))" : ""
+        table.add(["  95% CI\(name) \(Formatting.interval(interval))"])
       }
     }
-    return style.bold(heading) + "\n" + table.render()
+    return table.render()
   }
 
-  private func padding(_ compared: Bool, _ others: Int) -> [String] {
-    compared ? Array(repeating: "", count: others * 2) : []
+  private func ruleTable(_ group: ParityGroup, profile: Profile) -> String {
+    let rules = ProfileRule.allCases.filter { $0.applies(to: profile) }
+    let ordered = group.orderedPlatforms
+    var table = TextTable()
+    table.add(["rule (broken / judged)"] + ordered.map { TerminalText.escaped($0.platform) } + ["budget"])
+    for rule in rules {
+      let cells = ordered.map { platform in platform.rule(rule).map(ruleCell) ?? "–" }
+      let budget = group.platforms.first?.rule(rule)?.budgetPercent ?? profile.budget(for: rule)
+      table.add([rule.title] + cells + ["\(NumberText.format(budget))%"])
+    }
+    return table.render()
   }
 
-  private func verdict(_ comparison: MetricComparison?) -> String {
-    guard let comparison, let atParity = comparison.atParity else { return style.dim("n/a") }
-    let tolerance = Formatting.tolerance(comparison.metric, comparison.tolerance)
-    return atParity ? style.good("ok") + " " + style.dim(tolerance) : style.bad("FAIL") + " " + tolerance
+  private func ruleCell(_ result: RuleResult) -> String {
+    let figure = Formatting.percent(result.rate)
+    switch result.verdict {
+    case .pass: return style.good("ok") + " " + figure
+    case .fail: return style.bad("FAIL") + " " + figure
+    case .insufficientData: return style.dim("few") + " " + figure
+    case .noData: return style.dim("no data")
+    }
+  }
+
+  private func verdict(_ comparison: MetricComparison?, unit: String) -> String {
+    guard let comparison else { return style.dim("n/a") }
+    let tolerance = Formatting.tolerance(comparison.metric, comparison.tolerance, unit: unit)
+    switch comparison.verdict {
+    case .pass: return style.good("ok") + " " + style.dim(tolerance)
+    case .fail: return style.bad("FAIL") + " " + tolerance
+    case .insufficientData: return style.dim("few n=\(comparison.n)")
+    case .noData: return style.dim("n/a")
+    }
   }
 
   private func verdictLine(_ report: ParityReport) -> String {
-    let failing = ParityVerdict.failures(report).map { failure in
-      "\(failure.app) \(failure.group): \(failure.metrics.map(\.title).joined(separator: ", "))"
+    let failures = ParityVerdict.failures(report).map { failure in
+      "\(TerminalText.escaped(failure.app)) \(TerminalText.escaped(failure.group)): \(failure.summary)"
     }
-    guard !failing.isEmpty else { return style.good("All compared platforms are at parity.") }
-    return (style.bad("Not at parity") + " — " + failing.joined(separator: "; ")).wrapped(width: 80, indent: "  ")
+    let headline = ParityVerdict.headline(report)
+    let text: String
+    switch report.outcome {
+    case .passed: text = style.good(headline)
+    case .failed: text = style.bad(headline) + " — " + failures.joined(separator: "; ")
+    case .insufficientData, .nothingJudged: text = style.bad(headline)
+    }
+    let legend = "(few: fewer than \(report.context.policy.minSessions) sessions, no verdict either way)"
+    return text.wrapped(width: 80, indent: "  ") + "\n" + style.dim(legend)
+  }
+
+  /// "client arm" keeps the first column narrow enough for two platforms in 80 columns.
+  private static func label(_ metric: ParityMetric, unit: String) -> String {
+    let name = metric == .clientArmDistance ? "client arm" : metric.title
+    return metric.isRate ? metric.title : "\(name) p50 (\(metric.unit(distance: unit)))"
+  }
+
+  private static func figure(_ metric: ParityMetric, _ platform: PlatformSummary) -> String {
+    metric.isRate ? Formatting.percent(platform.rate(metric)) : Formatting.number(platform.distribution(metric)?.p50)
+  }
+
+  private static func tail(_ metric: ParityMetric, _ platform: PlatformSummary) -> String {
+    let d = platform.distribution(metric)
+    return "\(Formatting.number(d?.p90)) / \(Formatting.number(d?.p95))"
   }
 }

@@ -47,7 +47,7 @@ public enum IngestLedger {
     }
   }
 
-  private static func timestamp(_ date: Date) -> String {
+  package static func timestamp(_ date: Date) -> String {
     let formatter = ISO8601DateFormatter()
     formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
     return formatter.string(from: date)

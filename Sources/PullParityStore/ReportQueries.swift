@@ -85,6 +85,24 @@ public struct ReportQueries {
     }
   }
 
+  /// Every app, platform, app version and screen that sessions have, each in name order.
+  public func filterValues() throws -> FilterValues {
+    try database.read { db in
+      func distinct(_ column: String) throws -> [String] {
+        try String.fetchAll(
+          db, sql: "SELECT DISTINCT \(column) FROM sessions WHERE \(column) IS NOT NULL ORDER BY \(column)")
+      }
+      return FilterValues(
+        apps: try distinct("app"), platforms: try distinct("platform"), appVersions: try distinct("app_version"),
+        screens: try distinct("screen"), sessions: try Int.fetchOne(db, sql: "SELECT count(*) FROM sessions") ?? 0)
+    }
+  }
+
+  /// The profiles sessions were derived with.
+  public func storedProfiles() throws -> [StoredProfile] {
+    try database.read { try ProfileRegistry.stored($0) }
+  }
+
   /// Sessions by outcome across the whole database.
   public func outcomeCounts() throws -> [SessionOutcome: Int] {
     try database.read { db in

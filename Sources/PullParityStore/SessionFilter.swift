@@ -22,6 +22,17 @@ public struct SessionFilter: Equatable, Sendable, Codable {
     self.screen = screen
   }
 
+  /// snake_case, as every key of the JSON outputs.
+  enum CodingKeys: String, CodingKey {
+    case app, platform, screen
+    case sinceMs = "since_ms"
+    case untilMs = "until_ms"
+    case appVersion = "app_version"
+  }
+
+  /// No field filters.
+  public var isEmpty: Bool { self == SessionFilter() }
+
   /// The WHERE clause over `sessions` (aliased `s`) and its arguments.
   func sql() -> (clause: String, arguments: StatementArguments) {
     var conditions: [String] = []

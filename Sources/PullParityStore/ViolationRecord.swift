@@ -9,4 +9,17 @@ public struct ViolationRecord: Equatable, Sendable {
   public var atMs: Double
   public var expected: String?
   public var actual: String?
+
+  public init(
+    sessionID: String, app: String, platform: String, kind: ViolationKind, atMs: Double, expected: String?,
+    actual: String?
+  ) {
+    self.sessionID = sessionID
+    self.app = app
+    self.platform = platform
+    self.kind = kind
+    self.atMs = atMs
+    self.expected = expected
+    self.actual = actual
+  }
 }

@@ -53,7 +53,15 @@ import Testing
     counts.map { SessionMetrics(outcome: .completed, trigger: .pull, labelViolations: $0) }
   }
 
-  // MARK: - Deltas and verdicts, one metric per case
+  // MARK: - Deltas and verdicts, one figure per case
+
+  static func rate(_ numerator: Int, _ denominator: Int) -> CohortMeasure {
+    CohortMeasure(rate: Rate(numerator: numerator, denominator: denominator))
+  }
+
+  /// The mechanics below are about deltas and directions, so one session is enough for a
+  /// verdict unless a case says otherwise.
+  static let anyN = VerdictPolicy(minSessions: 1)
 
   struct Case: Sendable, CustomTestStringConvertible {
     var name: String
@@ -61,7 +69,7 @@ import Testing
     var baseline: [SessionMetrics]
     var candidate: [SessionMetrics]
     var tolerances: ParityTolerances = .default
-    /// (value, n, numerator) of each side.
+    var policy = CohortComparisonTests.anyN
     var before: CohortMeasure
     var after: CohortMeasure
     var delta: Double?
@@ -71,65 +79,70 @@ import Testing
   }
 
   static let cases: [Case] = [
-    // Rates where higher is worse, in percentage points against ±2.
+    // Rates where higher is worse, in percentage points against ±2: a regression needs the whole
+    // 95 % interval of the change beyond the tolerance.
     Case(
-      name: "flash 10% → 20%: +10 pts regresses", metric: .flashRate,
+      name: "flash 10% → 30% on 100 each: interval +9.0…+30.6 pts, regresses", metric: .flashRate,
+      baseline: holds(flash: flags(10, of: 100)), candidate: holds(flash: flags(30, of: 100)),
+      before: rate(10, 100), after: rate(30, 100), delta: 20, verdict: .regression),
+    Case(
+      name: "flash 30% → 10% on 100 each improves", metric: .flashRate,
+      baseline: holds(flash: flags(30, of: 100)), candidate: holds(flash: flags(10, of: 100)),
+      before: rate(30, 100), after: rate(10, 100), delta: -20, verdict: .improvement),
+    Case(
+      name: "flash 10% → 20% on 10 each: +10 pts but the interval −23.6…+42.1 reaches in", metric: .flashRate,
       baseline: holds(flash: flags(1, of: 10)), candidate: holds(flash: flags(2, of: 10)),
-      before: .init(value: 10, n: 10, numerator: 1), after: .init(value: 20, n: 10, numerator: 2),
-      delta: 10, verdict: .regression),
-    Case(
-      name: "flash 20% → 10%: −10 pts improves", metric: .flashRate,
-      baseline: holds(flash: flags(2, of: 10)), candidate: holds(flash: flags(1, of: 10)),
-      before: .init(value: 20, n: 10, numerator: 2), after: .init(value: 10, n: 10, numerator: 1),
-      delta: -10, verdict: .improvement),
+      before: rate(1, 10), after: rate(2, 10), delta: 10, verdict: .unchanged),
     Case(
       // 7/50 × 100 is 14.000000000000002 in binary: a change of exactly the tolerance in
       // decimal must still pass.
       name: "flash 12% → 14%: +2 pts is the tolerance itself", metric: .flashRate,
       baseline: holds(flash: flags(6, of: 50)), candidate: holds(flash: flags(7, of: 50)),
-      before: .init(value: 12, n: 50, numerator: 6), after: .init(value: 14.000000000000002, n: 50, numerator: 7),
-      delta: 2.0000000000000018, verdict: .unchanged),
+      before: rate(6, 50), after: rate(7, 50), delta: 2.0000000000000018, verdict: .unchanged),
     Case(
       // NULL flags (not completed) are outside the denominator: 1/4 and 1/2.
       name: "premature hide over judged sessions only", metric: .prematureHideRate,
       baseline: holds(premature: [true, false, false, false, nil, nil]),
       candidate: holds(premature: [true, false, nil]),
-      before: .init(value: 25, n: 4, numerator: 1), after: .init(value: 50, n: 2, numerator: 1),
-      delta: 25, verdict: .regression),
+      before: rate(1, 4), after: rate(1, 2), delta: 25, verdict: .unchanged),
     Case(
-      name: "flash 1 pt better under --rate-tolerance 0.5 improves", metric: .flashRate,
+      name: "flash 1 pt better under --rate-tolerance 0.5, interval −6.6…+4.4: unchanged", metric: .flashRate,
       baseline: holds(flash: flags(3, of: 100)), candidate: holds(flash: flags(2, of: 100)),
-      tolerances: ParityTolerances(ratePoints: 0.5),
-      before: .init(value: 3, n: 100, numerator: 3), after: .init(value: 2, n: 100, numerator: 2),
-      delta: -1, verdict: .improvement),
+      tolerances: ParityTolerances(ratePoints: 0.5), before: rate(3, 100), after: rate(2, 100), delta: -1,
+      verdict: .unchanged),
+    Case(
+      name: "flash 0/20 → 10/20 with the default minimum of 30: no verdict", metric: .flashRate,
+      baseline: holds(flash: flags(0, of: 20)), candidate: holds(flash: flags(10, of: 20)), policy: .default,
+      before: rate(0, 20), after: rate(10, 20), delta: 50, verdict: .insufficientData),
     // Hold compliance: lower is worse.
     Case(
       name: "hold compliance 90% → 70% regresses", metric: .holdComplianceRate,
-      baseline: holds(hold: flags(9, of: 10)), candidate: holds(hold: flags(7, of: 10)),
-      before: .init(value: 90, n: 10, numerator: 9), after: .init(value: 70, n: 10, numerator: 7),
-      delta: -20, verdict: .regression),
+      baseline: holds(hold: flags(90, of: 100)), candidate: holds(hold: flags(70, of: 100)),
+      before: rate(90, 100), after: rate(70, 100), delta: -20, verdict: .regression),
     Case(
       name: "hold compliance 70% → 90% improves", metric: .holdComplianceRate,
-      baseline: holds(hold: flags(7, of: 10)), candidate: holds(hold: flags(9, of: 10)),
-      before: .init(value: 70, n: 10, numerator: 7), after: .init(value: 90, n: 10, numerator: 9),
-      delta: 20, verdict: .improvement),
+      baseline: holds(hold: flags(70, of: 100)), candidate: holds(hold: flags(90, of: 100)),
+      before: rate(70, 100), after: rate(90, 100), delta: 20, verdict: .improvement),
     // Label violations: a session counts once however many bad labels it had; NULL (no copy)
     // is not judged.
     Case(
-      name: "label violation sessions 1/3 → 0/3 improves", metric: .labelViolationRate,
+      name: "label violation sessions 1/3 → 0/3: within the interval", metric: .labelViolationRate,
       baseline: labels([0, 3, 0, nil]), candidate: labels([0, 0, 0]),
-      before: .init(value: 1.0 / 3.0 * 100, n: 3, numerator: 1), after: .init(value: 0, n: 3, numerator: 0),
-      delta: -(1.0 / 3.0 * 100), verdict: .improvement),
+      before: rate(1, 3), after: rate(0, 3), delta: -(1.0 / 3.0 * 100), verdict: .unchanged),
     Case(
       name: "arm mismatch never judged: no data", metric: .armMismatchRate,
       baseline: holds(flash: flags(1, of: 3)), candidate: holds(flash: flags(1, of: 3)),
-      before: .init(value: nil, n: 0, numerator: 0), after: .init(value: nil, n: 0, numerator: 0),
-      delta: nil, verdict: .noData),
+      before: rate(0, 0), after: rate(0, 0), delta: nil, verdict: .noData),
     // Distances and times: p50 with linear interpolation, and either direction regresses.
     Case(
       name: "visible p50 1400 → 1600: +200 ms regresses", metric: .visibleMs,
       baseline: values(.visibleMs, [1500, 1300, 1400]), candidate: values(.visibleMs, [1600, 1700, 1500]),
       before: .init(value: 1400, n: 3), after: .init(value: 1600, n: 3), delta: 200, verdict: .regression),
+    Case(
+      name: "visible p50 +200 ms on 3 sessions with the default minimum: no verdict", metric: .visibleMs,
+      baseline: values(.visibleMs, [1500, 1300, 1400]), candidate: values(.visibleMs, [1600, 1700, 1500]),
+      policy: .default, before: .init(value: 1400, n: 3), after: .init(value: 1600, n: 3), delta: 200,
+      verdict: .insufficientData),
     Case(
       name: "visible p50 1400 → 1250: −150 ms regresses too", metric: .visibleMs,
       baseline: values(.visibleMs, [1300, 1400, 1500]), candidate: values(.visibleMs, [1200, 1250, 1300]),
@@ -167,18 +180,30 @@ import Testing
   static let candidateCohort = Cohort(
     name: "candidate", selector: "app_version=3.8.1", filter: SessionFilter(appVersion: "3.8.1"))
 
+  static func compare(
+    _ before: [SessionRecord], _ after: [SessionRecord], trigger: RefreshTrigger? = .pull,
+    violations: [ViolationRecord] = [], tolerances: ParityTolerances = .default, policy: VerdictPolicy = anyN
+  ) -> CohortComparison {
+    CohortComparison(
+      baseline: baselineCohort, baselineSessions: before, candidate: candidateCohort, candidateSessions: after,
+      trigger: trigger, profile: BuiltInProfiles.padel, violations: ViolationIndex(violations),
+      context: ReportContext(
+        database: "test.sqlite", filter: SessionFilter(app: "padel"), toolVersion: "test", generatedAtMs: 0,
+        tolerances: tolerances, policy: policy))
+  }
+
   @Test(arguments: cases)
   func deltaAndVerdict(_ c: Case) throws {
-    let comparison = CohortComparison(
-      baseline: Self.baselineCohort, baselineSessions: Self.records(c.baseline), candidate: Self.candidateCohort,
-      candidateSessions: Self.records(c.candidate), trigger: .pull, tolerances: c.tolerances)
-    let delta = try #require(comparison.delta(c.metric))
+    let comparison = Self.compare(
+      Self.records(c.baseline), Self.records(c.candidate), tolerances: c.tolerances, policy: c.policy)
+    let delta = try #require(comparison.delta(.metric(c.metric)))
     #expect(delta.baseline == c.before)
     #expect(delta.candidate == c.after)
     #expect(delta.delta == c.delta)
     #expect(delta.tolerance == c.tolerances.tolerance(for: c.metric))
     #expect(delta.verdict == c.verdict)
-    #expect(comparison.regressions.contains(c.metric) == (c.verdict == .regression))
+    #expect(delta.interval == nil || c.metric.isRate)
+    #expect(comparison.regressions.contains(.metric(c.metric)) == (c.verdict == .regression))
   }
 
   @Test(arguments: [
@@ -196,11 +221,53 @@ import Testing
     #expect(MetricDirection(metric) == direction)
   }
 
+  /// Newcombe's own worked example (Statistics in Medicine 17, 1998, method 10): 56/70 − 48/80
+  /// = 0.2 with a 95 % interval of 0.0524 to 0.3339.
+  @Test func newcombeIntervalMatchesThePublishedExample() throws {
+    let difference = try #require(
+      RateDifference(Rate(numerator: 56, denominator: 70), minus: Rate(numerator: 48, denominator: 80)))
+    #expect(abs(difference.points - 20) < 1e-9)
+    #expect(abs(difference.low - 5.24) < 0.005)
+    #expect(abs(difference.high - 33.39) < 0.005)
+    #expect(!difference.exceeds(tolerance: 5.3))
+    #expect(difference.exceeds(tolerance: 5.2))
+    #expect(RateDifference(Rate(numerator: 0, denominator: 0), minus: Rate(numerator: 1, denominator: 2)) == nil)
+  }
+
+  /// A rule no metric counts (double refresh) is compared as a rate: a defect that appears in
+  /// the candidate is a regression, with the sessions it was counted from.
+  @Test func ruleRatesAreCompared() throws {
+    let before = (0..<40).map { Self.record("b\($0)", SessionMetrics(outcome: .completed, trigger: .pull)) }
+    let after = (0..<40).map { Self.record("c\($0)", SessionMetrics(outcome: .completed, trigger: .pull)) }
+    let doubled = (0..<20).map {
+      ViolationRecord(
+        sessionID: "c\($0)", app: "padel", platform: "ios", kind: .doubleRefresh, atMs: 0, expected: nil, actual: nil)
+    }
+    let comparison = Self.compare(before, after, violations: doubled, policy: .default)
+    let delta = try #require(comparison.delta(.rule(.doubleRefresh)))
+    #expect(delta.baseline == Self.rate(0, 40))
+    #expect(delta.candidate == Self.rate(20, 40))
+    #expect(delta.verdict == .regression)
+    #expect(comparison.regressions == [.rule(.doubleRefresh)])
+    #expect(comparison.outcome == .failed)
+    // Rules that a metric counts already are not repeated; padel has no reveal, cache or error rule.
+    #expect(
+      comparison.deltas.map(\.figure)
+        == ParityMetric.allCases.map(ComparedFigure.metric)
+        + [.rule(.lateHide), .rule(.indicatorConfig), .rule(.contentClearedOnError), .rule(.doubleRefresh)])
+  }
+
+  @Test func nothingWithEnoughSessionsIsNotAPass() {
+    let comparison = Self.padel(policy: .default)
+    #expect(comparison.regressions.isEmpty)
+    #expect(comparison.outcome == .nothingJudged)
+  }
+
   // MARK: - The whole comparison
 
   /// Two cohorts of padel sessions, one tab re-select among them that `trigger: .pull` leaves
-  /// out: every metric is in the output, once, in `ParityMetric` order.
-  static func padel() -> CohortComparison {
+  /// out.
+  static func padel(policy: VerdictPolicy = anyN) -> CohortComparison {
     let before = [
       record(
         "b1", SessionMetrics(outcome: .completed, trigger: .pull, visibleMs: 1300, flash: false, holdCompliant: true)),
@@ -215,9 +282,7 @@ import Testing
         "c2", SessionMetrics(outcome: .completed, trigger: .pull, visibleMs: 1400, flash: false, holdCompliant: true)),
       record("c3", SessionMetrics(outcome: .cancelled, trigger: .pull)),
     ]
-    return CohortComparison(
-      baseline: baselineCohort, baselineSessions: before, candidate: candidateCohort, candidateSessions: after,
-      trigger: .pull)
+    return compare(before, after, policy: policy)
   }
 
   @Test func triggerFilterAndSummary() throws {
@@ -225,51 +290,57 @@ import Testing
     #expect(comparison.baselineSessions == 2)
     #expect(comparison.candidateSessions == 3)
     #expect(comparison.apps == ["padel"])
-    #expect(comparison.deltas.map(\.metric) == ParityMetric.allCases)
-    // visible {1300, 1500} → 1400 against {400, 1400} → 900: −500 ms. Flash 0/2 → 1/2: +50 pts.
-    // Hold 2/2 → 1/2: −50 pts.
-    #expect(comparison.delta(.visibleMs)?.delta == -500)
-    #expect(comparison.delta(.flashRate)?.delta == 50)
-    #expect(comparison.delta(.holdComplianceRate)?.delta == -50)
-    #expect(comparison.regressions == [.visibleMs, .flashRate, .holdComplianceRate])
-    #expect(comparison.regressed)
+    #expect(comparison.deltas.map(\.figure) == ComparedFigure.all(for: BuiltInProfiles.padel))
+    // visible {1300, 1500} → 1400 against {400, 1400} → 900: −500 ms. Flash 0/2 → 1/2: +50 pts,
+    // hold 2/2 → 1/2: −50 pts, both with intervals too wide on 2 sessions to call.
+    #expect(comparison.delta(.metric(.visibleMs))?.delta == -500)
+    #expect(comparison.delta(.metric(.flashRate))?.delta == 50)
+    #expect(comparison.delta(.metric(.flashRate))?.verdict == .unchanged)
+    #expect(comparison.delta(.metric(.holdComplianceRate))?.delta == -50)
+    #expect(comparison.regressions == [.metric(.visibleMs)])
+    #expect(comparison.outcome == .failed)
 
-    let all = CohortComparison(
-      baseline: Self.baselineCohort,
-      baselineSessions: [Self.record("b", SessionMetrics(outcome: .completed, trigger: .tabReselect))],
-      candidate: Self.candidateCohort,
-      candidateSessions: [Self.record("c", app: "ffci", SessionMetrics(outcome: .incomplete))],
-      trigger: nil)
+    let all = Self.compare(
+      [Self.record("b", SessionMetrics(outcome: .completed, trigger: .tabReselect))],
+      [Self.record("c", app: "ffci", SessionMetrics(outcome: .incomplete))], trigger: nil)
     #expect(all.baselineSessions == 1)
     #expect(all.candidateSessions == 1)
     #expect(all.apps == ["ffci", "padel"])
-    #expect(!all.regressed)
+    #expect(all.regressions.isEmpty)
   }
 
   @Test func jsonShape() throws {
     let json = try JSONRendering.render(Self.padel())
     let object = try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
-    #expect(object["format_version"] as? Int == 1)
+    #expect(object["format_version"] as? Int == 2)
     #expect(object["trigger"] as? String == "pull")
-    #expect(object["regressed"] as? Bool == true)
-    #expect(object["regressions"] as? [String] == ["visible_ms", "flash_rate", "hold_compliance_rate"])
+    #expect(object["outcome"] as? String == "failed")
+    #expect(object["regressions"] as? [String] == ["visible_ms"])
+    let context = try #require(object["context"] as? [String: Any])
+    #expect(context["database"] as? String == "test.sqlite")
+    #expect(context["min_sessions"] as? Int == 1)
+    #expect((context["filter"] as? [String: Any])?["app"] as? String == "padel")
     let baseline = try #require(object["baseline"] as? [String: Any])
     #expect(baseline["selector"] as? String == "app_version=3.8.0")
     #expect(baseline["sessions"] as? Int == 2)
     let metrics = try #require(object["metrics"] as? [[String: Any]])
-    #expect(metrics.count == ParityMetric.allCases.count)
+    #expect(metrics.count == ComparedFigure.all(for: BuiltInProfiles.padel).count)
     let flash = try #require(metrics.first { $0["metric"] as? String == "flash_rate" })
     #expect(flash["direction"] as? String == "higher_is_worse")
-    #expect(flash["verdict"] as? String == "regression")
+    #expect(flash["verdict"] as? String == "unchanged")
     #expect(flash["delta"] as? Double == 50)
     #expect(flash["tolerance"] as? Double == 2)
-    #expect((flash["candidate"] as? [String: Any])?["numerator"] as? Int == 1)
-    #expect((flash["candidate"] as? [String: Any])?["n"] as? Int == 2)
+    // Rates have one shape everywhere: numerator, denominator, percent.
+    #expect((flash["candidate"] as? [String: Any])?.keys.sorted() == ["denominator", "numerator", "percent"])
+    #expect((flash["candidate"] as? [String: Any])?["percent"] as? Double == 50)
+    #expect(flash["delta_ci_low"] is Double && flash["delta_ci_high"] is Double)
     let arm = try #require(metrics.first { $0["metric"] as? String == "arm_distance" })
     #expect(arm["verdict"] as? String == "no_data")
     #expect(arm["delta"] is NSNull)
-    // Distributions have no numerator key at all rather than a null one.
+    // Distributions have no rate keys at all rather than null ones.
     #expect((arm["baseline"] as? [String: Any])?.keys.sorted() == ["n", "value"])
+    let late = try #require(metrics.first { $0["metric"] as? String == "late_hide_rate" })
+    #expect(late["kind"] as? String == "rule")
   }
 
   @Test func textRendering() {
@@ -278,18 +349,20 @@ import Testing
     #expect(lines.first == "Cohort comparison — padel, pull refreshes")
     #expect(lines.contains("  baseline   app_version=3.8.0  2 sessions"))
     #expect(lines.contains("  candidate  app_version=3.8.1  3 sessions"))
+    #expect(lines.contains("Database: test.sqlite"))
     let flash = lines.first { $0.hasPrefix("flash ") }
     #expect(flash?.contains("0.0% (0/2)") == true)
     #expect(flash?.contains("50.0% (1/2)") == true)
     #expect(flash?.contains("+50.0") == true)
-    #expect(flash?.hasSuffix("±2 pts  REGRESSION") == true)
+    #expect(flash?.hasSuffix("±2 pts   unchanged") == true, "\(flash ?? "")")
     let visible = lines.first { $0.hasPrefix("visible time (ms)") }
     #expect(visible?.contains("1400.0 (n=2)") == true)
     #expect(visible?.contains("900.0 (n=2)") == true)
     #expect(visible?.contains("-500.0") == true)
-    #expect(visible?.hasSuffix("±100 ms  REGRESSION") == true)
-    #expect(lines.contains { $0.hasPrefix("arm distance (pt)") && $0.hasSuffix("±2 pt         n/a") })
-    #expect(lines.contains("Regressed: visible time, flash, hold compliant"))
+    #expect(visible?.hasSuffix("±100 ms  REGRESSION") == true, "\(visible ?? "")")
+    #expect(lines.contains { $0.hasPrefix("arm distance (pt)") && $0.hasSuffix("n/a") })
+    #expect(lines.contains { $0.hasPrefix("late hide") })
+    #expect(lines.contains("Regressed: visible time"))
     // The cohorts share no condition, so there is no "both" line.
     #expect(!lines.contains { $0.hasPrefix("  both") })
     #expect(lines.allSatisfy { $0.count <= 85 })

@@ -49,7 +49,17 @@ enum ReportFormatFixture {
     record("f2", app: "ffci", "ios", arm: 72, clientArm: 72, timeToArm: 280, visible: 1700),
   ]
 
-  static let report = ParityReportBuilder(profiles: profiles).build(sessions, filter: SessionFilter())
+  /// Verdicts from a single session: the fixture is about figures and formats, not sample sizes.
+  static let context = ReportContext(
+    database: "fixture.sqlite", filter: SessionFilter(), toolVersion: "test", generatedAtMs: 1_795_000_000_000,
+    policy: VerdictPolicy(minSessions: 1))
+
+  static func build(_ sessions: [SessionRecord], violations: [ViolationRecord] = []) -> ParityReport {
+    ParityReportBuilder(profiles: SessionProfiles(stored: [])).build(
+      sessions, violations: ViolationIndex(violations), context: context)
+  }
+
+  static let report = build(sessions)
 
   /// pwa session p4 from the pull to the hide: 11 events, one flash.
   static let timeline: SessionTimeline = {
@@ -69,7 +79,7 @@ enum ReportFormatFixture {
   }()
 
   static var renderInput: ReportRenderInput {
-    ReportRenderInput(report: report, sessions: sessions, profiles: profiles, timelines: [timeline])
+    ReportRenderInput(report: report, sessions: sessions, timelines: [timeline])
   }
 
   /// Marks each chart must draw: a box per platform with values plus a dot per value; a bar per

@@ -34,7 +34,11 @@ import Testing
     #expect(F.figure(.flashRate, pwa) == "25.0% (1/4)")
     #expect(F.figure(.armMismatchRate, ios) == "33.3% (1/3)")
     #expect(F.figure(.labelViolationRate, ios) == "25.0% (1/4)")
-    #expect(pull.atParity == false)
+    #expect(pull.verdict == .fail)
+    #expect(pull.kind == .compared)
+    // ffci has one platform: judged against its profile alone.
+    #expect(report.apps[0].groups[0].kind == .judgedAlone)
+    #expect(report.apps[0].groups[0].comparisons.isEmpty)
   }
 
   // MARK: - Same figures everywhere
@@ -61,7 +65,7 @@ import Testing
           #expect(Self.containsInOrder(textLine, figures), "text \(where_): \(textLine) lacks \(figures)")
 
           // Markdown and HTML: the platform columns of the metric's row.
-          let label = metric.isRate ? metric.title : "\(metric.title) p50 (\(metric.unit))"
+          let label = metric.isRate ? metric.title : "\(metric.title) p50 (\(metric.unit(distance: "pt")))"
           let markdownRow = try #require(markdownRows.first { $0.first == label }, "no Markdown row for \(where_)")
           #expect(Array(markdownRow[1...ordered.count]) == figures, "Markdown \(where_)")
           let htmlRow = try #require(htmlRows.first { $0.first == label }, "no HTML row for \(where_)")
@@ -71,21 +75,21 @@ import Testing
           for platform in ordered {
             let row = try #require(
               csvRows.first {
-                $0[0] == app.app && $0[4] == group.value && $0[5] == platform.platform && $0[6] == metric.rawValue
+                $0[0] == app.app && $0[4] == group.value && $0[5] == platform.platform && $0[7] == metric.rawValue
               },
               "no CSV row for \(where_) \(platform.platform)")
             if metric.isRate {
               let rate = try #require(platform.rate(metric))
-              #expect(row[12] == "\(rate.numerator)" && row[13] == "\(rate.denominator)")
-              #expect(Self.close(Double(row[14]), rate.value.map { $0 * 100 }), "CSV \(where_) \(row[14])")
-              #expect(Formatting.percent(rate) == (rate.value == nil ? "–" : "\(row[14])% (\(row[12])/\(row[13]))"))
+              #expect(row[13] == "\(rate.numerator)" && row[14] == "\(rate.denominator)")
+              #expect(Self.close(Double(row[15]), rate.value.map { $0 * 100 }), "CSV \(where_) \(row[15])")
+              #expect(Formatting.percent(rate) == (rate.value == nil ? "–" : "\(row[15])% (\(row[13])/\(row[14]))"))
             } else {
               let distribution = try #require(platform.distribution(metric))
-              #expect(row[8] == "\(distribution.n)")
-              #expect((row[9].isEmpty ? "–" : row[9]) == Formatting.number(distribution.p50), "CSV \(where_)")
-              #expect(Self.close(Double(row[9]), distribution.p50))
-              #expect(Self.close(Double(row[10]), distribution.p90))
-              #expect(Self.close(Double(row[11]), distribution.p95))
+              #expect(row[9] == "\(distribution.n)")
+              #expect((row[10].isEmpty ? "–" : row[10]) == Formatting.number(distribution.p50), "CSV \(where_)")
+              #expect(Self.close(Double(row[10]), distribution.p50))
+              #expect(Self.close(Double(row[11]), distribution.p90))
+              #expect(Self.close(Double(row[12]), distribution.p95))
             }
           }
         }
@@ -96,17 +100,21 @@ import Testing
 
   @Test func differencesAndVerdictsMatchTheComparisons() throws {
     let pull = report.apps[1].groups[0]
-    let rows = Self.parseCSV(csv).dropFirst().filter { $0[0] == "padel" && $0[4] == "pull" }
+    let rows = Self.parseCSV(csv).dropFirst().filter { $0[0] == "padel" && $0[4] == "pull" && $0[6] == "metric" }
     for comparison in pull.comparisons {
-      let row = try #require(rows.first { $0[5] == comparison.platform && $0[6] == comparison.metric.rawValue })
-      #expect(row[15] == "pwa")
-      #expect(Self.close(Double(row[16]), comparison.difference))
-      #expect(row[17] == NumberText.format(comparison.tolerance))
-      #expect(row[18] == (comparison.atParity.map { $0 ? "true" : "false" } ?? ""))
+      let row = try #require(rows.first { $0[5] == comparison.platform && $0[7] == comparison.metric.rawValue })
+      #expect(row[16] == "pwa")
+      #expect(Self.close(Double(row[17]), comparison.difference))
+      #expect(row[20] == NumberText.format(comparison.tolerance))
+      #expect(row[22] == comparison.verdict.rawValue)
+      if comparison.metric.isRate {
+        #expect(Self.close(Double(row[18]), comparison.interval?.low))
+        #expect(Self.close(Double(row[19]), comparison.interval?.high))
+      }
     }
     // The reference platform's own rows name it but compare nothing.
     for row in rows where row[5] == "pwa" {
-      #expect(row[15] == "pwa" && row[16].isEmpty && row[17].isEmpty && row[18].isEmpty)
+      #expect(row[16] == "pwa" && row[17].isEmpty && row[20].isEmpty && row[22].isEmpty)
     }
     // client arm distance p50s: pwa 35.75, android 41 (+5.25: not at parity), ios 34 (−1.75: at parity).
     let markdownRows = Self.markdownRows(markdown, app: "padel", group: pull)
@@ -117,15 +125,21 @@ import Testing
 
   // MARK: - CSV
 
-  @Test func csvHasOneRowPerAppGroupPlatformMetric() {
+  @Test func csvHasOneRowPerAppGroupPlatformMetricAndRule() {
     let rows = Self.parseCSV(csv)
     #expect(rows.first == CSVReportRenderer.columns)
     let body = rows.dropFirst()
-    let expected = report.apps.flatMap(\.groups).reduce(0) { $0 + $1.platforms.count } * ParityMetric.allCases.count
-    #expect(expected == (1 + 3 + 1) * 9)
+    let metrics = report.apps.flatMap(\.groups).reduce(0) { $0 + $1.platforms.count } * ParityMetric.allCases.count
+    let rules = report.apps.flatMap(\.groups).flatMap(\.platforms).reduce(0) { $0 + $1.rules.count }
+    // ffci: 7 rules on ios; padel: 9 rules on 3 + 1 platforms.
+    #expect(metrics == (1 + 3 + 1) * 9)
+    #expect(rules == 7 + 9 * 4)
+    #expect(body.filter { $0[6] == "metric" }.count == metrics)
+    #expect(body.filter { $0[6] == "rule" }.count == rules)
+    let expected = metrics + rules
     #expect(body.count == expected)
     #expect(body.allSatisfy { $0.count == CSVReportRenderer.columns.count })
-    let keys = Set(body.map { "\($0[0])|\($0[3])|\($0[4])|\($0[5])|\($0[6])" })
+    let keys = Set(body.map { "\($0[0])|\($0[3])|\($0[4])|\($0[5])|\($0[7])" })
     #expect(keys.count == expected)
     #expect(csv.hasSuffix("\r\n") && !csv.replacingOccurrences(of: "\r\n", with: "").contains("\n"))
     // Not-applicable cells are empty, never a dash.
@@ -136,11 +150,11 @@ import Testing
     let awkward = "pad,\"el\"\nnext"
     var sessions = F.sessions.filter { $0.app == "ffci" }
     for index in sessions.indices { sessions[index].app = awkward }
-    let report = ParityReportBuilder(profiles: F.profiles).build(sessions, filter: SessionFilter())
+    let report = F.build(sessions)
     let csv = CSVReportRenderer().render(report)
     #expect(csv.contains("\"pad,\"\"el\"\"\nnext\""))
     let rows = Self.parseCSV(csv).dropFirst()
-    #expect(rows.count == 9)
+    #expect(rows.count == 9 + 7)
     #expect(rows.allSatisfy { $0[0] == awkward && $0.count == CSVReportRenderer.columns.count })
     #expect(CSVReportRenderer.field("plain") == "plain")
     #expect(CSVReportRenderer.field("a,b") == "\"a,b\"")
@@ -162,16 +176,19 @@ import Testing
     }
     let lines = markdown.split(separator: "\n")
     #expect(lines.filter { $0.hasPrefix("## ") }.count == 3)
-    #expect(lines.filter { $0.hasPrefix("| :-- |") }.count == 3)
-    #expect(markdown.contains("❌ **Not at parity** — padel pull: "))
-    #expect(markdown.contains("Profile padel v1 · reference **pwa** · ❌ not at parity"))
+    // A figure table and a rule table per group.
+    #expect(lines.filter { $0.hasPrefix("| :-- |") }.count == 6)
+    #expect(markdown.contains("❌ **FAIL** — padel pull: "))
+    #expect(markdown.contains("Profile padel v1 · ❌ fail · reference **pwa**"))
+    #expect(markdown.contains("one platform: no platform comparison possible, judged against the profile alone"))
+    #expect(markdown.contains("- **Database**: fixture.sqlite"))
   }
 
   @Test func markdownEscapesNamesFromLogs() {
     var sessions = F.sessions.filter { $0.app == "ffci" }
     for index in sessions.indices { sessions[index].platform = "i|os*" }
     let markdown = MarkdownReportRenderer().render(
-      ParityReportBuilder(profiles: F.profiles).build(sessions, filter: SessionFilter()))
+      F.build(sessions))
     #expect(markdown.contains("| metric | i\\|os\\* |"))
     #expect(!markdown.contains("i|os"))
   }
@@ -213,7 +230,7 @@ import Testing
       sessions[index].app = "<img src=x onerror=alert(1)>"
       sessions[index].platform = "\"><b>"
     }
-    let report = ParityReportBuilder(profiles: F.profiles).build(sessions, filter: SessionFilter())
+    let report = F.build(sessions)
     let html = HTMLReportRenderer().render(HTMLReportInput(report: report, sessions: sessions))
     #expect(!html.contains("<img"))
     #expect(!html.contains("<b>"))
@@ -298,7 +315,8 @@ import Testing
     let lines = markdown.components(separatedBy: "\n")
     guard let start = lines.firstIndex(of: "## \(app) · \(group.dimension) \(group.value)") else { return [] }
     let section = lines[(start + 1)...].prefix { !$0.hasPrefix("## ") }
-    let table = section.filter { $0.hasPrefix("| ") }.dropFirst(2)
+    // The figures' table: the first of the section (the rule table follows it).
+    let table = section.drop { !$0.hasPrefix("| ") }.prefix { $0.hasPrefix("| ") }.dropFirst(2)
     return table.map { line in
       line.dropFirst(2).dropLast(2).components(separatedBy: " | ")
     }

@@ -60,7 +60,12 @@ import Testing
     let run = try CommandRun.pullparity(["report", "--db", db, "--app", "padel", "--format", "json", "--check"])
     #expect(run.exitCode == 1, "padel is not at parity, so --check fails")
     let report = try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as! [String: Any]
-    #expect(report["format_version"] as? Int == 1)
+    #expect(report["format_version"] as? Int == 2)
+    #expect(report["outcome"] as? String == "failed")
+    let context = report["context"] as! [String: Any]
+    #expect(context["database"] as? String == db)
+    #expect((context["filter"] as? [String: Any])?["app"] as? String == "padel")
+    #expect(context["min_sessions"] as? Int == 30)
     let group = ((report["apps"] as! [[String: Any]])[0]["groups"] as! [[String: Any]])[0]
     let pwa = (group["platforms"] as! [[String: Any]]).first { $0["platform"] as? String == "pwa" }!
     let flash = (pwa["rates"] as! [String: Any])["flash_rate"] as! [String: Any]
@@ -70,12 +75,21 @@ import Testing
     #expect(flash["numerator"] as? Int == expectedFlash)
     let verdicts = Dictionary(
       uniqueKeysWithValues: (group["comparisons"] as! [[String: Any]]).map {
-        ($0["metric"] as! String, $0["at_parity"] as? Bool)
+        ($0["metric"] as! String, $0["verdict"] as? String)
       })
-    #expect(verdicts["flash_rate"] == false)
-    #expect(verdicts["client_arm_distance"] == false)
-    #expect(verdicts["visible_ms"] == true)
-    #expect(verdicts["arm_distance"] == true)
+    #expect(verdicts["flash_rate"] == "fail")
+    #expect(verdicts["client_arm_distance"] == "fail")
+    #expect(verdicts["visible_ms"] == "pass")
+    #expect(verdicts["arm_distance"] == "pass")
+    // Rates have one shape: numerator, denominator, percent, rounded to what was measured.
+    #expect(flash.keys.sorted() == ["denominator", "numerator", "percent"])
+    let visible = (pwa["distributions"] as! [String: Any])["visible_ms"] as! [String: Any]
+    #expect(visible["p50"] as? Double == 1988.2)
+    // The absolute judgement: the PWA breaks the flash rule, iOS the arm-mismatch rule.
+    let rules = Dictionary(
+      uniqueKeysWithValues: (pwa["rules"] as! [[String: Any]]).map { ($0["rule"] as! String, $0["verdict"] as! String) })
+    #expect(rules["flash"] == "fail")
+    #expect(rules["arm_mismatch"] == "pass")
   }
 
   @Test func sessionDrillDownShowsStatesAndFindings() throws {
@@ -224,7 +238,7 @@ import Testing
     let report = try CommandRun.pullparity(["report", "--db", path, "--app", "padel", "--format", "csv"])
     for (platform, median) in medians {
       let row = report.stdout.split(separator: "\r\n").first {
-        $0.contains(",\(platform),visible_ms,") && $0.contains(",pull,")
+        $0.contains(",\(platform),metric,visible_ms,") && $0.contains(",pull,")
       }
       #expect(row?.contains(",\(median),") == true, "\(platform) \(median): \(row ?? "no row")")
     }

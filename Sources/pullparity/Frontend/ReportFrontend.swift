@@ -3,40 +3,53 @@ import PullParityIngest
 import PullParityReport
 import PullParityStore
 
-/// Reads sessions, builds the parity report and renders it.
+/// Reads what `report`, `qa` and `compare` judge: the selected sessions, their violations and the
+/// profiles they were derived with, as the database stores them. A selection that matches no
+/// session is an error, never an empty pass.
 struct ReportFrontend {
   var database: PullParityDatabase
-  var profiles: ProfileCatalog
+  /// As named on the command line, for messages and the report's context.
+  var databaseName: String
   var tolerances: ParityTolerances = .default
-  var dimension: GroupDimension = .trigger
+  var policy: VerdictPolicy = .default
+  var nowMs: Double = ReportClock.nowMs()
 
   /// Failing sessions drawn event by event in the HTML report.
   static let exampleTimelines = 3
 
-  func build(filter: SessionFilter) throws -> ParityReport {
-    try input(filter: filter, format: .text).report
+  var queries: ReportQueries { ReportQueries(database) }
+
+  func context(_ filter: SessionFilter) -> ReportContext {
+    ReportContext(
+      database: databaseName, filter: filter, toolVersion: PullParity.version, generatedAtMs: nowMs,
+      tolerances: tolerances, policy: policy)
   }
+
+  func profiles() throws -> SessionProfiles { SessionProfiles(stored: try queries.storedProfiles()) }
+
+  /// The sessions of `filter`; throws `EmptySelectionError` when there are none.
+  func sessions(_ filter: SessionFilter, what: String = "the selection") throws -> [SessionRecord] {
+    let sessions = try queries.sessions(filter)
+    guard sessions.isEmpty else { return sessions }
+    throw EmptySelectionError(database: databaseName, filter: filter, values: try queries.filterValues(), what: what)
+  }
+
+  func violations(_ filter: SessionFilter) throws -> ViolationIndex { ViolationIndex(try queries.violations(filter)) }
 
   /// The report and, for formats that draw them, the sessions and example timelines behind it.
-  func input(filter: SessionFilter, format: ReportFormat, style: TextStyle = .plain) throws -> ReportRenderInput {
-    let queries = ReportQueries(database)
-    let sessions = try queries.sessions(filter)
-    let report = ParityReportBuilder(profiles: profiles, tolerances: tolerances, dimension: dimension)
-      .build(sessions, filter: filter)
+  func input(filter: SessionFilter, dimension: GroupDimension, format: ReportFormat, style: TextStyle = .plain)
+    throws -> ReportRenderInput
+  {
+    let sessions = try sessions(filter)
+    let report = ParityReportBuilder(profiles: try profiles(), dimension: dimension)
+      .build(sessions, violations: try violations(filter), context: context(filter))
     guard format.needsSessionDetail else { return ReportRenderInput(report: report, style: style) }
     return ReportRenderInput(
-      report: report, style: style, sessions: sessions, profiles: profiles,
-      timelines: try timelines(filter: filter, queries: queries))
-  }
-
-  func render(filter: SessionFilter, format: ReportFormat, output: FileHandleOutput = .standardOutput) throws -> String
-  {
-    try format.render(
-      input(filter: filter, format: format, style: TextStyle(colored: format == .text && output.wantsColor)))
+      report: report, style: style, sessions: sessions, timelines: try timelines(filter: filter))
   }
 
   /// A few sessions with violations, of different kinds, re-read from their stored raw lines.
-  private func timelines(filter: SessionFilter, queries: ReportQueries) throws -> [SessionTimeline] {
+  private func timelines(filter: SessionFilter) throws -> [SessionTimeline] {
     let violations = try queries.violations(filter)
     var decoder = LineDecoder(.simdjson)
     return try SessionTimeline.exampleSessionIDs(violations, limit: Self.exampleTimelines).map { id in

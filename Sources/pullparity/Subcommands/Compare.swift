@@ -17,7 +17,9 @@ extension PullParity {
           unchanged    within the tolerance
         Flash, premature hide, label violation and arm mismatch rates are worse when higher, hold compliance when lower. Arm distance, client arm distance, time to arm and visible time are worse when they move either way: the goal is the profile's spec, the same on every platform, not a smaller number, so they never "improve".
 
-        Only pull refreshes are compared unless --trigger says otherwise. Exit codes: 0 no regression, 1 a metric regressed, 2 bad selectors, an empty cohort or several apps.
+        The profile's rules that no metric counts (late hide, reveal order, indicator config, cache order, error shown, content kept on error, double refresh) are compared as rates too, so a fixed or new app-specific defect shows. A rate regresses only when the whole 95% confidence interval of its change lies beyond the tolerance on the worse side; a figure needs --min-sessions sessions (default 30) on both sides for a verdict.
+
+        Only pull refreshes are compared unless --trigger says otherwise. Exit codes: 0 no regression, 1 a figure regressed or nothing had enough sessions for a verdict (or, with --require-data, something had too few), 2 bad selectors, an empty cohort or several apps.
 
         Examples:
           pullparity compare --app padel --platform ios \\
@@ -31,6 +33,7 @@ extension PullParity {
     @OptionGroup var database: DatabaseOptions
     @OptionGroup var filters: FilterOptions
     @OptionGroup var tolerances: ToleranceOptions
+    @OptionGroup var verdicts: VerdictOptions
 
     @Option(help: ArgumentHelp("The reference cohort, e.g. app_version=3.8.0.", valueName: "key=value,..."))
     var baseline: String
@@ -60,29 +63,31 @@ extension PullParity {
 
     func run() throws {
       let (baselineCohort, candidateCohort) = try cohorts()
-      let queries = ReportQueries(try database.open(readOnly: true))
-      let comparison = CohortComparison(
-        baseline: baselineCohort, baselineSessions: try queries.sessions(baselineCohort.filter),
-        candidate: candidateCohort, candidateSessions: try queries.sessions(candidateCohort.filter),
-        trigger: trigger.trigger, tolerances: tolerances.tolerances)
-
+      let frontend = ReportFrontend(
+        database: try database.open(readOnly: true), databaseName: database.path, tolerances: tolerances.tolerances,
+        policy: verdicts.policy)
       // A cohort that matched nothing is almost always a typo in a selector; passing it would
       // let CI go green on a comparison that never happened.
+      let before = try frontend.sessions(baselineCohort.filter, what: "the baseline cohort (\(baselineCohort.selector))")
+      let after = try frontend.sessions(candidateCohort.filter, what: "the candidate cohort (\(candidateCohort.selector))")
+      let apps = Set((before + after).map(\.app)).sorted()
+      if apps.count > 1 {
+        throw CompareError(
+          description: "the cohorts hold sessions of several apps (\(apps.joined(separator: ", "))); choose one with --app")
+      }
+      let first = before.first ?? after[0]
+      let comparison = CohortComparison(
+        baseline: baselineCohort, baselineSessions: before, candidate: candidateCohort, candidateSessions: after,
+        trigger: trigger.trigger, profile: try frontend.profiles().profile(first.profile, version: first.profileVersion).profile,
+        violations: try frontend.violations(filters.filter()), context: frontend.context(try filters.filter()))
       for (cohort, count) in [
         (baselineCohort, comparison.baselineSessions), (candidateCohort, comparison.candidateSessions),
       ]
       where count == 0 {
         throw CompareError(
           description:
-            "the \(cohort.name) cohort (\(cohort.selector)) has no \(triggerWords)sessions in \(database.path)")
+            "the \(cohort.name) cohort (\(cohort.selector)) has no \(triggerWords)sessions in \(database.path). Nothing was checked.")
       }
-      if comparison.apps.count > 1 {
-        throw CompareError(
-          description:
-            "the cohorts hold sessions of several apps (\(comparison.apps.joined(separator: ", "))); choose one with --app"
-        )
-      }
-
       switch format {
       case .text:
         let style = TextStyle(colored: FileHandleOutput.standardOutput.wantsColor)
@@ -90,7 +95,7 @@ extension PullParity {
       case .json:
         FileHandleOutput.standardOutput.write(try JSONRendering.render(comparison))
       }
-      if comparison.regressed { throw ExitCode(1) }
+      if comparison.outcome != .passed { throw ExitCode(comparison.outcome.exitCode) }
     }
 
     /// The data cannot be compared: exit 2 like a usage error, but without the usage text,

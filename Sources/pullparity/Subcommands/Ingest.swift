@@ -55,8 +55,10 @@ extension PullParity {
       FileHandleOutput.standardOutput.write(try frontend.describe(summary))
       if stats { FileHandleOutput.standardOutput.write(frontend.describeStages(summary)) }
       if report {
-        let frontend = ReportFrontend(database: db, profiles: catalog)
-        FileHandleOutput.standardOutput.write("\n" + (try frontend.render(filter: .init(), format: .text)))
+        let frontend = ReportFrontend(database: db, databaseName: database.path)
+        let style = TextStyle(colored: FileHandleOutput.standardOutput.wantsColor)
+        let input = try frontend.input(filter: .init(), dimension: .trigger, format: .text, style: style)
+        FileHandleOutput.standardOutput.write("\n" + (try ReportFormat.text.render(input)))
       }
       if summary.stoppedAt != nil { throw ExitCode(130) }
       if strict, summary.counts.quarantined + summary.counts.conflicts > 0 { throw ExitCode(1) }

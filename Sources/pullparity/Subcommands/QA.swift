@@ -8,7 +8,9 @@ extension PullParity {
       commandName: "qa",
       abstract: "Evaluate the QA checklist per app and platform; exit 1 when an item fails.",
       discussion: """
-        Items 1–6 are the Padel spec's checklist (seed 000); the others are the same kind of check for the FFCI and Phlock rules, applied where an app's profile calls for them. Each item prints pass/fail, the numbers behind it and up to three failing session ids.
+        Items 1–6 are the Padel spec's QA checklist; the others are the same kind of check for the FFCI and Phlock rules, applied where an app's profile calls for them. Each item prints pass/fail, the numbers behind it and up to three failing session ids. An item judged on fewer than --min-sessions sessions (default 30) says "insufficient data" and neither passes nor fails.
+
+        Exit codes: 0 every item with enough data passed; 1 an item failed, no item had enough sessions for a verdict, or (with --require-data) an item had too few; 2 the filters match no session. Sessions are judged with the profiles stored in the database.
 
         Examples:
           pullparity qa
@@ -16,19 +18,22 @@ extension PullParity {
         """)
 
     @OptionGroup var database: DatabaseOptions
-    @OptionGroup var profiles: ProfileOptions
     @OptionGroup var filters: FilterOptions
     @OptionGroup var tolerances: ToleranceOptions
+    @OptionGroup var verdicts: VerdictOptions
 
     @Option(help: ArgumentHelp("Output format: text or json.", valueName: "format"))
     var format: TextOrJSON = .text
 
     func run() throws {
       let filter = try filters.filter()
-      let db = try database.open(readOnly: true)
-      let queries = ReportQueries(db)
-      let report = QAChecklist(profiles: try profiles.catalog(), tolerances: tolerances.tolerances)
-        .evaluate(sessions: try queries.sessions(filter), violations: try queries.violations(filter), filter: filter)
+      let frontend = ReportFrontend(
+        database: try database.open(readOnly: true), databaseName: database.path, tolerances: tolerances.tolerances,
+        policy: verdicts.policy)
+      let report = QAChecklist(profiles: try frontend.profiles())
+        .evaluate(
+          sessions: try frontend.sessions(filter), violations: try frontend.violations(filter),
+          context: frontend.context(filter))
       switch format {
       case .text:
         let style = TextStyle(colored: FileHandleOutput.standardOutput.wantsColor)
@@ -36,7 +41,7 @@ extension PullParity {
       case .json:
         FileHandleOutput.standardOutput.write(try JSONRendering.render(report))
       }
-      if !report.passed { throw ExitCode(1) }
+      if report.outcome != .passed { throw ExitCode(report.outcome.exitCode) }
     }
   }
 }

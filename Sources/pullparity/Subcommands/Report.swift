@@ -7,7 +7,9 @@ extension PullParity {
     static let configuration = CommandConfiguration(
       abstract: "Compare platforms per app: percentiles, rates and a parity verdict per metric.",
       discussion: """
-        Platforms are compared with the profile's reference platform (padel: pwa), else the first in name order. A metric is at parity when the difference is within its tolerance.
+        Platforms are compared with the profile's reference platform (padel: pwa), else the first in name order. A distance or time is at parity when the p50s differ by no more than its tolerance; a rate fails only when the whole 95% confidence interval of the difference lies beyond the tolerance. Each platform is also judged on its own against every rule of its profile: the share of sessions that broke the rule against the rule's budget (0% unless the profile or --budget says otherwise). A group with one platform is judged against the profile alone.
+
+        A figure needs --min-sessions sessions (default 30) for a verdict; with fewer it is "insufficient data". With --check the command exits 1 when a figure fails, when nothing had enough sessions for a verdict, or (with --require-data) when any figure had too few; it exits 2 when the filters match no session. Sessions are judged with the profiles stored in the database, the ones they were derived with.
 
         Examples:
           pullparity report
@@ -18,9 +20,9 @@ extension PullParity {
         """)
 
     @OptionGroup var database: DatabaseOptions
-    @OptionGroup var profiles: ProfileOptions
     @OptionGroup var filters: FilterOptions
     @OptionGroup var tolerances: ToleranceOptions
+    @OptionGroup var verdicts: VerdictOptions
 
     @Option(
       help: ArgumentHelp(
@@ -35,16 +37,16 @@ extension PullParity {
     @Option(help: ArgumentHelp("Write to this file instead of standard output.", valueName: "file"))
     var output: String?
 
-    @Flag(help: "Exit 1 when a compared metric is not at parity.")
+    @Flag(help: "Exit 1 when a figure fails, or when nothing had enough sessions for a verdict.")
     var check = false
 
     func run() throws {
       let filter = try filters.filter()
       let frontend = ReportFrontend(
-        database: try database.open(readOnly: true), profiles: try profiles.catalog(),
-        tolerances: tolerances.tolerances, dimension: by)
+        database: try database.open(readOnly: true), databaseName: database.path, tolerances: tolerances.tolerances,
+        policy: verdicts.policy)
       let colored = format == .text && output == nil && FileHandleOutput.standardOutput.wantsColor
-      let input = try frontend.input(filter: filter, format: format, style: TextStyle(colored: colored))
+      let input = try frontend.input(filter: filter, dimension: by, format: format, style: TextStyle(colored: colored))
       let report = input.report
       let text = try format.render(input)
       if let output {
@@ -52,7 +54,7 @@ extension PullParity {
       } else {
         FileHandleOutput.standardOutput.write(text)
       }
-      if check, !report.atParity { throw ExitCode(1) }
+      if check, report.outcome != .passed { throw ExitCode(report.outcome.exitCode) }
     }
   }
 }

@@ -1,0 +1,70 @@
+public import PullParityCore
+public import PullParityStore
+
+/// What `compare` compares between two cohorts: every parity metric, then the profile's rules
+/// that no metric already counts (late hide, reveal order, cache order...), so that an
+/// app-specific defect that appears or is fixed shows as a change.
+public enum ComparedFigure: Equatable, Sendable {
+  case metric(ParityMetric)
+  case rule(ProfileRule)
+
+  /// The figures compared for an app with `profile`.
+  public static func all(for profile: Profile) -> [ComparedFigure] {
+    // Rules whose rate is a parity metric already (flash, hold compliance...) are not repeated.
+    let counted: Set<ProfileRule> = [.holdCompliance, .flash, .prematureHide, .labelText, .armMismatch]
+    return ParityMetric.allCases.map(ComparedFigure.metric)
+      + ProfileRule.allCases.filter { $0.applies(to: profile) && !counted.contains($0) }.map(ComparedFigure.rule)
+  }
+
+  /// The name in JSON: the metric's, or the rule's with a `_rate` suffix.
+  public var key: String {
+    switch self {
+    case .metric(let metric): metric.rawValue
+    case .rule(let rule): rule.rawValue + "_rate"
+    }
+  }
+
+  public var title: String {
+    switch self {
+    case .metric(let metric): metric.title
+    case .rule(let rule): rule.title
+    }
+  }
+
+  public var isRate: Bool {
+    if case .metric(let metric) = self { return metric.isRate }
+    return true
+  }
+
+  public func unit(distance: String) -> String {
+    if case .metric(let metric) = self { return metric.unit(distance: distance) }
+    return "%"
+  }
+
+  public var direction: MetricDirection {
+    switch self {
+    case .metric(let metric): MetricDirection(metric)
+    case .rule: .higherIsWorse
+    }
+  }
+
+  /// The tolerance of the metric, or the rate tolerance for a rule.
+  public func tolerance(_ tolerances: ParityTolerances) -> Double {
+    if case .metric(let metric) = self { return tolerances.tolerance(for: metric) }
+    return tolerances.ratePoints
+  }
+
+  /// The cohort's figure: a p50 with its n, or a rate of sessions.
+  func measure(_ sessions: [SessionRecord], violations: ViolationIndex, profile: Profile) -> CohortMeasure {
+    switch self {
+    case .metric(let metric) where metric.isRate:
+      return CohortMeasure(rate: Rate(sessions.lazy.map { metric.flag($0.metrics) }))
+    case .metric(let metric):
+      let distribution = Distribution(sessions.compactMap { metric.value($0.metrics) })
+      return CohortMeasure(value: distribution.p50, n: distribution.n)
+    case .rule(let rule):
+      let (judged, failing) = RuleEvaluator.judge(rule, sessions: sessions, violations: violations, profile: profile)
+      return CohortMeasure(rate: Rate(numerator: failing.count, denominator: judged.count))
+    }
+  }
+}

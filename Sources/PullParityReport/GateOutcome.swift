@@ -1,0 +1,13 @@
+/// How a gate (`report --check`, `qa`, `compare`) ends.
+public enum GateOutcome: String, Sendable, Codable {
+  case passed
+  /// A figure failed its check.
+  case failed
+  /// Some figures had too few sessions and `--require-data` was given.
+  case insufficientData = "insufficient_data"
+  /// No figure had enough sessions for a verdict: the gate checked nothing, so it does not pass.
+  case nothingJudged = "nothing_judged"
+
+  /// The process exit code: 0 only when the gate passed.
+  public var exitCode: Int32 { self == .passed ? 0 : 1 }
+}

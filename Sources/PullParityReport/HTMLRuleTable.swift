@@ -1,0 +1,43 @@
+import PullParityCore
+
+/// The rules of a group's profile as an HTML table: per platform, the share of sessions that
+/// broke each rule, its budget and the verdict.
+struct HTMLRuleTable {
+  var group: ParityGroup
+  var profile: Profile
+
+  func render() -> String {
+    let platforms = group.orderedPlatforms
+    var rows = [
+      "<tr><th scope=\"col\">rule</th>"
+        + platforms.map { "<th scope=\"col\">\(e($0.platform))</th>" }.joined()
+        + "<th scope=\"col\">budget</th></tr>"
+    ]
+    for rule in ProfileRule.allCases where rule.applies(to: profile) {
+      let results = platforms.map { $0.rule(rule) }
+      let failing = results.contains { $0?.verdict == .fail }
+      var row = "<tr\(failing ? " class=\"failing\"" : "")><th scope=\"row\">\(e(rule.title))</th>"
+      row += results.map(cell).joined()
+      let budget = results.compactMap { $0?.budgetPercent }.first ?? profile.budget(for: rule)
+      rows.append(row + "<td>\(NumberText.format(budget))%</td></tr>")
+    }
+    return "<div class=\"table-wrap\"><table class=\"rules\">\n<caption>Rules of \(e(profile.name)) v\(profile.version): "
+      + "sessions that broke each rule, of those it applies to</caption>\n<thead>\(rows[0])</thead>\n<tbody>\n"
+      + rows.dropFirst().joined(separator: "\n") + "\n</tbody>\n</table></div>"
+  }
+
+  private func cell(_ result: RuleResult?) -> String {
+    guard let result else { return "<td class=\"na\">–</td>" }
+    let figure = e(Formatting.percent(result.rate))
+    switch result.verdict {
+    case .pass: return "<td class=\"ok\">✓ \(figure)</td>"
+    case .fail:
+      let examples = result.examples.isEmpty ? "" : "<span class=\"sub\">e.g. \(e(result.examples.joined(separator: ", ")))</span>"
+      return "<td class=\"fail\">✗ \(figure)\(examples)</td>"
+    case .insufficientData: return "<td class=\"na\">too few: \(figure)</td>"
+    case .noData: return "<td class=\"na\">no data</td>"
+    }
+  }
+
+  private func e(_ text: String) -> String { HTMLEscaping.escape(text) }
+}

@@ -1,0 +1,75 @@
+import Foundation
+public import PullParityCore
+public import PullParityStore
+
+/// What a report was made from, printed by every format so that a report read later (a CI
+/// artifact, a pasted table) says which data, filters, rules and thresholds it judged.
+public struct ReportContext: Equatable, Sendable, Encodable {
+  /// The database file as named on the command line.
+  public var database: String
+  public var filter: SessionFilter
+  /// Start times (epoch ms) of the first and last session selected.
+  public var firstSessionMs: Double?
+  public var lastSessionMs: Double?
+  /// The profiles the selected sessions were derived and judged with.
+  public var profiles: [ProfileStamp]
+  public var toolVersion: String
+  /// When the report was made, epoch ms (injected: tests and reproducible builds fix it).
+  public var generatedAtMs: Double
+  public var tolerances: ParityTolerances
+  public var policy: VerdictPolicy
+
+  public init(
+    database: String, filter: SessionFilter, toolVersion: String, generatedAtMs: Double,
+    tolerances: ParityTolerances = .default, policy: VerdictPolicy = .default
+  ) {
+    self.database = database
+    self.filter = filter
+    self.profiles = []
+    self.toolVersion = toolVersion
+    self.generatedAtMs = generatedAtMs
+    self.tolerances = tolerances
+    self.policy = policy
+  }
+
+  /// Fills in what the selected sessions say: their time range.
+  mutating func span(_ sessions: [SessionRecord]) {
+    for session in sessions {
+      firstSessionMs = min(firstSessionMs ?? session.startedAtMs, session.startedAtMs)
+      lastSessionMs = max(lastSessionMs ?? session.startedAtMs, session.startedAtMs)
+    }
+  }
+
+  enum CodingKeys: String, CodingKey {
+    case database, filter, profiles, tolerances
+    case firstSession = "first_session"
+    case lastSession = "last_session"
+    case toolVersion = "tool_version"
+    case generatedAt = "generated_at"
+    case minSessions = "min_sessions"
+    case requireData = "require_data"
+    case budgets = "budget_overrides"
+  }
+
+  public func encode(to encoder: any Encoder) throws {
+    var container = encoder.container(keyedBy: CodingKeys.self)
+    try container.encode(database, forKey: .database)
+    try container.encode(filter, forKey: .filter)
+    try container.encode(firstSessionMs.map(Self.rfc3339), forKey: .firstSession)
+    try container.encode(lastSessionMs.map(Self.rfc3339), forKey: .lastSession)
+    try container.encode(profiles, forKey: .profiles)
+    try container.encode(toolVersion, forKey: .toolVersion)
+    try container.encode(Self.rfc3339(generatedAtMs), forKey: .generatedAt)
+    try container.encode(tolerances, forKey: .tolerances)
+    try container.encode(policy.minSessions, forKey: .minSessions)
+    try container.encode(policy.requireData, forKey: .requireData)
+    try container.encode(policy.budgets, forKey: .budgets)
+  }
+
+  /// UTC with milliseconds: `2026-11-20T10:15:02.345Z`.
+  public static func rfc3339(_ ms: Double) -> String {
+    let formatter = ISO8601DateFormatter()
+    formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+    return formatter.string(from: Date(timeIntervalSince1970: ms / 1000))
+  }
+}

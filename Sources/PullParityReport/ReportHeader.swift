@@ -1,0 +1,46 @@
+import PullParityCore
+
+public import PullParityStore
+
+/// The context lines every human-readable format opens with: what was read, which rules judged
+/// it, and when. Values from the data are returned raw; each format escapes them its own way.
+public enum ReportHeader {
+  /// `app padel, platform ios, since 2026-11-18T00:00:00.000Z`, or `all sessions`.
+  public static func filter(_ filter: SessionFilter) -> String {
+    var parts: [String] = []
+    if let app = filter.app { parts.append("app \(app)") }
+    if let platform = filter.platform { parts.append("platform \(platform)") }
+    if let version = filter.appVersion { parts.append("app version \(version)") }
+    if let screen = filter.screen { parts.append("screen \(screen)") }
+    if let since = filter.sinceMs { parts.append("since \(ReportContext.rfc3339(since))") }
+    if let until = filter.untilMs { parts.append("until \(ReportContext.rfc3339(until))") }
+    return parts.isEmpty ? "all sessions" : parts.joined(separator: ", ")
+  }
+
+  /// The lines, each a label and a value.
+  public static func lines(_ context: ReportContext) -> [(label: String, value: String)] {
+    var span = "none"
+    if let first = context.firstSessionMs, let last = context.lastSessionMs {
+      span = "\(ReportContext.rfc3339(first)) to \(ReportContext.rfc3339(last))"
+    }
+    let profiles = context.profiles.map { stamp in
+      "\(stamp.name) v\(stamp.version) (\(stamp.contentHash)\(stamp.stored ? "" : ", not stored"))"
+    }
+    var rules = "a verdict needs \(context.policy.minSessions) sessions"
+    if context.policy.requireData { rules += "; too few sessions fail the check (--require-data)" }
+    if !context.policy.budgets.isEmpty {
+      rules += "; budgets "
+        + context.policy.budgets.sorted { $0.key.rawValue < $1.key.rawValue }
+        .map { "\($0.key.rawValue) \(NumberText.format($0.value))%" }.joined(separator: ", ")
+    }
+    return [
+      ("Database", context.database),
+      ("Filter", filter(context.filter)),
+      ("Sessions started", span),
+      ("Profiles", profiles.isEmpty ? "none" : profiles.joined(separator: ", ")),
+      ("Tolerances", ParityVerdict.tolerances(context.tolerances)),
+      ("Verdicts", rules),
+      ("Made by", "pullparity \(context.toolVersion) at \(ReportContext.rfc3339(context.generatedAtMs))"),
+    ]
+  }
+}

@@ -1,0 +1,75 @@
+public import PullParityCore
+public import PullParityStore
+
+/// Which sessions a rule judges and which of them broke it: the one definition that the parity
+/// report's rule table, `compare` and the QA checklist all count with.
+public enum RuleEvaluator {
+  /// The sessions `rule` applies to, and those of them that broke it.
+  ///
+  /// Hold rules judge completed sessions (where the flags are defined), label copy the sessions
+  /// of a profile with labels, arm mismatch the sessions where the client armed, cache order
+  /// the sessions on the screens that require it; the other rules every session, since any
+  /// session may break them.
+  public static func judge(
+    _ rule: ProfileRule, sessions: [SessionRecord], violations: ViolationIndex, profile: Profile
+  ) -> (judged: [SessionRecord], failing: [SessionRecord]) {
+    let judged: [SessionRecord]
+    let breaks: (SessionRecord) -> Bool
+    switch rule {
+    case .holdCompliance:
+      judged = sessions.filter { $0.metrics.holdCompliant != nil }
+      breaks = { $0.metrics.holdCompliant == false }
+    case .flash:
+      judged = sessions.filter { $0.metrics.flash != nil }
+      breaks = { $0.metrics.flash == true }
+    case .prematureHide:
+      judged = sessions.filter { $0.metrics.prematureHide != nil }
+      breaks = { $0.metrics.prematureHide == true }
+    case .lateHide:
+      judged = sessions.filter { $0.metrics.lateHide != nil }
+      breaks = { $0.metrics.lateHide == true }
+    case .labelText:
+      judged = sessions.filter { $0.metrics.labelViolations != nil }
+      breaks = { ($0.metrics.labelViolations ?? 0) > 0 }
+    case .armMismatch:
+      judged = sessions.filter { $0.metrics.armMismatch != nil }
+      breaks = { $0.metrics.armMismatch == true }
+    case .cacheOrder:
+      let screens = Set(profile.cacheInvalidationScreens)
+      breaks = { violations.session($0.sessionID, has: .cacheOrder) }
+      judged = sessions.filter { $0.screen.map(screens.contains) == true || breaks($0) }
+    case .revealOrder, .indicatorConfig, .errorNotShown, .contentClearedOnError, .doubleRefresh:
+      let kind = rule.violationKind!
+      judged = sessions
+      breaks = { violations.session($0.sessionID, has: kind) }
+    }
+    return (judged, judged.filter(breaks))
+  }
+
+  /// The rule judged for one platform: its rate, budget and verdict.
+  public static func result(
+    _ rule: ProfileRule, sessions: [SessionRecord], violations: ViolationIndex, profile: Profile,
+    policy: VerdictPolicy
+  ) -> RuleResult {
+    let (judged, failing) = judge(rule, sessions: sessions, violations: violations, profile: profile)
+    let rate = Rate(numerator: failing.count, denominator: judged.count)
+    let budget = policy.budget(for: rule, in: profile)
+    let verdict = policy.judge(n: judged.count) { (rate.percent ?? 0) > budget + Measured.slack }
+    return RuleResult(
+      rule: rule, rate: rate, budgetPercent: budget, verdict: verdict, examples: examples(failing))
+  }
+
+  /// The rules `profile` asks for, judged for one platform's sessions.
+  public static func results(
+    sessions: [SessionRecord], violations: ViolationIndex, profile: Profile, policy: VerdictPolicy
+  ) -> [RuleResult] {
+    ProfileRule.allCases.filter { $0.applies(to: profile) }.map {
+      result($0, sessions: sessions, violations: violations, profile: profile, policy: policy)
+    }
+  }
+
+  /// Up to three failing session ids, in id order so that every format names the same ones.
+  static func examples(_ failing: [SessionRecord]) -> [String] {
+    Array(failing.map(\.sessionID).sorted().prefix(3))
+  }
+}

@@ -1,0 +1,35 @@
+public import PullParityCore
+public import PullParityStore
+
+/// The profiles sessions were derived with, as the database stores them: reports judge and
+/// label sessions with these, whatever profiles the reporting command itself knows.
+public struct SessionProfiles: Sendable {
+  private var stored: [String: [Int: StoredProfile]] = [:]
+  private let fallback: ProfileCatalog
+
+  /// - Parameter fallback: stands in for a profile the database lacks (a file written before
+  ///   profiles were stored), when its name and version match.
+  public init(stored rows: [StoredProfile], fallback: ProfileCatalog = ProfileCatalog()) {
+    for row in rows { stored[row.name, default: [:]][row.version] = row }
+    self.fallback = fallback
+  }
+
+  /// The profile a session derived with `name` version `version` is judged with.
+  public func profile(_ name: String, version: Int) -> (profile: Profile, stamp: ProfileStamp) {
+    if let row = stored[name]?[version] {
+      return (row.profile, ProfileStamp(name: name, version: version, contentHash: row.contentHash, stored: true))
+    }
+    var profile = fallback.resolve(name)
+    if profile.version != version {
+      profile = .unconstrained(named: name)
+      profile.version = version
+    }
+    let hash = ProfileRegistry.definition(of: profile).hash
+    return (profile, ProfileStamp(name: name, version: version, contentHash: hash, stored: false))
+  }
+
+  /// The profile of an app's sessions, by the name sessions record.
+  public func latest(_ name: String) -> Profile {
+    stored[name].flatMap { $0.max { $0.key < $1.key }?.value.profile } ?? fallback.resolve(name)
+  }
+}

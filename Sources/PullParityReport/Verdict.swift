@@ -1,0 +1,14 @@
+/// The judgement of one figure: a platform against the reference, a platform against a rule of
+/// its profile, a QA item, a change between cohorts. Only `pass` and `fail` are verdicts about
+/// the app; the other two say why there is none.
+public enum Verdict: String, Sendable, Codable {
+  case pass
+  case fail
+  /// Fewer sessions than the minimum sample (`--min-sessions`): too few to say either way.
+  case insufficientData = "insufficient_data"
+  /// No session the figure applies to.
+  case noData = "no_data"
+
+  /// A verdict was reached (pass or fail).
+  public var isJudged: Bool { self == .pass || self == .fail }
+}

@@ -29,7 +29,7 @@ public struct EmptySelectionError: Error, CustomStringConvertible, Sendable {
     for case let (name, value?, known) in fields where !known.contains(value) {
       allExist = false
       var line = "  \(name) \"\(value)\" is not in the database"
-      if let guess = Self.nearest(value, among: known) { line += ": did you mean \(guess)?" }
+      line += Self.nearest(value, among: known).map { ": did you mean \($0)?" } ?? "."
       lines.append(line + " Known: \(Self.list(known)).")
     }
     if allExist {

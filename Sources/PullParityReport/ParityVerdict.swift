@@ -55,7 +55,11 @@ public enum ParityVerdict {
   /// The outcome in words, without the failure list.
   public static func headline(_ report: ParityReport) -> String {
     switch report.outcome {
-    case .passed: "Pass: every platform is at parity with the reference and within its profile's rules."
+    case .passed:
+      report.groups.flatMap(\.verdicts).contains(.insufficientData)
+        ? "Pass on every figure with enough sessions: at parity and within the profile's rules; "
+          + "the others had too few for a verdict."
+        : "Pass: every platform is at parity with the reference and within its profile's rules."
     case .failed: "FAIL"
     case .insufficientData:
       "FAIL: some figures have fewer than \(report.context.policy.minSessions) sessions and --require-data was given."

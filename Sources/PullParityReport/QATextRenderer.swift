@@ -31,7 +31,7 @@ public struct QATextRenderer {
       }
     }
     out.append("")
-    out.append(summary(report))
+    out.append(summary(report).wrapped(width: 80, indent: "  "))
     return out.joined(separator: "\n") + "\n"
   }
 

@@ -17,7 +17,15 @@ import Testing
     #expect(run.stdout.contains("events stored       \(Self.thousands(expected["events_stored"]!))"))
     #expect(run.stdout.contains("quarantined             \(expected["quarantined"]!)"))
     #expect(run.stdout.contains("Pull-to-refresh parity"))
-    #expect(run.stdout.contains("Not at parity — padel pull: client arm distance, flash, hold"))
+    // The verdict wraps at 80 columns; read it as one line.
+    let verdict = run.stdout.replacingOccurrences(of: "\n  ", with: " ")
+    #expect(verdict.contains("FAIL — ffci pull: rules cache order (ios), error shown (ios), content kept on error"))
+    #expect(
+      verdict.contains(
+        "padel pull: parity of client arm distance, flash, hold compliant, arm mismatch; rules hold compliance (pwa), flash (pwa), arm mismatch (ios)"
+      ))
+    #expect(verdict.contains("phlock pull: rules reveal order (ios); phlock tab_reselect: rules indicator config (ios)"))
+    #expect(verdict.contains("1 group compared, 3 judged alone (one platform), 0 skipped"))
     #expect(FileManager.default.fileExists(atPath: dir.path("pullparity.sqlite")))
     for line in run.stdout.split(separator: "\n") where !line.contains("/") {
       #expect(line.count <= 80, "wider than 80 columns: \(line)")

@@ -32,7 +32,9 @@ struct HTMLRuleTable {
     switch result.verdict {
     case .pass: return "<td class=\"ok\">✓ \(figure)</td>"
     case .fail:
-      let examples = result.examples.isEmpty ? "" : "<span class=\"sub\">e.g. \(e(result.examples.joined(separator: ", ")))</span>"
+      // Id prefixes, as the text checklist prints them: `pullparity session` takes a prefix.
+      let ids = result.examples.map { String($0.prefix(13)) }.joined(separator: ", ")
+      let examples = ids.isEmpty ? "" : "<span class=\"sub\">e.g. \(e(ids))</span>"
       return "<td class=\"fail\">✗ \(figure)\(examples)</td>"
     case .insufficientData: return "<td class=\"na\">too few: \(figure)</td>"
     case .noData: return "<td class=\"na\">no data</td>"

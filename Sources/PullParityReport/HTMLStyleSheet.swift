@@ -35,6 +35,8 @@ enum HTMLStyleSheet {
     dl.context { display: grid; grid-template-columns: max-content 1fr; gap: 2px 12px; font-size: 0.85rem; color: var(--muted); margin: 8px 0; }
     dl.context dt { font-weight: 600; }
     dl.context dd { margin: 0; overflow-wrap: anywhere; }
+    table.rules th[scope=row] { white-space: nowrap; }
+    table.rules caption { text-align: left; color: var(--muted); font-size: 0.85rem; padding: 4px 0; }
     .verdict { padding: 10px 14px; border-radius: 8px; font-weight: 600; }
     .verdict.good { background: var(--good-bg); color: var(--good); }
     .verdict.bad { background: var(--bad-bg); color: var(--bad); }

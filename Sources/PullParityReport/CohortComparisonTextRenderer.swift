@@ -1,4 +1,3 @@
-import Foundation
 import PullParityCore
 import PullParityStore
 
@@ -22,8 +21,8 @@ public struct CohortComparisonTextRenderer {
     func pad(_ text: String) -> String { text + String(repeating: " ", count: width - text.count) }
     out.append("  baseline   \(pad(selectors[0]))  \(comparison.baselineSessions) sessions")
     out.append("  candidate  \(pad(selectors[1]))  \(comparison.candidateSessions) sessions")
-    let common = Self.describe(Self.common(comparison.baseline.filter, comparison.candidate.filter))
-    if !common.isEmpty { out.append("  both       \(e(common))") }
+    let common = Self.common(comparison.baseline.filter, comparison.candidate.filter)
+    if !common.isEmpty { out.append("  both       \(e(ReportHeader.filter(common)))") }
     for (label, value) in ReportHeader.lines(comparison.context) where label != "Filter" {
       out.append("\(label): \(e(value))".wrapped(width: 80, indent: "  "))
     }
@@ -102,26 +101,5 @@ public struct CohortComparisonTextRenderer {
       app: same(a.app, b.app), platform: same(a.platform, b.platform), sinceMs: same(a.sinceMs, b.sinceMs),
       untilMs: same(a.untilMs, b.untilMs), appVersion: same(a.appVersion, b.appVersion),
       screen: same(a.screen, b.screen))
-  }
-
-  /// `app=padel platform=ios since=2026-11-16T00:00:00Z`, empty when nothing filters.
-  static func describe(_ filter: SessionFilter) -> String {
-    var parts: [String] = []
-    if let app = filter.app { parts.append("app=\(app)") }
-    if let platform = filter.platform { parts.append("platform=\(platform)") }
-    if let version = filter.appVersion { parts.append("app_version=\(version)") }
-    if let screen = filter.screen { parts.append("screen=\(screen)") }
-    if let since = filter.sinceMs { parts.append("since=\(time(since))") }
-    if let until = filter.untilMs { parts.append("until=\(time(until))") }
-    return parts.joined(separator: " ")
-  }
-
-  private static func time(_ ms: Double) -> String {
-    let formatter = ISO8601DateFormatter()
-    formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-    var text = formatter.string(from: Date(timeIntervalSince1970: ms / 1000))
-    // Whole seconds read better without ".000".
-    if text.hasSuffix(".000Z") { text = String(text.dropLast(5)) + "Z" }
-    return text
   }
 }

@@ -5,16 +5,23 @@ public import PullParityStore
 /// The context lines every human-readable format opens with: what was read, which rules judged
 /// it, and when. Values from the data are returned raw; each format escapes them its own way.
 public enum ReportHeader {
-  /// `app padel, platform ios, since 2026-11-18T00:00:00.000Z`, or `all sessions`.
+  /// `app=padel platform=ios since=2026-11-18T00:00:00Z`, in the cohort selectors' words, or
+  /// `all sessions`.
   public static func filter(_ filter: SessionFilter) -> String {
     var parts: [String] = []
-    if let app = filter.app { parts.append("app \(app)") }
-    if let platform = filter.platform { parts.append("platform \(platform)") }
-    if let version = filter.appVersion { parts.append("app version \(version)") }
-    if let screen = filter.screen { parts.append("screen \(screen)") }
-    if let since = filter.sinceMs { parts.append("since \(ReportContext.rfc3339(since))") }
-    if let until = filter.untilMs { parts.append("until \(ReportContext.rfc3339(until))") }
-    return parts.isEmpty ? "all sessions" : parts.joined(separator: ", ")
+    if let app = filter.app { parts.append("app=\(app)") }
+    if let platform = filter.platform { parts.append("platform=\(platform)") }
+    if let version = filter.appVersion { parts.append("app_version=\(version)") }
+    if let screen = filter.screen { parts.append("screen=\(screen)") }
+    if let since = filter.sinceMs { parts.append("since=\(time(since))") }
+    if let until = filter.untilMs { parts.append("until=\(time(until))") }
+    return parts.isEmpty ? "all sessions" : parts.joined(separator: " ")
+  }
+
+  /// Whole seconds read better without ".000".
+  private static func time(_ ms: Double) -> String {
+    let text = ReportContext.rfc3339(ms)
+    return text.hasSuffix(".000Z") ? String(text.dropLast(5)) + "Z" : text
   }
 
   /// The lines, each a label and a value.

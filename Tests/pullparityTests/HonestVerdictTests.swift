@@ -17,7 +17,7 @@ import Testing
     // Nothing selected: exit 2, the filter named, the values that exist listed.
     Case(
       arguments: ["qa", "--app", "nosuchapp"], exitCode: 2,
-      says: ["matches the selection (app nosuchapp)", "Nothing was checked", "Known: ffci, padel, phlock."]),
+      says: ["matches the selection (app=nosuchapp)", "Nothing was checked", "Known: ffci, padel, phlock."]),
     Case(
       arguments: ["qa", "--platform", "iOS"], exitCode: 2,
       says: ["platform \"iOS\" is not in the database: did you mean ios? Known: ios, pwa."]),

@@ -1,5 +1,5 @@
 import PullParityCore
-public import PullParityStore
+import PullParityStore
 
 /// Writes batches inside the ingest's current transaction: events (skipping duplicates,
 /// quarantining conflicts), rejected lines, and a fresh derivation of every session touched.

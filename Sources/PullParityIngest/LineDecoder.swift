@@ -1,4 +1,4 @@
-public import PullParityCore
+import PullParityCore
 
 /// A parser and the contract's rules together: a line of bytes to an event, a blank, or a
 /// rejection. Used on input lines and on stored raw lines alike.

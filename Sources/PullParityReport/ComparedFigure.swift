@@ -1,5 +1,5 @@
 public import PullParityCore
-public import PullParityStore
+import PullParityStore
 
 /// What `compare` compares between two cohorts: every parity metric, then the profile's rules
 /// that no metric already counts (late hide, reveal order, cache order...), so that an

@@ -1,5 +1,5 @@
-public import PullParityCore
-public import PullParityStore
+import PullParityCore
+import PullParityStore
 
 /// How an app's sessions are sliced before platforms are compared.
 public enum GroupDimension: String, CaseIterable, Sendable, Codable {

@@ -1,4 +1,4 @@
-public import PullParityCore
+import PullParityCore
 public import PullParityStore
 
 /// Evaluates the checklist (the Padel spec's items 1–6 and the equivalent checks of the FFCI and

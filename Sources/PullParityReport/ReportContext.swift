@@ -1,5 +1,5 @@
 import Foundation
-public import PullParityCore
+import PullParityCore
 public import PullParityStore
 
 /// What a report was made from, printed by every format so that a report read later (a CI

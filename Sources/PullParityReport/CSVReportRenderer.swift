@@ -3,18 +3,21 @@ import PullParityCore
 /// The parity report as RFC 4180 CSV (CRLF line ends, a header row): one row per app × group ×
 /// platform × metric, then one per app × group × platform × rule, for spreadsheets and
 /// dashboards. Figures carry the text report's one decimal so every format shows the same
-/// numbers; the JSON format has full precision.
+/// numbers; the JSON format has full precision. CSV has no place for a preamble, so the
+/// report's context (database, filter, session span, tool, time) closes every row.
 public struct CSVReportRenderer {
   public static let columns = [
     "app", "profile", "profile_version", "dimension", "group", "platform", "kind", "metric", "unit", "n", "p50",
     "p90", "p95", "numerator", "denominator", "rate_percent", "reference_platform", "difference", "ci_low",
-    "ci_high", "tolerance", "budget_percent", "verdict",
+    "ci_high", "tolerance", "budget_percent", "verdict", "database", "filter", "first_session", "last_session",
+    "tool_version", "generated_at",
   ]
 
   public init() {}
 
   public func render(_ report: ParityReport) -> String {
     var lines = [Self.line(Self.columns)]
+    let context = Self.context(report.context)
     for app in report.apps {
       for group in app.groups {
         for platform in group.platforms {
@@ -22,10 +25,11 @@ public struct CSVReportRenderer {
             app.app, app.profile.name, "\(app.profile.version)", group.dimension, group.value, platform.platform,
           ]
           for metric in ParityMetric.allCases {
-            lines.append(Self.line(prefix + metricCells(metric, platform, group, unit: app.profile.unit.rawValue)))
+            lines.append(
+              Self.line(prefix + metricCells(metric, platform, group, unit: app.profile.unit.rawValue) + context))
           }
           for rule in platform.rules {
-            lines.append(Self.line(prefix + ruleCells(rule)))
+            lines.append(Self.line(prefix + ruleCells(rule) + context))
           }
         }
       }
@@ -60,6 +64,14 @@ public struct CSVReportRenderer {
   private func ruleCells(_ result: RuleResult) -> [String] {
     ["rule", result.rule.rawValue, "%", "\(result.rate.denominator)", "", "", ""] + Self.rate(result.rate)
       + ["", "", "", "", "", NumberText.format(result.budgetPercent), result.verdict.rawValue]
+  }
+
+  private static func context(_ context: ReportContext) -> [String] {
+    [
+      context.database, ReportHeader.filter(context.filter), context.firstSessionMs.map(ReportContext.rfc3339) ?? "",
+      context.lastSessionMs.map(ReportContext.rfc3339) ?? "", context.toolVersion,
+      ReportContext.rfc3339(context.generatedAtMs),
+    ]
   }
 
   private static func rate(_ rate: Rate?) -> [String] {

@@ -125,8 +125,12 @@ import Testing
       }
       return failed
     case "csv":
+      // No field of the sample report holds a comma, so splitting on commas reads it whole.
       let rows = output.split(separator: "\r\n").map { $0.split(separator: ",", omittingEmptySubsequences: false) }
-      return Set(rows.filter { $0[6] == "rule" && $0.last == "fail" }.map { "\($0[0])/\(Self.titles[String($0[7])]!)" })
+      let column = { (name: String) in rows[0].firstIndex { $0 == name }! }
+      let (kind, metric, verdict) = (column("kind"), column("metric"), column("verdict"))
+      return Set(
+        rows.filter { $0[kind] == "rule" && $0[verdict] == "fail" }.map { "\($0[0])/\(Self.titles[String($0[metric])]!)" })
     default:
       return Self.failedRulesInPages(output, format: format)
     }

@@ -93,7 +93,9 @@ public final class PullParityRecorder: Sendable {
   public var currentSessionID: String? { state.withLock { $0.tracker.currentSessionID } }
 
   public func pullStart() { record(.pullStart) }
-  public func pullMove(distance: Double, offset: Double? = nil) { record(.pullMove(distance: distance, offset: offset)) }
+  public func pullMove(distance: Double, offset: Double? = nil) {
+    record(.pullMove(distance: distance, offset: offset))
+  }
   public func armed(distance: Double) { record(.armed(distance: distance)) }
   public func disarmed(distance: Double) { record(.disarmed(distance: distance)) }
   public func release(distance: Double) { record(.release(distance: distance)) }

@@ -8,6 +8,8 @@ struct ScriptedScreen {
   let clock: ManualClock
   /// Label text the script shows instead of the profile's copy (a planted typo).
   var labelOverrides: [LabelState: String] = [:]
+  /// Arms on the finger's travel, forgetting the resistance (a planted defect).
+  var armsOnRawDistance = false
 
   var behaviour: PullToRefreshBehaviour { recorder.behaviour }
 
@@ -29,7 +31,7 @@ struct ScriptedScreen {
         barsShown = bars
         recorder.reveal(progress: progress, visible: bars)
       }
-      let arms = behaviour.arms(atPull: distance)
+      let arms = armsOnRawDistance ? distance >= behaviour.armThreshold ?? .infinity : behaviour.arms(atPull: distance)
       guard arms != armed else { continue }
       armed = arms
       if arms { recorder.armed(distance: distance) } else { recorder.disarmed(distance: distance) }

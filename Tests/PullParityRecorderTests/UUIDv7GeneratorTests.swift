@@ -25,7 +25,8 @@ import Testing
   /// counter holds: the ids still sort in the order they were made, and never repeat.
   @Test func idsSortInTheOrderTheyWereMade() {
     var ids = UUIDv7Generator.seeded()
-    let timestamps = Array(repeating: 1_794_800_000_000.5, count: 5_000) + [1_794_799_999_000]
+    let timestamps =
+      Array(repeating: 1_794_800_000_000.5, count: 5_000) + [1_794_799_999_000]
       + (0..<50).map { 1_794_800_000_010 + Double($0) / 10 }
     let made = timestamps.map { ids.nextID(at: $0) }
     #expect(made == made.sorted())

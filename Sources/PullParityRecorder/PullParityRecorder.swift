@@ -12,7 +12,7 @@ public import PullParityCore
 /// | `armed(distance:)`, `disarmed(distance:)`, `release(distance:)` | `armed`, `disarmed`, `release` |
 /// | `cancel(reason:)` | `cancel` |
 /// | `label(_:state:)` | `label` |
-/// | `refreshStart(trigger:)` | `refresh_start` (opens a session when none is in progress) |
+/// | `refreshStart(trigger:)` | `refresh_start` (opens a session when no pull or refresh is in progress) |
 /// | `indicatorShown(_:)`, `indicatorHidden()` | `indicator_shown`, `indicator_hidden` |
 /// | `fetchStart()`, `loadComplete(ok:error:)` | `fetch_start`, `load_complete` |
 /// | `errorShown(message:)`, `contentCleared()` | `error_shown`, `content_cleared` |
@@ -25,6 +25,12 @@ public import PullParityCore
 /// the app's identity, then written as one JSON line to the ``EventSink``. ``behaviour`` gives
 /// the app the profile's numbers to build its gesture with, and `onFinding` hears every
 /// finding of the Core state machine the moment the event that decides it is recorded.
+///
+/// The rest of the module: ``PullToRefreshBehaviour`` (the profile's numbers as constants),
+/// ``hold(atLeast:clock:isolation:_:)`` (the minimum visible time), the sinks ``FileEventSink``
+/// (with ``FileSinkError``) and ``ClosureEventSink`` behind ``EventSink``, ``RecorderClock`` and
+/// ``SystemRecorderClock``, ``EventIDSource`` and ``UUIDv7Generator``, ``LiveFinding``, and
+/// ``EventLineEncoder`` for an ``Event`` built elsewhere.
 ///
 /// Thread-safe: every call takes one lock (see `Locked`), so the main actor and a load task may
 /// record at once, and each session's `seq`s are contiguous in the order of the calls. The sink

@@ -71,14 +71,20 @@ struct SessionTracker {
   }
 
   /// A pull always starts a session (contract §1). A refresh or a tab's scroll-to-top starts one
-  /// when the last session has ended; any other event joins the last session, even an ended one,
-  /// because the contract lets a late `load_complete` or `error_shown` follow the hide.
+  /// when the last session has ended, and a refresh that no finger started (tab re-select,
+  /// programmatic) also when the last is a pull that never released: that pull was abandoned.
+  /// Any other event joins the last session, even an ended one, because the contract lets a late
+  /// `load_complete` or `error_shown` follow the hide; a refresh during a refresh joins too, where
+  /// it is the `double_refresh` it is.
   private static func opensSession(_ payload: EventPayload, after phase: SessionPhase) -> Bool {
+    let ended = phase == .done || phase == .cancelled
     switch payload {
     case .pullStart:
       return true
-    case .refreshStart, .scrollToTop:
-      return phase == .done || phase == .cancelled
+    case .refreshStart(let trigger):
+      return ended || (trigger != .pull && (phase == .pulling || phase == .armed))
+    case .scrollToTop:
+      return ended
     default:
       return false
     }

@@ -55,8 +55,9 @@ import Testing
     #expect(ids == ids.sorted() && Set(ids + [session]).count == 4)
   }
 
-  /// Where sessions split: a pull always starts one; a refresh or scroll-to-top starts one only
-  /// once the last has ended; a late `error_shown` stays with the session it belongs to.
+  /// Where sessions split: a pull always starts one; a refresh or scroll-to-top starts one once
+  /// the last has ended, or when it abandons a pull; a late `error_shown` and a refresh during a
+  /// refresh stay with the session they belong to.
   @Test func sessionsSplitWhereTheContractSplitsThem() {
     let lines = Collected<String>()
     let recorder = Self.recorder(app: "phlock", lines: lines, clock: ManualClock())
@@ -67,9 +68,11 @@ import Testing
       (.scrollToTop, 2), (.refreshStart(trigger: .tabReselect), 2), (.loadComplete(ok: true, error: nil), 2),
       (.indicatorHidden, 2),
       (.pullStart, 3), (.pullMove(distance: 90, offset: nil), 3), (.release(distance: 90), 3),
-      (.refreshStart(trigger: .pull), 3),
+      (.refreshStart(trigger: .pull), 3), (.refreshStart(trigger: .tabReselect), 3),
       // A pull during a refresh is a new interaction; the refresh it interrupts stays incomplete.
-      (.pullStart, 4),
+      (.pullStart, 4), (.pullMove(distance: 30, offset: nil), 4),
+      // The pull was never released: a programmatic refresh is an interaction of its own.
+      (.refreshStart(trigger: .programmatic), 5), (.indicatorShown(nil), 5),
     ]
     for (payload, _) in script { recorder.record(payload) }
     let events = Self.decode(lines.all)
@@ -77,7 +80,7 @@ import Testing
     for event in events where !sessionOrder.contains(event.sessionID) { sessionOrder.append(event.sessionID) }
     #expect(events.map { sessionOrder.firstIndex(of: $0.sessionID)! } == script.map(\.1))
     let seqs = events.map { $0.seq ?? -1 }
-    #expect(seqs == [0, 1, 2, 0, 1, 2, 3, 4, 0, 1, 2, 3, 0, 1, 2, 3, 0])
+    #expect(seqs == [0, 1, 2, 0, 1, 2, 3, 4, 0, 1, 2, 3, 0, 1, 2, 3, 4, 0, 1, 0, 1])
   }
 
   @Test func aFlashIsReportedTheMomentTheIndicatorHides() {

@@ -1,3 +1,4 @@
+import Foundation
 import PullParityCore
 import PullParityIngest
 import PullParityRecorder
@@ -164,6 +165,14 @@ import Testing
       #expect(bySeq.map(\.timestamp) == bySeq.map(\.timestamp).sorted())
       #expect(bySeq.first?.payload == .pullStart)
     }
+  }
+
+  /// The system clock is the wall clock's epoch milliseconds and never steps back.
+  @Test func theSystemClockIsWallTimeThatOnlyMovesForward() {
+    let clock = SystemRecorderClock()
+    let readings = (0..<1_000).map { _ in clock.epochMilliseconds() }
+    #expect(readings == readings.sorted())
+    #expect(abs(readings[0] - Date().timeIntervalSince1970 * 1000) < 1_000)
   }
 
   @Test func theBehaviourIsTheProfilesNumbers() {

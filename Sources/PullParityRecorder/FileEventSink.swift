@@ -10,11 +10,18 @@
 /// Every line is handed to the system with one `write(2)` on a descriptor opened with
 /// `O_APPEND`, so nothing waits in a buffer when the app is killed and two processes appending
 /// to one file cannot split each other's lines. A failure never throws into the app: the line
-/// is lost, `onError` hears about it, and the next line tries to open the file again.
+/// is lost, `onError` hears about it, and the next line tries to open the file again. A line
+/// cut short by a failure (a full disk) is ended before the next one, so that only the cut line
+/// is quarantined at ingest, not the good line glued to it.
 public final class FileEventSink: EventSink {
   public let path: String
   private let onError: (@Sendable (FileSinkError) -> Void)?
-  private let descriptor = Locked<Int32?>(nil)
+  private let file = Locked(OpenFile())
+
+  private struct OpenFile {
+    var descriptor: Int32?
+    var endsInCutLine = false
+  }
 
   public init(path: String, onError: (@Sendable (FileSinkError) -> Void)? = nil) {
     self.path = path
@@ -22,22 +29,26 @@ public final class FileEventSink: EventSink {
   }
 
   deinit {
-    descriptor.withLock { fd in
-      if let open = fd { _ = close(open) }
+    file.withLock { file in
+      if let open = file.descriptor { _ = close(open) }
     }
   }
 
   public func write(_ line: String) {
-    let failure: FileSinkError? = descriptor.withLock { fd in
+    let failure: FileSinkError? = file.withLock { file in
+      let bytes = Array(((file.endsInCutLine ? "\n" : "") + line + "\n").utf8)
+      var written = 0
       do throws(FileSinkError) {
         let open: Int32
-        if let existing = fd { open = existing } else { open = try openForAppending() }
-        fd = open
-        try append(Array((line + "\n").utf8), to: open)
+        if let existing = file.descriptor { open = existing } else { open = try openForAppending() }
+        file.descriptor = open
+        try append(bytes, to: open, written: &written)
+        file.endsInCutLine = false
         return nil
       } catch {
-        if let open = fd { _ = close(open) }
-        fd = nil
+        if let open = file.descriptor { _ = close(open) }
+        file.descriptor = nil
+        if written > 0 { file.endsInCutLine = true }
         return error
       }
     }
@@ -50,8 +61,7 @@ public final class FileEventSink: EventSink {
     return fd
   }
 
-  private func append(_ bytes: [UInt8], to fd: Int32) throws(FileSinkError) {
-    var written = 0
+  private func append(_ bytes: [UInt8], to fd: Int32, written: inout Int) throws(FileSinkError) {
     while written < bytes.count {
       let result = bytes.withUnsafeBytes { buffer in
         systemWrite(fd, buffer.baseAddress! + written, buffer.count - written)

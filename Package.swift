@@ -3,10 +3,11 @@ import PackageDescription
 
 let package = Package(
   name: "PullParity",
-  platforms: [.macOS(.v14)],
+  platforms: [.macOS(.v14), .iOS(.v17)],
   products: [
     .executable(name: "pullparity", targets: ["pullparity"]),
     .library(name: "PullParityCore", targets: ["PullParityCore"]),
+    .library(name: "PullParityRecorder", targets: ["PullParityRecorder"]),
   ],
   dependencies: [
     .package(url: "https://github.com/apple/swift-argument-parser", exact: "1.8.2"),
@@ -16,6 +17,9 @@ let package = Package(
     // Pure: events, profiles, the state machine and metric derivation. No I/O, no Foundation,
     // so a client app can embed the very code the pipeline judges it with.
     .target(name: "PullParityCore"),
+
+    // What an iOS (or any Swift) app links to emit the event log: Core and Foundation only.
+    .target(name: "PullParityRecorder", dependencies: ["PullParityCore"]),
 
     // The versioned SQL files live in the top-level schema/ folder and are compiled into the
     // binary, so an installed `pullparity` never looks for them on disk.
@@ -85,6 +89,10 @@ let package = Package(
         "PullParityReport", "PullParityStore", "PullParityIngest", "PullParityTestSupport",
         .product(name: "GRDB", package: "GRDB.swift"),
       ]
+    ),
+    .testTarget(
+      name: "PullParityRecorderTests",
+      dependencies: ["PullParityRecorder", "PullParityIngest", "PullParityStore", "PullParityTestSupport"]
     ),
     .testTarget(
       name: "pullparityTests",

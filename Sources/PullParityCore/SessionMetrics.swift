@@ -61,7 +61,8 @@ public struct SessionMetrics: Equatable, Sendable {
   public static let comparisonSlack = 1e-6
 
   /// The metrics of a session whose events have all been applied, and the findings that can
-  /// only be judged once the session is over.
+  /// only be judged once the session is over: the hold (completed sessions), the client's
+  /// arming (threshold profiles) and the error after a failed load.
   public static func finalize(
     _ state: SessionState, profile: Profile
   ) -> (metrics: SessionMetrics, findings: [Violation]) {
@@ -81,71 +82,80 @@ public struct SessionMetrics: Equatable, Sendable {
       maxOffsetError: state.maxOffsetError
     )
     var findings: [Violation] = []
-
     if outcome == .completed, let hiddenAt = state.indicatorHiddenAt {
-      if let visible = metrics.visibleMs {
-        let flash = visible < profile.minHoldMs - comparisonSlack
-        metrics.flash = flash
-        if flash {
-          findings.append(
-            Violation(
-              kind: .flash, at: hiddenAt,
-              expected: "visible ≥ \(NumberText.format(profile.minHoldMs)) ms",
-              actual: "visible \(NumberText.format(visible)) ms"))
-        }
-      }
-      metrics.prematureHide = state.hiddenBeforeLoad
-      if state.hiddenBeforeLoad {
-        findings.append(
-          Violation(
-            kind: .prematureHide, at: hiddenAt, expected: "hidden after load_complete",
-            actual: "hidden before load_complete"))
-      }
-      if let shownAt = state.indicatorShownAt, let loadAt = state.loadCompletedAt {
-        let deadline = max(shownAt + profile.minHoldMs, loadAt) + profile.hideSlackMs
-        let late = hiddenAt > deadline + comparisonSlack
-        metrics.lateHide = late
-        if late {
-          findings.append(
-            Violation(
-              kind: .lateHide, at: hiddenAt,
-              expected: "hidden ≤ \(NumberText.format(deadline - shownAt)) ms after shown",
-              actual: "hidden \(NumberText.format(hiddenAt - shownAt)) ms after shown"))
-        }
-      }
-      metrics.holdCompliant = notAny(metrics.flash, metrics.prematureHide, metrics.lateHide)
+      findings += judgeHold(&metrics, state, hiddenAt: hiddenAt, profile: profile)
     }
-
     if profile.armThreshold != nil, let clientArm = state.clientArm {
-      metrics.armMismatch = true
-      if let machineArm = state.machineArm {
-        metrics.armMismatch =
-          abs(clientArm.distance - machineArm.distance) > armMismatchTolerance + comparisonSlack
-        if metrics.armMismatch == true {
-          findings.append(
-            Violation(
-              kind: .armMismatch, at: clientArm.at,
-              expected: "armed at \(NumberText.format(machineArm.distance))",
-              actual: "armed at \(NumberText.format(clientArm.distance))"))
-        }
-      } else {
-        findings.append(
-          Violation(
-            kind: .armMismatch, at: clientArm.at,
-            expected: "not armed (threshold \(NumberText.format(profile.armThreshold ?? 0)) never reached)",
-            actual: "armed at \(NumberText.format(clientArm.distance))"))
-      }
+      findings += judgeArming(&metrics, client: clientArm, machine: state.machineArm, profile: profile)
     }
-
-    if profile.errorMustBeShown, outcome == .completed, state.loadSucceeded == false,
-      !state.errorShownAfterFailure
-    {
+    if profile.errorMustBeShown, outcome == .completed, state.loadSucceeded == false, !state.errorShownAfterFailure {
       findings.append(
         Violation(
           kind: .errorNotShown, at: state.loadCompletedAt ?? state.indicatorHiddenAt ?? 0,
           expected: "error_shown after the failed load", actual: "no error shown"))
     }
     return (metrics, findings)
+  }
+
+  /// Flash, premature and late hide of a completed session, and whether it held as promised.
+  private static func judgeHold(
+    _ metrics: inout SessionMetrics, _ state: SessionState, hiddenAt: Double, profile: Profile
+  ) -> [Violation] {
+    var findings: [Violation] = []
+    if let visible = metrics.visibleMs {
+      let flash = visible < profile.minHoldMs - comparisonSlack
+      metrics.flash = flash
+      if flash {
+        findings.append(
+          Violation(
+            kind: .flash, at: hiddenAt, expected: "visible ≥ \(NumberText.format(profile.minHoldMs)) ms",
+            actual: "visible \(NumberText.format(visible)) ms"))
+      }
+    }
+    metrics.prematureHide = state.hiddenBeforeLoad
+    if state.hiddenBeforeLoad {
+      findings.append(
+        Violation(
+          kind: .prematureHide, at: hiddenAt, expected: "hidden after load_complete",
+          actual: "hidden before load_complete"))
+    }
+    if let shownAt = state.indicatorShownAt, let loadAt = state.loadCompletedAt {
+      let deadline = max(shownAt + profile.minHoldMs, loadAt) + profile.hideSlackMs
+      let late = hiddenAt > deadline + comparisonSlack
+      metrics.lateHide = late
+      if late {
+        findings.append(
+          Violation(
+            kind: .lateHide, at: hiddenAt, expected: "hidden ≤ \(NumberText.format(deadline - shownAt)) ms after shown",
+            actual: "hidden \(NumberText.format(hiddenAt - shownAt)) ms after shown"))
+      }
+    }
+    metrics.holdCompliant = notAny(metrics.flash, metrics.prematureHide, metrics.lateHide)
+    return findings
+  }
+
+  /// The client's first `armed` against where the profile armed: a mismatch when the machine
+  /// never armed, or armed more than `armMismatchTolerance` away.
+  private static func judgeArming(
+    _ metrics: inout SessionMetrics, client: ArmPoint, machine: ArmPoint?, profile: Profile
+  ) -> [Violation] {
+    guard let machine else {
+      metrics.armMismatch = true
+      return [
+        Violation(
+          kind: .armMismatch, at: client.at,
+          expected: "not armed (threshold \(NumberText.format(profile.armThreshold ?? 0)) never reached)",
+          actual: "armed at \(NumberText.format(client.distance))")
+      ]
+    }
+    let mismatch = abs(client.distance - machine.distance) > armMismatchTolerance + comparisonSlack
+    metrics.armMismatch = mismatch
+    guard mismatch else { return [] }
+    return [
+      Violation(
+        kind: .armMismatch, at: client.at, expected: "armed at \(NumberText.format(machine.distance))",
+        actual: "armed at \(NumberText.format(client.distance))")
+    ]
   }
 
   private static func difference(_ end: Double?, minus start: Double?) -> Double? {

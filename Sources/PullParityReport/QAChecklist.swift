@@ -56,91 +56,108 @@ public struct QAChecklist {
 
     func evaluate(_ check: QACheck) -> QAItemResult? {
       switch check {
-      case .dragTracking:
-        let pulls = sessions.filter { $0.metrics.maxSampleGapMs != nil || $0.metrics.maxOffsetError != nil }
-        let failing = pulls.filter {
-          ($0.metrics.maxOffsetError ?? 0) > QAChecklist.maxOffsetError
-            || ($0.metrics.maxSampleGapMs ?? 0) > QAChecklist.maxSampleGapMs
-        }
-        let worstGap = pulls.compactMap(\.metrics.maxSampleGapMs).max()
-        let worstOffset = pulls.compactMap(\.metrics.maxOffsetError).max()
-        return result(
-          check, checked: pulls, failing: failing,
-          evidence:
-            "\(failing.count) of \(pulls.count) pulls strayed (offset error > \(fmt(QAChecklist.maxOffsetError)) or sample gap > \(fmt(QAChecklist.maxSampleGapMs)) ms); worst offset error \(fmt(worstOffset)), worst gap \(fmt(worstGap)) ms"
-        )
-
-      case .armParity:
-        let armed = sessions.filter { $0.metrics.armMismatch != nil }
-        let mismatched = armed.filter { $0.metrics.armMismatch == true }
-        let p50 = Distribution(sessions.compactMap(\.metrics.clientArmDistance)).p50
-        var evidence =
-          "arm_mismatch in \(mismatched.count) of \(armed.count) sessions where the client armed; client p50 \(fmt(p50))"
-        var distanceOff = false
-        if let referencePlatform, referencePlatform != platform, let referenceSessions {
-          let referenceP50 = Distribution(referenceSessions.compactMap(\.metrics.clientArmDistance)).p50
-          evidence += " vs \(referencePlatform) \(fmt(referenceP50)) (±\(fmt(tolerances.armDistance)))"
-          if let p50, let referenceP50 { distanceOff = abs(p50 - referenceP50) > tolerances.armDistance + Measured.slack }
-        }
-        var item = result(check, checked: armed, failing: mismatched, evidence: evidence)
-        if distanceOff, item.status == .pass { item.status = .fail }
-        return item
-
-      case .noFlash:
-        let fast = completed.filter { ($0.metrics.loadMs ?? .infinity) < profile.minHoldMs }
-        let failing = fast.filter { $0.metrics.flash == true }
-        return result(
-          check, checked: fast, failing: failing,
-          evidence:
-            "\(failing.count) of \(fast.count) fast loads (< \(fmt(profile.minHoldMs)) ms) hid before \(fmt(profile.minHoldMs)) ms"
-        )
-
-      case .noPrematureHide:
-        let failing = completed.filter { $0.metrics.prematureHide == true }
-        let slow = completed.count { ($0.metrics.loadMs ?? 0) >= profile.minHoldMs }
-        return result(
-          check, checked: completed, failing: failing,
-          evidence:
-            "\(failing.count) of \(completed.count) completed refreshes (\(slow) slow loads) hid before load_complete")
-
-      case .noLateHide:
-        let failing = completed.filter { $0.metrics.lateHide == true }
-        return result(
-          check, checked: completed, failing: failing,
-          evidence:
-            "\(failing.count) of \(completed.count) completed refreshes hid more than \(fmt(profile.hideSlackMs)) ms after the hold and load"
-        )
-
-      case .labelCopy:
-        let labelled = sessions.filter { $0.metrics.labelViolations != nil }
-        let failing = labelled.filter { ($0.metrics.labelViolations ?? 0) > 0 }
-        let total = labelled.reduce(0) { $0 + ($1.metrics.labelViolations ?? 0) }
-        return result(
-          check, checked: labelled, failing: failing,
-          evidence: "\(total) labels with other copy in \(failing.count) of \(labelled.count) sessions")
-
-      case .emptyState:
-        let empty = completed.filter(\.empty)
-        let failing = empty.filter { $0.metrics.visibleMs == nil || ($0.metrics.labelViolations ?? 0) > 0 }
-        return result(
-          check, checked: empty, failing: failing,
-          evidence: "\(failing.count) of \(empty.count) empty-state refreshes lacked the indicator or the label copy")
-
-      case .tabReselect:
-        let reselects = completed.filter { $0.metrics.trigger == .tabReselect }
-        guard !reselects.isEmpty else { return nil }
-        let failing = reselects.filter { $0.metrics.holdCompliant == false }
-        return result(
-          check, checked: reselects, failing: failing,
-          evidence: "\(failing.count) of \(reselects.count) tab re-select refreshes broke the hold")
-
-      case .indicatorConfig: return ruleCheck(check, .indicatorConfig)
-      case .revealOrder: return ruleCheck(check, .revealOrder)
-      case .cacheOrder: return ruleCheck(check, .cacheOrder)
-      case .contentKeptOnError: return ruleCheck(check, .contentClearedOnError)
-      case .errorShown: return ruleCheck(check, .errorNotShown)
-      case .noDoubleRefresh: return ruleCheck(check, .doubleRefresh)
+      case .dragTracking: dragTracking()
+      case .armParity: armParity()
+      case .noFlash: noFlash()
+      case .noPrematureHide: noPrematureHide()
+      case .noLateHide: noLateHide()
+      case .labelCopy: labelCopy()
+      case .emptyState: emptyState()
+      case .tabReselect: tabReselect()
+      case .indicatorConfig: ruleCheck(check, .indicatorConfig)
+      case .revealOrder: ruleCheck(check, .revealOrder)
+      case .cacheOrder: ruleCheck(check, .cacheOrder)
+      case .contentKeptOnError: ruleCheck(check, .contentClearedOnError)
+      case .errorShown: ruleCheck(check, .errorNotShown)
+      case .noDoubleRefresh: ruleCheck(check, .doubleRefresh)
       }
+    }
+
+    private func dragTracking() -> QAItemResult {
+      let pulls = sessions.filter { $0.metrics.maxSampleGapMs != nil || $0.metrics.maxOffsetError != nil }
+      let failing = pulls.filter {
+        ($0.metrics.maxOffsetError ?? 0) > QAChecklist.maxOffsetError
+          || ($0.metrics.maxSampleGapMs ?? 0) > QAChecklist.maxSampleGapMs
+      }
+      let worstGap = pulls.compactMap(\.metrics.maxSampleGapMs).max()
+      let worstOffset = pulls.compactMap(\.metrics.maxOffsetError).max()
+      return result(
+        .dragTracking, checked: pulls, failing: failing,
+        evidence:
+          "\(failing.count) of \(pulls.count) pulls strayed (offset error > \(fmt(QAChecklist.maxOffsetError)) or sample gap > \(fmt(QAChecklist.maxSampleGapMs)) ms); worst offset error \(fmt(worstOffset)), worst gap \(fmt(worstGap)) ms"
+      )
+    }
+
+    /// The client's arming against the profile's, and its p50 against the reference platform's.
+    private func armParity() -> QAItemResult {
+      let armed = sessions.filter { $0.metrics.armMismatch != nil }
+      let mismatched = armed.filter { $0.metrics.armMismatch == true }
+      let p50 = Distribution(sessions.compactMap(\.metrics.clientArmDistance)).p50
+      var evidence =
+        "arm_mismatch in \(mismatched.count) of \(armed.count) sessions where the client armed; client p50 \(fmt(p50))"
+      var distanceOff = false
+      if let referencePlatform, referencePlatform != platform, let referenceSessions {
+        let referenceP50 = Distribution(referenceSessions.compactMap(\.metrics.clientArmDistance)).p50
+        evidence += " vs \(referencePlatform) \(fmt(referenceP50)) (±\(fmt(tolerances.armDistance)))"
+        if let p50, let referenceP50 { distanceOff = abs(p50 - referenceP50) > tolerances.armDistance + Measured.slack }
+      }
+      var item = result(.armParity, checked: armed, failing: mismatched, evidence: evidence)
+      if distanceOff, item.status == .pass { item.status = .fail }
+      return item
+    }
+
+    private func noFlash() -> QAItemResult {
+      let fast = completed.filter { ($0.metrics.loadMs ?? .infinity) < profile.minHoldMs }
+      let failing = fast.filter { $0.metrics.flash == true }
+      return result(
+        .noFlash, checked: fast, failing: failing,
+        evidence:
+          "\(failing.count) of \(fast.count) fast loads (< \(fmt(profile.minHoldMs)) ms) hid before \(fmt(profile.minHoldMs)) ms"
+      )
+    }
+
+    private func noPrematureHide() -> QAItemResult {
+      let failing = completed.filter { $0.metrics.prematureHide == true }
+      let slow = completed.count { ($0.metrics.loadMs ?? 0) >= profile.minHoldMs }
+      return result(
+        .noPrematureHide, checked: completed, failing: failing,
+        evidence: "\(failing.count) of \(completed.count) completed refreshes (\(slow) slow loads) hid before load_complete")
+    }
+
+    private func noLateHide() -> QAItemResult {
+      let failing = completed.filter { $0.metrics.lateHide == true }
+      return result(
+        .noLateHide, checked: completed, failing: failing,
+        evidence:
+          "\(failing.count) of \(completed.count) completed refreshes hid more than \(fmt(profile.hideSlackMs)) ms after the hold and load"
+      )
+    }
+
+    private func labelCopy() -> QAItemResult {
+      let labelled = sessions.filter { $0.metrics.labelViolations != nil }
+      let failing = labelled.filter { ($0.metrics.labelViolations ?? 0) > 0 }
+      let total = labelled.reduce(0) { $0 + ($1.metrics.labelViolations ?? 0) }
+      return result(
+        .labelCopy, checked: labelled, failing: failing,
+        evidence: "\(total) labels with other copy in \(failing.count) of \(labelled.count) sessions")
+    }
+
+    private func emptyState() -> QAItemResult {
+      let empty = completed.filter(\.empty)
+      let failing = empty.filter { $0.metrics.visibleMs == nil || ($0.metrics.labelViolations ?? 0) > 0 }
+      return result(
+        .emptyState, checked: empty, failing: failing,
+        evidence: "\(failing.count) of \(empty.count) empty-state refreshes lacked the indicator or the label copy")
+    }
+
+    /// Only apps that log tab re-selects get this item.
+    private func tabReselect() -> QAItemResult? {
+      let reselects = completed.filter { $0.metrics.trigger == .tabReselect }
+      guard !reselects.isEmpty else { return nil }
+      let failing = reselects.filter { $0.metrics.holdCompliant == false }
+      return result(
+        .tabReselect, checked: reselects, failing: failing,
+        evidence: "\(failing.count) of \(reselects.count) tab re-select refreshes broke the hold")
     }
 
     /// Items that are one rule of the profile, counted as the report's rule table counts them.

@@ -28,7 +28,29 @@ struct TimelineChart {
     var row: Int?
   }
 
+  /// Where things go: the time scale, the stacked labels and the lanes' heights.
+  private struct Layout {
+    var scale: ChartScale
+    var shown: Double?
+    var hidden: Double?
+    var holdEnd: Double?
+    var eventLabels: [Placed]
+    var violationLabels: [Placed]
+    var laneTop: Double
+    var laneBottom: Double
+    var violationTop: Double
+    var axisY: Double
+  }
+
   func render() -> String {
+    let layout = self.layout()
+    let body = axis(layout) + indicatorSpan(layout) + eventLabels(layout) + eventMarks(layout) + violations(layout)
+    return SVG.root(
+      chart: id, marks: markCount, width: Self.width, height: layout.axisY + 30,
+      label: "timeline of session \(timeline.sessionID)", body: body)
+  }
+
+  private func layout() -> Layout {
     let shown = timeline.marks.first { $0.label == "indicator_shown" }?.offsetMs
     let hidden = timeline.marks.last { $0.label == "indicator_hidden" }?.offsetMs
     let holdEnd = shown.flatMap { shown in minHoldMs.flatMap { $0 > 0 ? shown + $0 : nil } }
@@ -48,60 +70,72 @@ struct TimelineChart {
       Self.placed($0.label, at: scale.position($0.offsetMs) + 7, cssClass: "violation-label")
     }
     let violationRows = Self.stack(&violationLabels)
-
     let laneTop = 6 + Double(eventRows) * Self.rowHeight + 6
-    let laneBottom = laneTop + Self.laneHeight
-    let violationTop = laneBottom + 8
-    let axisY = violationTop + 6 + Double(max(violationRows, 1)) * Self.rowHeight + 4
+    let violationTop = laneTop + Self.laneHeight + 8
+    return Layout(
+      scale: scale, shown: shown, hidden: hidden, holdEnd: holdEnd, eventLabels: eventLabels,
+      violationLabels: violationLabels, laneTop: laneTop, laneBottom: laneTop + Self.laneHeight,
+      violationTop: violationTop, axisY: violationTop + 6 + Double(max(violationRows, 1)) * Self.rowHeight + 4)
+  }
+
+  /// Grid lines, tick labels and the axis.
+  private func axis(_ l: Layout) -> [String] {
     var body: [String] = []
-
-    for tick in scale.ticks {
-      let x = scale.position(tick)
-      body.append(SVG.line(x1: x, y1: laneTop, x2: x, y2: axisY, cssClass: "grid"))
-      body.append(SVG.text(NumberText.format(tick), x: x, y: axisY + 14, anchor: "middle", cssClass: "tick"))
+    for tick in l.scale.ticks {
+      let x = l.scale.position(tick)
+      body.append(SVG.line(x1: x, y1: l.laneTop, x2: x, y2: l.axisY, cssClass: "grid"))
+      body.append(SVG.text(NumberText.format(tick), x: x, y: l.axisY + 14, anchor: "middle", cssClass: "tick"))
     }
-    body.append(SVG.text("ms", x: Self.plotEnd, y: axisY + 26, anchor: "end", cssClass: "tick"))
-    body.append(SVG.line(x1: Self.plotStart, y1: axisY, x2: Self.plotEnd, y2: axisY, cssClass: "axis"))
+    body.append(SVG.text("ms", x: Self.plotEnd, y: l.axisY + 26, anchor: "end", cssClass: "tick"))
+    body.append(SVG.line(x1: Self.plotStart, y1: l.axisY, x2: Self.plotEnd, y2: l.axisY, cssClass: "axis"))
+    return body
+  }
 
-    if let shown, let hidden, hidden >= shown {
+  /// The band the indicator was visible, and where the profile's minimum hold ends.
+  private func indicatorSpan(_ l: Layout) -> [String] {
+    var body: [String] = []
+    if let shown = l.shown, let hidden = l.hidden, hidden >= shown {
       body.append(
         SVG.rect(
-          x: scale.position(shown), y: laneTop, width: scale.position(hidden) - scale.position(shown),
+          x: l.scale.position(shown), y: l.laneTop, width: l.scale.position(hidden) - l.scale.position(shown),
           height: Self.laneHeight, cssClass: "span",
           title: "indicator visible \(Formatting.oneDecimal(hidden - shown)) ms"))
     }
-    if let holdEnd {
-      let x = scale.position(holdEnd)
-      body.append(SVG.line(x1: x, y1: laneTop - 4, x2: x, y2: axisY, cssClass: "threshold"))
+    if let holdEnd = l.holdEnd {
+      let x = l.scale.position(holdEnd)
+      body.append(SVG.line(x1: x, y1: l.laneTop - 4, x2: x, y2: l.axisY, cssClass: "threshold"))
     }
+    return body
+  }
 
-    // Leaders first, so every label is drawn over them.
-    for label in eventLabels {
-      guard let row = label.row else { continue }
-      let y = laneTop - 6 - Double(row) * Self.rowHeight
-      body.append(SVG.line(x1: label.x, y1: y + 2, x2: label.x, y2: laneTop, cssClass: "leader"))
-    }
-    for label in eventLabels {
-      guard let row = label.row else { continue }
-      let y = laneTop - 6 - Double(row) * Self.rowHeight
-      body.append(
+  /// Leaders first, so every label is drawn over them.
+  private func eventLabels(_ l: Layout) -> [String] {
+    let placed = l.eventLabels.compactMap { label in label.row.map { (label, l.laneTop - 6 - Double($0) * Self.rowHeight) } }
+    return placed.map { label, y in SVG.line(x1: label.x, y1: y + 2, x2: label.x, y2: l.laneTop, cssClass: "leader") }
+      + placed.map { label, y in
         SVG.text(
           label.text, x: label.x + (label.anchor == "end" ? 2 : -2), y: y, anchor: label.anchor,
-          cssClass: label.cssClass + " halo"))
-    }
-    for mark in timeline.marks {
-      let x = scale.position(mark.offsetMs)
-      let minor = Self.minorEvents.contains(mark.label)
-      body.append(
-        SVG.line(
-          x1: x, y1: minor ? laneTop + 12 : laneTop, x2: x, y2: laneBottom,
-          cssClass: minor ? "mark event minor" : "mark event",
-          title: "+\(Formatting.oneDecimal(mark.offsetMs)) ms \(mark.label) \(mark.detail)"))
-    }
+          cssClass: label.cssClass + " halo")
+      }
+  }
 
-    let diamondY = violationTop + 6
-    for (mark, label) in zip(timeline.violations, violationLabels) {
-      let x = scale.position(mark.offsetMs)
+  private func eventMarks(_ l: Layout) -> [String] {
+    timeline.marks.map { mark in
+      let x = l.scale.position(mark.offsetMs)
+      let minor = Self.minorEvents.contains(mark.label)
+      return SVG.line(
+        x1: x, y1: minor ? l.laneTop + 12 : l.laneTop, x2: x, y2: l.laneBottom,
+        cssClass: minor ? "mark event minor" : "mark event",
+        title: "+\(Formatting.oneDecimal(mark.offsetMs)) ms \(mark.label) \(mark.detail)")
+    }
+  }
+
+  /// A diamond per violation, with its label.
+  private func violations(_ l: Layout) -> [String] {
+    var body: [String] = []
+    let diamondY = l.violationTop + 6
+    for (mark, label) in zip(timeline.violations, l.violationLabels) {
+      let x = l.scale.position(mark.offsetMs)
       body.append(
         "<path class=\"mark violation\" d=\"M\(SVG.number(x)) \(SVG.number(diamondY - 6))l6 6l-6 6l-6 -6z\">"
           + SVG.title("+\(Formatting.oneDecimal(mark.offsetMs)) ms \(mark.label): \(mark.detail)") + "</path>")
@@ -111,10 +145,7 @@ struct TimelineChart {
           label.text, x: label.x, y: diamondY + 4 + Double(row) * Self.rowHeight, anchor: label.anchor,
           cssClass: label.cssClass + " halo"))
     }
-
-    return SVG.root(
-      chart: id, marks: markCount, width: Self.width, height: axisY + 30,
-      label: "timeline of session \(timeline.sessionID)", body: body)
+    return body
   }
 
   /// Starts at `x`, or ends there when it would run off the right edge.

@@ -22,20 +22,29 @@ public struct ReportQueries {
       FROM sessions s WHERE \(clause) ORDER BY s.session_ref
       """
     return try database.read { db in
-      let cursor = try Row.fetchCursor(db, sql: sql, arguments: arguments)
+      let statement = try db.makeStatement(sql: sql)
+      // Columns are found by name once, then read by position: a name lookup per cell would
+      // cost more than the scan itself on a few hundred thousand sessions.
+      let c = ColumnPositions(statement)
+      let cursor = try Row.fetchCursor(statement, arguments: arguments)
       var records: [SessionRecord] = []
       while let row = try cursor.next() {
         let metrics = SessionMetrics(
-          outcome: SessionOutcome(rawValue: row[9]) ?? .incomplete,
-          trigger: (row[10] as String?).flatMap(RefreshTrigger.init(rawValue:)),
-          timeToArmMs: row[11], armDistance: row[12], clientArmDistance: row[13],
-          releaseDistance: row[14], loadMs: row[15], visibleMs: row[16], flash: row[17],
-          prematureHide: row[18], lateHide: row[19], holdCompliant: row[20], labelViolations: row[21],
-          armMismatch: row[22], loadSucceeded: row[23], maxSampleGapMs: row[24], maxOffsetError: row[25])
+          outcome: SessionOutcome(rawValue: row[c["outcome"]]) ?? .incomplete,
+          trigger: (row[c["trigger"]] as String?).flatMap(RefreshTrigger.init(rawValue:)),
+          timeToArmMs: row[c["time_to_arm_ms"]], armDistance: row[c["arm_distance"]],
+          clientArmDistance: row[c["client_arm_distance"]], releaseDistance: row[c["release_distance"]],
+          loadMs: row[c["load_ms"]], visibleMs: row[c["visible_ms"]], flash: row[c["flash"]],
+          prematureHide: row[c["premature_hide"]], lateHide: row[c["late_hide"]],
+          holdCompliant: row[c["hold_compliant"]], labelViolations: row[c["label_violations"]],
+          armMismatch: row[c["arm_mismatch"]], loadSucceeded: row[c["load_ok"]],
+          maxSampleGapMs: row[c["max_sample_gap_ms"]], maxOffsetError: row[c["max_offset_error"]])
         records.append(
           SessionRecord(
-            sessionID: row[0], app: row[1], profile: row[2], profileVersion: row[3], platform: row[4],
-            appVersion: row[5], screen: row[6], empty: row[7], startedAtMs: row[8], metrics: metrics))
+            sessionID: row[c["session_id"]], app: row[c["app"]], profile: row[c["profile"]],
+            profileVersion: row[c["profile_version"]], platform: row[c["platform"]],
+            appVersion: row[c["app_version"]], screen: row[c["screen"]], empty: row[c["empty"]],
+            startedAtMs: row[c["started_at_ms"]], metrics: metrics))
       }
       return records
     }
@@ -51,10 +60,10 @@ public struct ReportQueries {
       """
     return try database.read { db in
       try Row.fetchAll(db, sql: sql, arguments: arguments).compactMap { row in
-        guard let kind = ViolationKind(rawValue: row[3]) else { return nil }
+        guard let kind = ViolationKind(rawValue: row["kind"]) else { return nil }
         return ViolationRecord(
-          sessionID: row[0], app: row[1], platform: row[2], kind: kind, atMs: row[4],
-          expected: row[5], actual: row[6])
+          sessionID: row["session_id"], app: row["app"], platform: row["platform"], kind: kind, atMs: row["ts_ms"],
+          expected: row["expected"], actual: row["actual"])
       }
     }
   }
@@ -72,7 +81,7 @@ public struct ReportQueries {
           WHERE sp.session_ref = (SELECT session_ref FROM sessions WHERE session_id = ?)
           """,
         arguments: [sessionID]
-      ).map { StoredEvent(raw: $0[0], source: $0[1], line: $0[2]) }
+      ).map { StoredEvent(raw: $0["raw"], source: $0["name"], line: $0["line"]) }
     }
   }
 
@@ -107,8 +116,8 @@ public struct ReportQueries {
   public func outcomeCounts() throws -> [SessionOutcome: Int] {
     try database.read { db in
       var counts: [SessionOutcome: Int] = [:]
-      for row in try Row.fetchAll(db, sql: "SELECT outcome, count(*) FROM sessions GROUP BY outcome") {
-        if let outcome = SessionOutcome(rawValue: row[0]) { counts[outcome] = row[1] }
+      for row in try Row.fetchAll(db, sql: "SELECT outcome, count(*) AS sessions FROM sessions GROUP BY outcome") {
+        if let outcome = SessionOutcome(rawValue: row["outcome"]) { counts[outcome] = row["sessions"] }
       }
       return counts
     }

@@ -13,7 +13,8 @@ public struct IndicatorConfig: Equatable, Sendable, Codable {
     self.cycleMs = cycleMs
   }
 
-  enum CodingKeys: String, CodingKey {
+  /// The file format's keys; the profile file validator lists them to reject unknown ones.
+  package enum CodingKeys: String, CodingKey, CaseIterable {
     case kind, count
     case staggerMs = "stagger_ms"
     case cycleMs = "cycle_ms"

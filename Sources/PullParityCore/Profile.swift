@@ -104,7 +104,8 @@ public struct Profile: Equatable, Sendable, Codable {
     budgets = try c.decodeIfPresent([ProfileRule: Double].self, forKey: .budgets) ?? [:]
   }
 
-  enum CodingKeys: String, CodingKey {
+  /// The file format's keys; the profile file validator lists them to reject unknown ones.
+  package enum CodingKeys: String, CodingKey, CaseIterable {
     case name, version, resistance, indicator, labels, reveal, unit, screens, budgets
     case armThreshold = "arm_threshold"
     case minHoldMs = "min_hold_ms"

@@ -25,7 +25,8 @@ public struct RevealRule: Equatable, Sendable, Codable {
     Int64((value * 1_000_000_000).rounded())
   }
 
-  enum CodingKeys: String, CodingKey {
+  /// The file format's keys; the profile file validator lists them to reject unknown ones.
+  package enum CodingKeys: String, CodingKey, CaseIterable {
     case bars
     case progressStep = "progress_step"
     case fullPullDistance = "full_pull_distance"

@@ -13,20 +13,17 @@ public enum ProfileFile {
   }
 
   public static func parse(_ data: Data, path: String) throws -> [Profile] {
+    try checkStrictJSON(data, path: path)
     let profiles: [Profile]
     do {
       let decoder = JSONDecoder()
-      if let wrapped = try? decoder.decode(Wrapper.self, from: data) {
-        profiles = wrapped.profiles
-      } else if (try? JSONSerialization.jsonObject(with: data)) is [Any] {
-        profiles = try decoder.decode([Profile].self, from: data).map { $0 }
+      if try checkShape(data, path: path) {
+        profiles = try decoder.decode([Profile].self, from: data)
       } else {
         profiles = try decoder.decode(Wrapper.self, from: data).profiles
       }
     } catch let error as DecodingError {
       throw describe(error, path: path)
-    } catch {
-      throw ProfileFileError(path: path, field: "", problem: "not valid JSON (\(error.localizedDescription))")
     }
     var names = Set<String>()
     for (index, profile) in profiles.enumerated() {
@@ -37,6 +34,39 @@ public enum ProfileFile {
       }
     }
     return profiles
+  }
+
+  /// Foundation's reader accepts trailing commas, so the file first goes through simdjson, which
+  /// holds to RFC 8259: no trailing commas, no comments, no NaN.
+  private static func checkStrictJSON(_ data: Data, path: String) throws {
+    var parser = SimdjsonLineParser()
+    let result = data.withUnsafeBytes { parser.extractFields($0, readableCount: $0.count) }
+    if case .failure(let rejection) = result, rejection.reason != .notAnObject {
+      throw ProfileFileError(
+        path: path, field: "",
+        problem: "not valid JSON (RFC 8259: no trailing commas, comments or NaN)")
+    }
+  }
+
+  /// Rejects keys the decoder would skip and enumerated values it would not know, naming the
+  /// path and the allowed values. Returns whether the file is a bare array of profiles.
+  private static func checkShape(_ data: Data, path: String) throws -> Bool {
+    let root = try JSONSerialization.jsonObject(with: data)
+    let entries: [Any]
+    if let array = root as? [Any] {
+      entries = array
+    } else {
+      if let mismatch = ProfileFileShape.file.firstMismatch(in: root, at: "") {
+        throw ProfileFileError(path: path, field: mismatch.field, problem: mismatch.problem)
+      }
+      entries = ((root as? [String: Any])?["profiles"] as? [Any]) ?? []
+    }
+    for (index, entry) in entries.enumerated() {
+      if let mismatch = ProfileFileShape.profile.firstMismatch(in: entry, at: "profiles[\(index)]") {
+        throw ProfileFileError(path: path, field: mismatch.field, problem: mismatch.problem)
+      }
+    }
+    return root is [Any]
   }
 
   private struct Wrapper: Decodable {

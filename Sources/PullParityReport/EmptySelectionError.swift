@@ -1,3 +1,4 @@
+import PullParityCore
 public import PullParityStore
 
 /// A report, checklist or comparison matched no session. Nothing checked is not a pass, so the
@@ -29,7 +30,7 @@ public struct EmptySelectionError: Error, CustomStringConvertible, Sendable {
     for case let (name, value?, known) in fields where !known.contains(value) {
       allExist = false
       var line = "  \(name) \"\(value)\" is not in the database"
-      line += Self.nearest(value, among: known).map { ": did you mean \($0)?" } ?? "."
+      line += NearestName.nearest(value, among: known).map { ": did you mean \($0)?" } ?? "."
       lines.append(line + " Known: \(Self.list(known)).")
     }
     if allExist {
@@ -40,29 +41,5 @@ public struct EmptySelectionError: Error, CustomStringConvertible, Sendable {
 
   private static func list(_ values: [String]) -> String {
     values.isEmpty ? "none" : values.prefix(12).joined(separator: ", ") + (values.count > 12 ? ", …" : "")
-  }
-
-  /// The known value the given one most likely meant: the same but for case, else one at most
-  /// two edits away.
-  static func nearest(_ value: String, among known: [String]) -> String? {
-    if let same = known.first(where: { $0.lowercased() == value.lowercased() }) { return same }
-    return known.map { ($0, editDistance(value.lowercased(), $0.lowercased())) }
-      .filter { $0.1 <= 2 }.min { $0.1 < $1.1 }?.0
-  }
-
-  private static func editDistance(_ a: String, _ b: String) -> Int {
-    let a = Array(a)
-    let b = Array(b)
-    var row = Array(0...b.count)
-    for i in 1...max(a.count, 1) where !a.isEmpty {
-      var previous = row[0]
-      row[0] = i
-      for j in stride(from: 1, through: b.count, by: 1) {
-        let current = row[j]
-        row[j] = min(row[j] + 1, row[j - 1] + 1, previous + (a[i - 1] == b[j - 1] ? 0 : 1))
-        previous = current
-      }
-    }
-    return row[b.count]
   }
 }

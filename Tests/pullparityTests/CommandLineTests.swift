@@ -189,6 +189,18 @@ import Testing
     #expect(run.stderr.contains(message), "\(arguments): \(run.stderr)")
   }
 
+  /// The strict validator accepts what `profiles --format json` prints: the printed file is
+  /// the format, every key it writes is a key it reads.
+  @Test func printedProfilesReadBackUnchanged() throws {
+    let dir = try TemporaryDirectory()
+    let printed = try CommandRun.pullparity(["profiles", "--format", "json"])
+    #expect(printed.exitCode == 0)
+    let file = try dir.write("printed.json", printed.stdout)
+    let reread = try CommandRun.pullparity(["profiles", "--format", "json", "--profiles", file])
+    #expect(reread.exitCode == 0, "\(reread.stderr)")
+    #expect(reread.stdout == printed.stdout)
+  }
+
   @Test(arguments: [
     (#"{"profiles":[{"name":"x"}]}"#, "profiles[0].min_hold_ms: is required"),
     (#"{"profiles":[{"name":"x","min_hold_ms":"1200"}]}"#, "profiles[0].min_hold_ms: must be a number"),
@@ -203,6 +215,23 @@ import Testing
     ),
     (#"[{"name":"x","min_hold_ms":0},{"name":"x","min_hold_ms":0}]"#, "profiles[1].name: \"x\" is defined twice"),
     ("{nope", "not valid JSON"),
+    (#"{"profiles":[{"name":"x","min_hold_ms":5,}]}"#, "not valid JSON (RFC 8259: no trailing commas"),
+    (#"{"profiles":[{"name":"x","min_hold_ms":5} // padel]}"#, "not valid JSON"),
+    (
+      #"{"profiles":[{"name":"x","min_hold_ms":5,"arm_treshold":64}]}"#,
+      "profiles[0].arm_treshold: unknown key: did you mean arm_threshold?"
+    ),
+    (#"{"profile":[]}"#, "profile: unknown key: did you mean profiles?"),
+    (
+      #"[{"name":"x","min_hold_ms":5,"indicator":{"kind":"spinner"}}]"#,
+      #"profiles[0].indicator.kind: "spinner" is not allowed; use one of balls, waveform, native"#
+    ),
+    (#"[{"name":"x","min_hold_ms":5,"unit":"cm"}]"#, #"profiles[0].unit: "cm" is not allowed; use one of pt, px, dp"#),
+    (#"[{"name":"x","min_hold_ms":5,"budgets":{"flsh":2}}]"#, "profiles[0].budgets.flsh: unknown key: did you mean flash?"),
+    (
+      #"[{"name":"x","min_hold_ms":5,"labels":{"pulling":"a","ready":"b","refreshing":"c","done":"d"}}]"#,
+      "profiles[0].labels.done: unknown key. Known keys: pulling, ready, refreshing."
+    ),
   ])
   func badProfileFilesNameTheField(content: String, message: String) throws {
     let dir = try TemporaryDirectory()

@@ -1,6 +1,6 @@
-/// The three profiles that come from the seed documents (contract §3).
+/// The three built-in profiles, from the specs of the Padel, FFCI and Phlock apps (docs/events.md §3).
 public enum BuiltInProfiles {
-  /// Seed 000: the Padel PWA ↔ iOS parity spec.
+  /// The Padel PWA ↔ iOS parity spec.
   public static let padel = Profile(
     name: "padel",
     version: 1,
@@ -22,7 +22,7 @@ public enum BuiltInProfiles {
     screens: ["feed": ["pwa": "feed", "ios": "FeedView"], "matches": ["pwa": "matches", "ios": "MatchesView"]]
   )
 
-  /// Seed 001: the FFCI iOS `.refreshable` ticket.
+  /// The FFCI iOS `.refreshable` ticket.
   public static let ffci = Profile(
     name: "ffci",
     version: 1,
@@ -35,7 +35,7 @@ public enum BuiltInProfiles {
     errorMustBeShown: true
   )
 
-  /// Seed 002: the Phlock waveform indicator.
+  /// The Phlock waveform indicator.
   public static let phlock = Profile(
     name: "phlock",
     version: 1,

@@ -1,4 +1,4 @@
-/// One pull-to-refresh event as a client logged it (contract §1–2), after parsing.
+/// One pull-to-refresh event as a client logged it (docs/events.md §1–2), after parsing.
 ///
 /// Identity and dimensions are plain strings: platforms and apps other than the known ones are
 /// kept and reported as they are, so the model never has to reject a well-formed newcomer.

@@ -1,4 +1,4 @@
-/// What happened, with the fields each event type carries (contract §2).
+/// What happened, with the fields each event type carries (docs/events.md §2).
 public enum EventPayload: Equatable, Sendable {
   case pullStart
   /// `offset` is the indicator offset the client drew, when it says.

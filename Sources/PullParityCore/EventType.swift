@@ -1,4 +1,4 @@
-/// The `type` field of an event: the names clients write on the wire (contract §2).
+/// The `type` field of an event: the names clients write on the wire (docs/events.md §2).
 public enum EventType: String, CaseIterable, Sendable {
   case pullStart = "pull_start"
   case pullMove = "pull_move"

@@ -1,4 +1,4 @@
-/// The behaviour contract one app promises on every platform (contract §3).
+/// The behaviour contract one app promises on every platform (docs/events.md §3).
 ///
 /// Profiles are data: the state machine reads these numbers and rules and has no per-app branch,
 /// so a new app needs a profile, not code.

@@ -11,7 +11,7 @@ public struct RecordedEvent: Equatable, Sendable {
     self.line = line
   }
 
-  /// Log order (contract §9): timestamp, then `seq` (absent sorts as 0), then file name, then line.
+  /// Log order (docs/events.md §9): timestamp, then `seq` (absent sorts as 0), then file name, then line.
   public static func inLogOrder(_ lhs: RecordedEvent, _ rhs: RecordedEvent) -> Bool {
     if lhs.event.timestamp != rhs.event.timestamp { return lhs.event.timestamp < rhs.event.timestamp }
     let lhsSeq = lhs.event.seq ?? 0

@@ -1,4 +1,4 @@
-/// The per-session metrics of contract §5, read off a session's final state.
+/// The per-session metrics of docs/events.md §5, read off a session's final state.
 ///
 /// `nil` is SQL's NULL: the metric did not apply (never armed, never shown...). The hold flags
 /// are `nil` unless the session completed, and `holdCompliant` follows SQL's three-valued

@@ -1,4 +1,4 @@
-/// Where a session is in the gesture (contract §4):
+/// Where a session is in the gesture (docs/events.md §4):
 /// `idle → pulling ⇄ armed → released → refreshing → holding → done`, and `→ cancelled`.
 public enum SessionPhase: String, CaseIterable, Sendable {
   case idle

@@ -1,4 +1,4 @@
-/// The kinds of finding a session can have (contract §5, §9). Raw values are the names stored in
+/// The kinds of finding a session can have (docs/events.md §5, §9). Raw values are the names stored in
 /// `violations.kind`.
 public enum ViolationKind: String, CaseIterable, Sendable, Codable {
   case flash

@@ -11,6 +11,6 @@ public struct InputLine {
   /// Offset of the line's first byte in the (decompressed) input.
   public var byteOffset: Int
 
-  /// Empty or only `\r` (contract §9): neither an event nor a rejection.
+  /// Empty or only `\r` (docs/events.md §9): neither an event nor a rejection.
   public var isBlank: Bool { bytes.isEmpty }
 }

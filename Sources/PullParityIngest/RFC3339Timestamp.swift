@@ -1,6 +1,6 @@
 /// RFC 3339 timestamps (`2026-11-20T10:15:02.345Z`, `…+01:00`) to epoch milliseconds.
 ///
-/// Strict on purpose: the offset is required (a local time is ambiguous, contract §9), fields are
+/// Strict on purpose: the offset is required (a local time is ambiguous, docs/events.md §9), fields are
 /// range-checked, and fractions of any length are kept to the sub-millisecond.
 public enum RFC3339Timestamp {
   public static func epochMilliseconds(_ text: String) -> Double? {

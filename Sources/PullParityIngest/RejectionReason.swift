@@ -1,4 +1,4 @@
-/// The categories of a quarantined line (contract §7, §9). Raw values are stored in
+/// The categories of a quarantined line (docs/events.md §7, §9). Raw values are stored in
 /// `quarantine.category`.
 public enum RejectionReason: String, CaseIterable, Sendable {
   case invalidUTF8 = "invalid_utf8"

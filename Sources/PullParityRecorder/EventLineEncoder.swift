@@ -1,6 +1,6 @@
 public import PullParityCore
 
-/// An event as one line of the contract's JSON (EVENTS.md §1–2), without the line end.
+/// An event as one line of the contract's JSON (docs/events.md §1–2), without the line end.
 public enum EventLineEncoder {
   public static func line(for event: Event) -> String {
     var json = JSONObjectWriter()

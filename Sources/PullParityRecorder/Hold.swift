@@ -1,4 +1,4 @@
-/// Runs `work` and returns no earlier than `minimum` after it started (seed 000: "minimum
+/// Runs `work` and returns no earlier than `minimum` after it started (the Padel spec: "minimum
 /// 1200ms visible refreshing state, even if network is faster"), measured on `clock`.
 ///
 ///     try await hold(atLeast: behaviour.minimumHold) { try await load() }

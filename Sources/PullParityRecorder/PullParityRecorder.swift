@@ -1,6 +1,6 @@
 public import PullParityCore
 
-/// Records an app's pull-to-refresh as the event log `pullparity` ingests (EVENTS.md), and
+/// Records an app's pull-to-refresh as the event log `pullparity` ingests (docs/events.md), and
 /// checks it live against the app's behaviour profile.
 ///
 /// Call it from the pull-to-refresh code, one method per moment of the gesture:

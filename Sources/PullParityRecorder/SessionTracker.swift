@@ -70,7 +70,7 @@ struct SessionTracker {
     return owed.map { LiveFinding(sessionID: session.id, violation: $0) }
   }
 
-  /// A pull always starts a session (contract §1). A refresh or a tab's scroll-to-top starts one
+  /// A pull always starts a session (docs/events.md §1). A refresh or a tab's scroll-to-top starts one
   /// when the last session has ended, and a refresh that no finger started (tab re-select,
   /// programmatic) also when the last is a pull that never released: that pull was abandoned.
   /// Any other event joins the last session, even an ended one, because the contract lets a late

@@ -1,6 +1,6 @@
 import PullParityCore
 
-/// The metrics parity compares (contract §6, plus the client's own arming point and the
+/// The metrics parity compares (docs/events.md §6, plus the client's own arming point and the
 /// arm-mismatch rate, which is where a platform arming on the wrong distance shows).
 public enum ParityMetric: String, CaseIterable, Sendable, Codable {
   case armDistance = "arm_distance"

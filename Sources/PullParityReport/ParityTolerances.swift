@@ -1,4 +1,4 @@
-/// How far apart two platforms may be and still be at parity (contract §6 defaults).
+/// How far apart two platforms may be and still be at parity (docs/events.md §6 defaults).
 public struct ParityTolerances: Equatable, Sendable, Codable {
   /// On the p50 of arm distances, pt/px.
   public var armDistance: Double

@@ -1,4 +1,4 @@
-/// Percentiles of per-session values (contract §6): linear interpolation between the closest
+/// Percentiles of per-session values (docs/events.md §6): linear interpolation between the closest
 /// ranks, the definition of numpy's default and of R's type 7.
 public enum Percentile {
   /// The `p`-th percentile (0...1) of `sorted`, which must be in ascending order.

@@ -1,7 +1,7 @@
 import PullParityCore
 
-/// The checklist items. The first six are seed 000's QA checklist; the others are the same kind
-/// of check for the rules of seeds 001 and 002. Which apply to an app follows from its profile,
+/// The checklist items. The first six are the Padel parity spec's QA checklist; the others are
+/// the same kind of check for the FFCI ticket's and the Phlock indicator's rules. Which apply to an app follows from its profile,
 /// so a user's profile gets the checks its numbers call for.
 public enum QACheck: String, CaseIterable, Sendable, Codable {
   case dragTracking = "drag_tracking"
@@ -19,7 +19,7 @@ public enum QACheck: String, CaseIterable, Sendable, Codable {
   case noDoubleRefresh = "no_double_refresh"
   case tabReselect = "tab_reselect"
 
-  /// The number of the item in seed 000's checklist, for the six that come from it.
+  /// The number of the item in the Padel spec's checklist, for the six that come from it.
   public var seedItem: Int? {
     switch self {
     case .dragTracking: 1

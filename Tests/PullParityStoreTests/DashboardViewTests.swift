@@ -380,7 +380,7 @@ import Testing
     }
   }
 
-  // MARK: - The contract's columns (EVENTS.md §8)
+  // MARK: - The contract's columns (docs/events.md §8)
 
   @Test(arguments: [
     ("events", ["event_id", "session_id", "ts_ms", "platform", "app", "type", "raw"]),

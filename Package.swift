@@ -1,4 +1,5 @@
 // swift-tools-version:6.1
+import Foundation
 import PackageDescription
 
 let package = Package(
@@ -101,10 +102,15 @@ let package = Package(
   ]
 )
 
+// CI builds with PULLPARITY_WARNINGS_AS_ERRORS=1: a warning in the project's own targets fails
+// the build there, while a newer toolchain's new warnings never break a user's build.
+let warningsAsErrors = ProcessInfo.processInfo.environment["PULLPARITY_WARNINGS_AS_ERRORS"] == "1"
+
 // Package-wide settings, applied once to every Swift target.
 for target in package.targets where target.type != .system {
   guard target.name != "CSimdjson" else { continue }
   var settings = target.swiftSettings ?? []
   settings.append(.enableUpcomingFeature("ExistentialAny"))
+  if warningsAsErrors { settings.append(.unsafeFlags(["-warnings-as-errors"])) }
   target.swiftSettings = settings
 }

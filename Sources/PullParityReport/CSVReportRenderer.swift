@@ -87,11 +87,11 @@ public struct CSVReportRenderer {
     fields.map(field).joined(separator: ",") + "\r\n"
   }
 
-  /// A cell of text from the logs: control characters shown as `\u{…}` (CSV is read in
-  /// terminals too), and a leading `=`, `+`, `-` or `@` made inert with a `'`, so that a
+  /// A cell of text from the logs: control characters other than line breaks (which a quoted
+  /// cell holds) shown as `\u{…}` (CSV is read in terminals too), and a leading `=`, `+`, `-` or `@` made inert with a `'`, so that a
   /// spreadsheet shows it rather than running it as a formula.
   static func text(_ value: String) -> String {
-    let visible = TerminalText.escaped(value)
+    let visible = TerminalText.escapedKeepingLineBreaks(value)
     guard let first = visible.first, "=+-@".contains(first) else { return visible }
     return "'" + visible
   }

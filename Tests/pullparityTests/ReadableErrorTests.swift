@@ -12,6 +12,10 @@ import Testing
     (["session", "0"], "Error: \"0\" matches several sessions: "),
     (["report", "--since", "2026-13-45"], "Error: --since \"2026-13-45\" is not a date (YYYY-MM-DD) or an RFC 3339 time with an offset\n"),
     (["qa", "--until", "yesterday"], "Error: --until \"yesterday\" is not a date"),
+    (
+      ["compare", "--app", "padel", "--baseline", "since=2026-13-45", "--candidate", "platform=ios"],
+      "Error: --baseline: since=2026-13-45 is not a date (YYYY-MM-DD) or an RFC 3339 time with an offset\n"
+    ),
     (["quarantine", "--reason", "bad"], "Error: --reason \"bad\" is not a reason; reasons: invalid_utf8, not_json,"),
     (["quarantine", "--limit=-1"], "Error: --limit must be 0 or more"),
   ])

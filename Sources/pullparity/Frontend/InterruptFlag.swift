@@ -8,7 +8,7 @@ import Synchronization
 /// batch it is writing; a second signal kills at once (the database stays consistent either
 /// way: batches are transactions).
 enum InterruptFlag {
-  static let signals = [SIGINT, SIGTERM]
+  private static let signals = [SIGINT, SIGTERM]
   /// The first signal received, 0 while none was.
   private static let received = Atomic<Int32>(0)
 
@@ -22,7 +22,9 @@ enum InterruptFlag {
     for number in signals {
       Glibc.signal(number) { number in
         _ = InterruptFlag.received.compareExchange(expected: 0, desired: number, ordering: .relaxed)
-        Glibc.signal(number, SIG_DFL)
+        // A second signal of either kind ends the process at once.
+        Glibc.signal(SIGINT, SIG_DFL)
+        Glibc.signal(SIGTERM, SIG_DFL)
       }
     }
   }

@@ -56,7 +56,7 @@ extension PullParity {
       var trigger: RefreshTrigger? { RefreshTrigger(rawValue: rawValue) }
     }
 
-    /// Bad selectors fail here, before the database is opened, with the usage text.
+    /// Bad selectors fail here, before the database is opened.
     func validate() throws {
       _ = try cohorts()
     }
@@ -105,7 +105,8 @@ extension PullParity {
           baseline: baseline, candidate: candidate, within: try filters.filter(),
           time: { (try? FilterOptions.time($0, "")) ?? nil })
       } catch let error as CohortSelectorError {
-        throw ValidationError(error.description)
+        // The selector names what was wrong: the usage text would only bury that.
+        throw CommandError(error.description)
       }
     }
   }

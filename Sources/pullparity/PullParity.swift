@@ -1,4 +1,5 @@
 import ArgumentParser
+import PullParityReport
 
 #if canImport(Glibc)
   import Glibc
@@ -40,7 +41,9 @@ struct PullParity: ParsableCommand {
       if code == .success {
         self.exit(withError: error)
       }
-      let message = fullMessage(for: error)
+      // Messages quote values from the database and the logs (apps, file names): the last
+      // place to keep their escape sequences off the terminal, whichever error carries them.
+      let message = TerminalText.escapedKeepingLineBreaks(fullMessage(for: error))
       // Nowhere is left to report a failed write to standard error itself.
       if !message.isEmpty { try? FileHandleOutput.standardError.write(message + "\n") }
       Glibc.exit(2)

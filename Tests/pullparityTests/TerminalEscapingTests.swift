@@ -103,6 +103,14 @@ import Testing
     #expect(run.stderr.contains("\\u{1b}]0;pwned\\u{7}evil"), "\(run.stderr)")
   }
 
+  /// Every error message goes through the same escaping, whoever wrote it.
+  @Test func anErrorNamingAFileEscapesItsName() throws {
+    let run = try CommandRun.pullparity(["ingest", "--db", Self.database.path, "/nonexistent/\u{1B}]0;x\u{07}.jsonl"])
+    #expect(run.exitCode == 2)
+    #expect(Self.rawControls(run.stderr).isEmpty)
+    #expect(run.stderr.contains("cannot open /nonexistent/\\u{1b}]0;x\\u{7}.jsonl"), "\(run.stderr)")
+  }
+
   @Test func htmlEscapesMarkupAndCSVDisarmsFormulas() throws {
     let html = try CommandRun.pullparity(["report", "--format", "html", "--db", Self.database.path])
     #expect(html.exitCode == 0)

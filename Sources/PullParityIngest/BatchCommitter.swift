@@ -153,7 +153,9 @@ struct BatchCommitter {
       eventID: eventID, runID: runID)
   }
 
-  private mutating func storedEvents(_ tx: IngestTransaction, _ ref: Int64, sessionID: String) throws -> [RecordedEvent] {
+  private mutating func storedEvents(
+    _ tx: IngestTransaction, _ ref: Int64, sessionID: String
+  ) throws -> [RecordedEvent] {
     try storedLineDecoder.sessionEvents(try tx.storedEvents(ofSession: ref), sessionID: sessionID)
   }
 }

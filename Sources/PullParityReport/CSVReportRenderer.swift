@@ -55,7 +55,8 @@ public struct CSVReportRenderer {
     }
     let comparison = group.comparisons.first { $0.metric == metric && $0.platform == platform.platform }
     cells += [
-      Self.text(group.referencePlatform ?? ""), Self.number(comparison?.difference), Self.number(comparison?.interval?.low),
+      Self.text(group.referencePlatform ?? ""), Self.number(comparison?.difference),
+      Self.number(comparison?.interval?.low),
       Self.number(comparison?.interval?.high), comparison.map { NumberText.format($0.tolerance) } ?? "", "",
       comparison?.verdict.rawValue ?? "",
     ]
@@ -69,7 +70,8 @@ public struct CSVReportRenderer {
 
   private static func context(_ context: ReportContext) -> [String] {
     [
-      text(context.database), text(ReportHeader.filter(context.filter)), context.firstSessionMs.map(ReportContext.rfc3339) ?? "",
+      text(context.database), text(ReportHeader.filter(context.filter)),
+      context.firstSessionMs.map(ReportContext.rfc3339) ?? "",
       context.lastSessionMs.map(ReportContext.rfc3339) ?? "", context.toolVersion,
       ReportContext.rfc3339(context.generatedAtMs),
     ]

@@ -20,8 +20,7 @@ public struct EmptySelectionError: Error, CustomStringConvertible, Sendable {
     guard values.sessions > 0 else {
       return "\(database) holds no sessions: run `pullparity ingest` first. Nothing was checked."
     }
-    let e = TerminalText.escaped
-    var lines = ["no session in \(database) matches \(what) (\(e(ReportHeader.filter(filter)))). Nothing was checked."]
+    var lines = ["no session in \(database) matches \(what) (\(ReportHeader.filter(filter))). Nothing was checked."]
     let fields: [(String, String?, [String])] = [
       ("app", filter.app, values.apps), ("platform", filter.platform, values.platforms),
       ("app version", filter.appVersion, values.appVersions), ("screen", filter.screen, values.screens),
@@ -29,8 +28,8 @@ public struct EmptySelectionError: Error, CustomStringConvertible, Sendable {
     var allExist = true
     for case let (name, value?, known) in fields where !known.contains(value) {
       allExist = false
-      var line = "  \(name) \"\(e(value))\" is not in the database"
-      line += Self.nearest(value, among: known).map { ": did you mean \(e($0))?" } ?? "."
+      var line = "  \(name) \"\(value)\" is not in the database"
+      line += Self.nearest(value, among: known).map { ": did you mean \($0)?" } ?? "."
       lines.append(line + " Known: \(Self.list(known)).")
     }
     if allExist {
@@ -40,7 +39,7 @@ public struct EmptySelectionError: Error, CustomStringConvertible, Sendable {
   }
 
   private static func list(_ values: [String]) -> String {
-    values.isEmpty ? "none" : values.prefix(12).map(TerminalText.escaped).joined(separator: ", ") + (values.count > 12 ? ", …" : "")
+    values.isEmpty ? "none" : values.prefix(12).joined(separator: ", ") + (values.count > 12 ? ", …" : "")
   }
 
   /// The known value the given one most likely meant: the same but for case, else one at most

@@ -27,7 +27,9 @@ import Testing
 
   /// `pullparity … | head` where the reader is gone before the first write and SIGPIPE is
   /// ignored (as some supervisors start their children): EPIPE ends the command quietly.
-  @Test(arguments: [["schema", "--sql"], ["report", "--db", SampleDatabase.path], ["qa", "--db", SampleDatabase.path]])
+  @Test(arguments: [
+    ["schema", "--sql"], ["report", "--db", SampleDatabase.path], ["qa", "--db", SampleDatabase.path],
+  ])
   func aClosedPipeEndsQuietly(command: [String]) throws {
     let pipe = Pipe()
     try pipe.fileHandleForReading.close()

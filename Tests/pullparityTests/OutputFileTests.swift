@@ -66,7 +66,10 @@ import Testing
   }
 
   @Test(arguments: [
-    ("missing/dir/parity.md", "Error: cannot write to missing/dir/parity.md: the directory missing/dir does not exist\n"),
+    (
+      "missing/dir/parity.md",
+      "Error: cannot write to missing/dir/parity.md: the directory missing/dir does not exist\n"
+    ),
     (".", "Error: cannot write to .: Is a directory\n"),
   ])
   func unwritableTargetsArePlainErrors(output: String, message: String) throws {

@@ -10,7 +10,10 @@ import Testing
   @Test(arguments: [
     (["session", "nosuch"], "Error: no session \"nosuch\" in \(db)\n"),
     (["session", "0"], "Error: \"0\" matches several sessions: "),
-    (["report", "--since", "2026-13-45"], "Error: --since \"2026-13-45\" is not a date (YYYY-MM-DD) or an RFC 3339 time with an offset\n"),
+    (
+      ["report", "--since", "2026-13-45"],
+      "Error: --since \"2026-13-45\" is not a date (YYYY-MM-DD) or an RFC 3339 time with an offset\n"
+    ),
     (["qa", "--until", "yesterday"], "Error: --until \"yesterday\" is not a date"),
     (
       ["compare", "--app", "padel", "--baseline", "since=2026-13-45", "--candidate", "platform=ios"],
@@ -29,7 +32,9 @@ import Testing
   }
 
   /// iOS writes upper-case UUIDs, people type lower case (and the other way round).
-  @Test(arguments: ["0c20f46e", "0C20F46E", "0C20F46E-C1F4-45DA-A54F-C5BA7AC6BC52", "0c20f46e-c1f4-45da-a54f-c5ba7ac6bc52"])
+  @Test(arguments: [
+    "0c20f46e", "0C20F46E", "0C20F46E-C1F4-45DA-A54F-C5BA7AC6BC52", "0c20f46e-c1f4-45da-a54f-c5ba7ac6bc52",
+  ])
   func sessionIdsMatchInAnyCase(id: String) throws {
     let run = try CommandRun.pullparity(["session", "--db", Self.db, id])
     #expect(run.exitCode == 0, "\(run.stderr)")
@@ -38,7 +43,8 @@ import Testing
 
   @Test func anUpperCaseIdIsFoundWhateverCaseIsTyped() throws {
     let dir = try TemporaryDirectory()
-    let log = try dir.write("ios.jsonl", ProfileStorageTests.session("7D3F0A4E-1B2C-4D5E-8F90-A1B2C3D4E5F6", app: "padel"))
+    let log = try dir.write(
+      "ios.jsonl", ProfileStorageTests.session("7D3F0A4E-1B2C-4D5E-8F90-A1B2C3D4E5F6", app: "padel"))
     let db = dir.path("upper.sqlite")
     #expect(try CommandRun.pullparity(["ingest", "--quiet", "--db", db, log]).exitCode == 0)
     let run = try CommandRun.pullparity(["session", "--db", db, "7d3f0a4e"])
@@ -49,8 +55,11 @@ import Testing
   /// Eight bad lines: the summary names five with file, line and field, and points at the rest.
   static func ingestBadLines(in dir: TemporaryDirectory) throws -> (db: String, log: String, run: CommandRun) {
     var lines = ProfileStorageTests.session("good", app: "padel").split(separator: "\n").map(String.init)
-    for i in 1...8 { lines.append(#"{"event_id":"bad-\#(i)","ts":1795000000000,"platform":"ios","app":"padel","type":"pull_start"}"#) }
-    lines.append(#"{"event_id":"typed","session_id":"s","ts":"soon","platform":"ios","app":"padel","type":"pull_start"}"#)
+    for i in 1...8 {
+      lines.append(#"{"event_id":"bad-\#(i)","ts":1795000000000,"platform":"ios","app":"padel","type":"pull_start"}"#)
+    }
+    lines.append(
+      #"{"event_id":"typed","session_id":"s","ts":"soon","platform":"ios","app":"padel","type":"pull_start"}"#)
     let log = try dir.write("mixed.jsonl", lines.joined(separator: "\n") + "\n")
     let db = dir.path("bad.sqlite")
     return (db, log, try CommandRun.pullparity(["ingest", "--quiet", "--db", db, log]))
@@ -79,7 +88,9 @@ import Testing
     #expect(rows.first?["source"] as? String == log)
     #expect((rows.first?["raw"] as? String)?.contains(#""ts":"soon""#) == true)
     #expect(rows.first?["run_id"] as? Int == 1)
-    for (arguments, count) in [(["--run", "1"], 9), (["--run", "2"], 0), (["--source", log], 9), (["--source", "x"], 0)] {
+    for (arguments, count) in [
+      (["--run", "1"], 9), (["--run", "2"], 0), (["--source", log], 9), (["--source", "x"], 0),
+    ] {
       let run = try CommandRun.pullparity(["quarantine", "--db", db, "--format", "json"] + arguments)
       #expect((try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [Any])?.count == count, "\(arguments)")
     }
@@ -102,7 +113,8 @@ import Testing
     let text = try CommandRun.pullparity(["runs", "--db", db, "--limit", "1"])
     #expect(text.stdout.hasPrefix("run 2 · completed · started "), "\(text.stdout)")
     let unwrapped = text.stdout.replacingOccurrences(of: "\n    ", with: " ")
-    #expect(unwrapped.contains("\n  16 lines: 0 stored, 7 duplicates, 0 conflicts, 9 quarantined; 0 sessions derived\n"))
+    #expect(
+      unwrapped.contains("\n  16 lines: 0 stored, 7 duplicates, 0 conflicts, 9 quarantined; 0 sessions derived\n"))
     #expect(!text.stdout.contains("run 1"))
   }
 }

@@ -23,7 +23,9 @@ import Testing
     let db = try Self.databaseWithUndecodableSession(in: dir)
     let run = try CommandRun.pullparity(["session", "--db", db, "0c20f46e"])
     #expect(run.exitCode == 2, "\(run.stderr)")
-    #expect(run.stderr.hasPrefix("Error: session \(Self.session): none of its 30 stored lines decodes with the current rules (first: "))
+    #expect(
+      run.stderr.hasPrefix(
+        "Error: session \(Self.session): none of its 30 stored lines decodes with the current rules (first: "))
     #expect(run.stderr.contains("wrong_type: "))
     #expect(run.stderr.hasSuffix("; `pullparity replay` derives the sessions again from the lines that do\n"))
   }

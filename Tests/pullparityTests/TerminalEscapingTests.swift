@@ -14,7 +14,8 @@ import Testing
     -> [String]
   {
     let events: [(Double, [String: Any])] = [
-      (0, ["type": "pull_start"]), (30, ["type": "label", "text": "\u{1B}[31mRED\u{1B}[0m\u{1B}]0;title\u{07}", "state": "pulling"]),
+      (0, ["type": "pull_start"]),
+      (30, ["type": "label", "text": "\u{1B}[31mRED\u{1B}[0m\u{1B}]0;title\u{07}", "state": "pulling"]),
       (100, ["type": "pull_move", "distance": 40]), (200, ["type": "release", "distance": 45]),
       (210, ["type": "refresh_start", "trigger": "pull"]), (220, ["type": "indicator_shown"]),
       (400, ["type": "load_complete", "ok": false, "error": "\u{1B}[2Jgone"]), (800, ["type": "indicator_hidden"]),
@@ -26,7 +27,8 @@ import Testing
       ]
       object.merge(event.1) { $1 }
       object.merge(fields) { $1 }
-      return String(decoding: try! JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]), as: UTF8.self)
+      return String(
+        decoding: try! JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]), as: UTF8.self)
     }
   }
 
@@ -81,7 +83,9 @@ import Testing
     (["session", "hostile-1"], "screen \\u{1b}[2Jfeed"),
     (["session", "hostile-1"], "failed (\\u{1b}[2Jgone)"),
     (
-      ["compare", "--app", evilApp, "--baseline", "platform=pwa", "--candidate", "platform=ios", "--min-sessions", "1"],
+      [
+        "compare", "--app", evilApp, "--baseline", "platform=pwa", "--candidate", "platform=ios", "--min-sessions", "1",
+      ],
       "\\u{1b}]0;pwned\\u{7}evil"
     ),
     (["quarantine"], "hostile\\u{1b}[31m.jsonl:33: not_json"),

@@ -10,7 +10,7 @@ struct QuarantineFrontend {
   func render(_ filter: QuarantineFilter, limit: Int?, format: TextOrJSON) throws -> String {
     if let category = filter.category, RejectionReason(rawValue: category) == nil {
       let known = RejectionReason.allCases.map(\.rawValue).joined(separator: ", ")
-      throw CommandError("--reason \"\(TerminalText.escaped(category))\" is not a reason; reasons: \(known)")
+      throw CommandError("--reason \"\(category)\" is not a reason; reasons: \(known)")
     }
     let queries = RunQueries(database)
     let lines = try queries.quarantined(filter, limit: limit)

@@ -19,13 +19,12 @@ struct SessionFrontend {
     let matches = try queries.sessionIDs(startingWith: id, limit: 6)
     let exact = matches.filter { $0.lowercased() == id.lowercased() }
     if exact.count == 1 { return exact[0] }
-    let e = TerminalText.escaped
     switch matches.count {
-    case 0: throw CommandError("no session \"\(e(id))\" in \(databaseName)")
+    case 0: throw CommandError("no session \"\(id)\" in \(databaseName)")
     case 1: return matches[0]
     default:
-      let listed = matches.prefix(5).map(e).joined(separator: ", ") + (matches.count > 5 ? ", …" : "")
-      throw CommandError("\"\(e(id))\" matches several sessions: \(listed); give more of the id")
+      let listed = matches.prefix(5).joined(separator: ", ") + (matches.count > 5 ? ", …" : "")
+      throw CommandError("\"\(id)\" matches several sessions: \(listed); give more of the id")
     }
   }
 

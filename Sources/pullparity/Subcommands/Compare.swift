@@ -73,7 +73,7 @@ extension PullParity {
       let apps = Set((before + after).map(\.app)).sorted()
       if apps.count > 1 {
         throw CommandError(
-          "the cohorts hold sessions of several apps (\(apps.map(TerminalText.escaped).joined(separator: ", "))); choose one with --app")
+          "the cohorts hold sessions of several apps (\(apps.joined(separator: ", "))); choose one with --app")
       }
       let first = before.first ?? after[0]
       let comparison = CohortComparison(
@@ -85,7 +85,8 @@ extension PullParity {
       ]
       where count == 0 {
         throw CommandError(
-          "the \(cohort.name) cohort (\(cohort.selector)) has no \(triggerWords)sessions in \(database.path). Nothing was checked.")
+          "the \(cohort.name) cohort (\(cohort.selector)) has no \(triggerWords)sessions in \(database.path). "
+            + "Nothing was checked.")
       }
       switch format {
       case .text:

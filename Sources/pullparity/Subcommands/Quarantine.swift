@@ -21,7 +21,8 @@ extension PullParity {
       help: ArgumentHelp("Only lines quarantined by this run (see `pullparity runs`).", valueName: "id"))
     var runID: Int64?
 
-    @Option(help: ArgumentHelp("Only this reason: not_json, missing_field, wrong_type, …, conflict.", valueName: "reason"))
+    @Option(
+      help: ArgumentHelp("Only this reason: not_json, missing_field, wrong_type, …, conflict.", valueName: "reason"))
     var reason: String?
 
     @Option(help: ArgumentHelp("Only lines of this source, named as the ingest recorded it.", valueName: "file"))

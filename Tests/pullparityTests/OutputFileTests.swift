@@ -36,6 +36,16 @@ import Testing
     #expect(try String(contentsOfFile: target, encoding: .utf8).hasPrefix("# Pull-to-refresh parity"))
   }
 
+  @Test func aDanglingSymlinkCreatesTheFileItNames() throws {
+    let dir = try TemporaryDirectory()
+    let link = dir.path("link.md")
+    try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: "new.md")
+    let run = try Self.report(link)
+    #expect(run.exitCode == 0, "\(run.stderr)")
+    #expect(Self.kind(link) == S_IFLNK)
+    #expect(try String(contentsOfFile: dir.path("new.md"), encoding: .utf8).hasPrefix("# Pull-to-refresh parity"))
+  }
+
   @Test func aFIFOIsWrittenThroughNotReplaced() async throws {
     let dir = try TemporaryDirectory()
     let fifo = dir.path("report.fifo")

@@ -14,7 +14,8 @@ struct OutputFile {
     var info = stat()
     guard stat(target, &info) == 0 else {
       guard errno == ENOENT else { throw OutputError(destination: path, code: errno) }
-      return try replace(target, with: text, mode: nil)
+      // A dangling link: opening it creates the file it names, and the link stays.
+      return isSymlink ? try writeThrough(path, text) : try replace(target, with: text, mode: nil)
     }
     switch info.st_mode & S_IFMT {
     case S_IFREG: try replace(target, with: text, mode: info.st_mode & 0o7777)
@@ -23,13 +24,14 @@ struct OutputFile {
     }
   }
 
-  /// The file a symlink names; a dangling link is kept, so that writing through it creates
-  /// the file it names.
-  private func resolvedTarget() -> String {
+  private var isSymlink: Bool {
     var info = stat()
-    guard lstat(path, &info) == 0, info.st_mode & S_IFMT == S_IFLNK, let real = realpath(path, nil) else {
-      return path
-    }
+    return lstat(path, &info) == 0 && info.st_mode & S_IFMT == S_IFLNK
+  }
+
+  /// The file a symlink names (the path itself when it is no link, or a dangling one).
+  private func resolvedTarget() -> String {
+    guard isSymlink, let real = realpath(path, nil) else { return path }
     defer { free(real) }
     return String(cString: real)
   }
@@ -44,6 +46,8 @@ struct OutputFile {
   /// Writes a temporary file beside `target` and renames it over it.
   private func replace(_ target: String, with text: String, mode: mode_t?) throws(OutputError) {
     let temporary = Self.directory(of: target) + "/.\(Self.name(of: target)).\(getpid()).tmp"
+    // One left by a killed run with the same process id would make the exclusive create fail.
+    unlink(temporary)
     let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o666)
     guard fd >= 0 else { throw openError(target) }
     var failure: OutputError?

@@ -90,7 +90,7 @@ struct BatchCommitter {
       if let ahead = session.derived, !existed[i], storedCount == session.rowIndices.count {
         derived = ahead
       } else {
-        derived = SessionDeriver.derive(try storedEvents(tx, refs[i]), profiles: profiles)
+        derived = SessionDeriver.derive(try storedEvents(tx, refs[i], sessionID: session.sessionID), profiles: profiles)
         times.derive += lap(&clock)
       }
       try tx.save(derived, ref: refs[i], isNew: !existed[i])
@@ -153,12 +153,9 @@ struct BatchCommitter {
       eventID: eventID, runID: runID)
   }
 
-  private mutating func storedEvents(_ tx: IngestTransaction, _ ref: Int64) throws -> [RecordedEvent] {
-    try tx.storedEvents(ofSession: ref).compactMap { stored in
-      // Stored lines passed these rules when they were stored; one that no longer does (the
-      // rules changed) is left out rather than failing the batch.
-      guard case .event(let event) = storedLineDecoder.decode(stored.raw) else { return nil }
-      return RecordedEvent(event: event, source: stored.source, line: stored.line)
-    }
+  private mutating func storedEvents(
+    _ tx: IngestTransaction, _ ref: Int64, sessionID: String
+  ) throws -> [RecordedEvent] {
+    try storedLineDecoder.sessionEvents(try tx.storedEvents(ofSession: ref), sessionID: sessionID)
   }
 }

@@ -1,4 +1,5 @@
-import PullParityCore
+public import PullParityCore
+public import PullParityStore
 
 /// A parser and the contract's rules together: a line of bytes to an event, a blank, or a
 /// rejection. Used on input lines and on stored raw lines alike.
@@ -32,5 +33,30 @@ public struct LineDecoder {
     return line.withUTF8 { bytes in
       decode(UnsafeRawBufferPointer(bytes), readableCount: bytes.count)
     }
+  }
+}
+
+extension LineDecoder {
+  /// A session's stored raw lines read back as events: the one place they are decoded again
+  /// (ingest, replay, the session drill-down, the report's timelines). A line that no longer
+  /// passes today's rules is left out; when none does, this throws rather than hand the state
+  /// machine an empty session.
+  public mutating func sessionEvents(
+    _ stored: [StoredEvent], sessionID: String
+  ) throws(StoredSessionError) -> [RecordedEvent] {
+    var events: [RecordedEvent] = []
+    events.reserveCapacity(stored.count)
+    var firstRejected: (StoredEvent, Rejection)?
+    for line in stored {
+      switch decode(line.raw) {
+      case .event(let event): events.append(RecordedEvent(event: event, source: line.source, line: line.line))
+      case .rejected(let rejection): if firstRejected == nil { firstRejected = (line, rejection) }
+      case .blank: if firstRejected == nil { firstRejected = (line, Rejection(.notJSON, "the stored line is empty")) }
+      }
+    }
+    guard events.isEmpty else { return events }
+    throw StoredSessionError(
+      sessionID: sessionID, storedLines: stored.count, firstSource: firstRejected?.0.source,
+      firstLine: firstRejected?.0.line, firstRejection: firstRejected?.1)
   }
 }

@@ -37,11 +37,8 @@ public struct Replayer {
       var after: [String: String] = [:]
       var events = 0
       try replay.forEachSession { ref, stored in
-        let recorded = stored.compactMap { stored -> RecordedEvent? in
-          guard case .event(let event) = decoder.decode(stored.raw) else { return nil }
-          return RecordedEvent(event: event, source: stored.source, line: stored.line)
-        }
-        guard !recorded.isEmpty else { return }
+        // A session none of whose lines pass today's rules is gone after the replay.
+        guard let recorded = try? decoder.sessionEvents(stored, sessionID: "\(ref)") else { return }
         events += recorded.count
         let session = SessionDeriver.derive(recorded, profiles: profiles)
         if used[session.profileName] == nil { used[session.profileName] = profiles.resolve(session.profileName) }

@@ -22,7 +22,8 @@ public struct CSVReportRenderer {
       for group in app.groups {
         for platform in group.platforms {
           let prefix = [
-            app.app, app.profile.name, "\(app.profile.version)", group.dimension, group.value, platform.platform,
+            Self.text(app.app), Self.text(app.profile.name), "\(app.profile.version)", group.dimension,
+            Self.text(group.value), Self.text(platform.platform),
           ]
           for metric in ParityMetric.allCases {
             lines.append(
@@ -54,7 +55,8 @@ public struct CSVReportRenderer {
     }
     let comparison = group.comparisons.first { $0.metric == metric && $0.platform == platform.platform }
     cells += [
-      group.referencePlatform ?? "", Self.number(comparison?.difference), Self.number(comparison?.interval?.low),
+      Self.text(group.referencePlatform ?? ""), Self.number(comparison?.difference),
+      Self.number(comparison?.interval?.low),
       Self.number(comparison?.interval?.high), comparison.map { NumberText.format($0.tolerance) } ?? "", "",
       comparison?.verdict.rawValue ?? "",
     ]
@@ -68,7 +70,8 @@ public struct CSVReportRenderer {
 
   private static func context(_ context: ReportContext) -> [String] {
     [
-      context.database, ReportHeader.filter(context.filter), context.firstSessionMs.map(ReportContext.rfc3339) ?? "",
+      text(context.database), text(ReportHeader.filter(context.filter)),
+      context.firstSessionMs.map(ReportContext.rfc3339) ?? "",
       context.lastSessionMs.map(ReportContext.rfc3339) ?? "", context.toolVersion,
       ReportContext.rfc3339(context.generatedAtMs),
     ]
@@ -84,6 +87,15 @@ public struct CSVReportRenderer {
 
   private static func line(_ fields: [String]) -> String {
     fields.map(field).joined(separator: ",") + "\r\n"
+  }
+
+  /// A cell of text from the logs: control characters other than line breaks (which a quoted
+  /// cell holds) shown as `\u{…}` (CSV is read in terminals too), and a leading `=`, `+`, `-` or `@` made inert with a `'`, so that a
+  /// spreadsheet shows it rather than running it as a formula.
+  static func text(_ value: String) -> String {
+    let visible = TerminalText.escapedKeepingLineBreaks(value)
+    guard let first = visible.first, "=+-@".contains(first) else { return visible }
+    return "'" + visible
   }
 
   /// Quoted when it holds a comma, a quote or a line break; quotes inside are doubled.

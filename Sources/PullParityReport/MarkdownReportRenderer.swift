@@ -25,7 +25,7 @@ public struct MarkdownReportRenderer {
     case .passed:
       return "✅ **\(headline)**"
     case .failed:
-      let list = ParityVerdict.failures(report).map { "\(Self.escape($0.app)) \(Self.escape($0.group)): \($0.summary)" }
+      let list = ParityVerdict.failures(report).map { Self.escape("\($0.app) \($0.group): \($0.summary)") }
       return "❌ **\(headline)** — " + list.joined(separator: "; ")
     case .insufficientData, .nothingJudged:
       return "❌ **\(headline)**"
@@ -145,17 +145,17 @@ public struct MarkdownReportRenderer {
     "| " + cells.joined(separator: " | ") + " |"
   }
 
-  /// Names come from event logs: backslash-escape what Markdown or a table would act on, and
-  /// drop line breaks, which would end the table row.
+  /// Names come from event logs: backslash-escape what Markdown or a table would act on, drop
+  /// line breaks, which would end the table row, and show other control characters as
+  /// `\u{…}` (a Markdown file is read in terminals too).
   static func escape(_ text: String) -> String {
     var out = ""
-    for character in text {
+    let visible = TerminalText.escaped(String(text.map { $0.isNewline || $0 == "\t" ? " " : $0 }))
+    for character in visible {
       switch character {
       case "\\", "`", "*", "_", "[", "]", "<", ">", "|", "~", "&", "#", "!", "(", ")", "{", "}":
         out.append("\\")
         out.append(character)
-      case "\n", "\r", "\r\n", "\t":
-        out.append(" ")
       default:
         out.append(character)
       }

@@ -42,6 +42,7 @@ public struct ProfileTextRenderer {
     }
     table.add(["on error", "content kept" + (p.errorMustBeShown ? ", error shown" : "")])
     if let reference = p.referencePlatform { table.add(["reference platform", reference]) }
-    return "\(p.name) (version \(p.version))\n" + table.render(indent: "  ") + "\n"
+    // Names and labels come from a profile file: the table escapes its cells, the name here.
+    return "\(TerminalText.escaped(p.name)) (version \(p.version))\n" + table.render(indent: "  ") + "\n"
   }
 }

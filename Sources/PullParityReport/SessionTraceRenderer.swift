@@ -1,6 +1,8 @@
 public import PullParityCore
 
 /// A session's events in order with the state after each and every finding: why it failed.
+/// Everything that came from the log (ids, names, labels, reasons, error messages) goes
+/// through `TerminalText.escaped`.
 public struct SessionTraceRenderer {
   public var style: TextStyle
 
@@ -11,10 +13,11 @@ public struct SessionTraceRenderer {
   public func render(_ session: DerivedSession, steps: [SessionStep]) -> String {
     var out: [String] = []
     let m = session.metrics
-    out.append(style.bold("Session \(session.sessionID)"))
+    let e = TerminalText.escaped
+    out.append(style.bold("Session \(e(session.sessionID))"))
     out.append(
-      "\(session.app) on \(session.platform) · profile \(session.profileName) v\(session.profileVersion)"
-        + (session.appVersion.map { " · app \($0)" } ?? "") + (session.screen.map { " · screen \($0)" } ?? "")
+      "\(e(session.app)) on \(e(session.platform)) · profile \(e(session.profileName)) v\(session.profileVersion)"
+        + (session.appVersion.map { " · app \(e($0))" } ?? "") + (session.screen.map { " · screen \(e($0))" } ?? "")
         + (session.empty ? " · empty state" : ""))
     out.append("")
     var table = TextTable(leftAligned: [1, 2, 3])
@@ -29,7 +32,7 @@ public struct SessionTraceRenderer {
         step.stateAfter.phase.rawValue
           + (step.findings.isEmpty
             ? "" : " " + style.bad("!" + step.findings.map(\.kind.rawValue).joined(separator: ","))),
-        Self.detail(event.payload),
+        TerminalText.escaped(Self.detail(event.payload)),
       ])
       for finding in step.findings { findingLines.append(describe(finding, start: start)) }
     }
@@ -56,7 +59,7 @@ public struct SessionTraceRenderer {
 
   private func describe(_ v: Violation, start: Double) -> String {
     "  " + style.bad(v.kind.rawValue)
-      + " at +\(Formatting.oneDecimal(v.at - start)) ms: expected \(v.expected); got \(v.actual)"
+      + " at +\(Formatting.oneDecimal(v.at - start)) ms: expected \(TerminalText.escaped(v.expected)); got \(TerminalText.escaped(v.actual))"
   }
 
   private func flag(_ value: Bool?) -> String { value.map { $0 ? "yes" : "no" } ?? "–" }

@@ -2,10 +2,16 @@
 /// could retitle a window or recolour the screen) and bidirectional overrides are shown as
 /// `\u{…}` instead of acting.
 public enum TerminalText {
-  public static func escaped(_ text: String) -> String {
+  public static func escaped(_ text: String) -> String { escape(text, keepingLineBreaks: false) }
+
+  /// The same, leaving `\n`, `\r` and `\t` as they are, for formats where a quoted cell holds
+  /// them (CSV).
+  public static func escapedKeepingLineBreaks(_ text: String) -> String { escape(text, keepingLineBreaks: true) }
+
+  private static func escape(_ text: String, keepingLineBreaks: Bool) -> String {
     var out = ""
     for scalar in text.unicodeScalars {
-      if isInert(scalar) {
+      if isInert(scalar) || (keepingLineBreaks && (scalar == "\n" || scalar == "\r" || scalar == "\t")) {
         out.unicodeScalars.append(scalar)
       } else {
         out += "\\u{" + String(scalar.value, radix: 16) + "}"

@@ -106,7 +106,7 @@ public struct TextReportRenderer {
 
   private func verdictLine(_ report: ParityReport) -> String {
     let failures = ParityVerdict.failures(report).map { failure in
-      "\(TerminalText.escaped(failure.app)) \(TerminalText.escaped(failure.group)): \(failure.summary)"
+      TerminalText.escaped("\(failure.app) \(failure.group): \(failure.summary)")
     }
     let headline = ParityVerdict.headline(report)
     let text: String

@@ -1,5 +1,6 @@
-/// Left-aligned first column, right-aligned others, padded to the widest cell. Widths are
-/// measured on the text without colour codes so coloured cells still line up.
+/// Left-aligned first column, right-aligned others, padded to the widest cell. Widths leave out
+/// only the colour codes `TextStyle` added, so coloured cells still line up; every other
+/// control character in a cell is text from the logs, and is escaped before it is measured.
 struct TextTable {
   var rows: [[String]] = []
   /// Columns after the first that hold words rather than numbers, aligned left.
@@ -13,7 +14,7 @@ struct TextTable {
     for row in rows {
       for (i, cell) in row.enumerated() { widths[i] = max(widths[i], Self.visibleWidth(cell)) }
     }
-    return rows.map { row in
+    return rows.map { $0.map(Self.escaped) }.map { row in
       var line = indent
       for (i, cell) in row.enumerated() {
         let pad = String(repeating: " ", count: widths[i] - Self.visibleWidth(cell))
@@ -29,19 +30,16 @@ struct TextTable {
     }.joined(separator: "\n")
   }
 
+  /// The columns `text` takes on a terminal once it went through `escaped`.
   static func visibleWidth(_ text: String) -> Int {
-    var width = 0
-    var inEscape = false
-    for scalar in text.unicodeScalars {
-      if inEscape {
-        if scalar == "m" { inEscape = false }
-      } else if scalar == "\u{1B}" {
-        inEscape = true
-      } else {
-        width += 1
-      }
+    TextStyle.spans(text).reduce(0) { width, span in
+      span.isStyle ? width : width + TerminalText.escaped(String(span.text)).unicodeScalars.count
     }
-    return width
+  }
+
+  /// Text between the style's own colour codes escaped (a no-op on text escaped already).
+  static func escaped(_ cell: String) -> String {
+    TextStyle.spans(cell).map { $0.isStyle ? String($0.text) : TerminalText.escaped(String($0.text)) }.joined()
   }
 }
 

@@ -85,12 +85,15 @@ public struct ReportQueries {
     }
   }
 
-  /// Sessions whose id starts with `prefix` (a drill-down may name a session by a prefix).
+  /// Sessions whose id starts with `prefix`, ignoring ASCII case (a drill-down may name a
+  /// session by a prefix, typed in lower case when iOS wrote the UUID in upper case). A scan of
+  /// `sessions`, which is small next to `events`.
   public func sessionIDs(startingWith prefix: String, limit: Int = 5) throws -> [String] {
-    try database.read { db in
+    let pattern = prefix.replacing("\\", with: "\\\\").replacing("%", with: "\\%").replacing("_", with: "\\_") + "%"
+    return try database.read { db in
       try String.fetchAll(
-        db, sql: "SELECT session_id FROM sessions WHERE session_id >= ? AND session_id < ? ORDER BY session_id LIMIT ?",
-        arguments: [prefix, prefix + "\u{10FFFF}", limit])
+        db, sql: "SELECT session_id FROM sessions WHERE session_id LIKE ? ESCAPE '\\' ORDER BY session_id LIMIT ?",
+        arguments: [pattern, limit])
     }
   }
 

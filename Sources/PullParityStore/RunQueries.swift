@@ -8,21 +8,34 @@ public struct RunQueries {
     self.database = database
   }
 
-  public struct QuarantinedLine: Sendable {
-    public var source: String
-    public var line: Int
-    public var category: String
-    public var reason: String
-  }
-
-  /// Lines first quarantined by `runID`, in input order.
-  public func quarantined(runID: Int64, limit: Int) throws -> [QuarantinedLine] {
-    try database.read { db in
+  /// Quarantined lines matching `filter`, in source and line order.
+  public func quarantined(_ filter: QuarantineFilter, limit: Int? = nil) throws -> [QuarantinedLine] {
+    let (condition, arguments) = filter.sql
+    return try database.read { db in
       try Row.fetchAll(
         db,
-        sql: "SELECT source, line, category, reason FROM quarantine WHERE run_id = ? ORDER BY source, line LIMIT ?",
-        arguments: [runID, limit]
-      ).map { QuarantinedLine(source: $0[0], line: $0[1], category: $0[2], reason: $0[3]) }
+        sql: """
+          SELECT quarantine_id, source, line, byte_offset, category, reason, CAST(raw AS BLOB) AS raw, event_id, run_id
+          FROM quarantine WHERE \(condition) ORDER BY source, line, quarantine_id LIMIT ?
+          """,
+        arguments: arguments + [limit ?? -1]
+      ).map(QuarantinedLine.init(row:))
+    }
+  }
+
+  /// How many quarantined lines match `filter`.
+  public func quarantinedCount(_ filter: QuarantineFilter) throws -> Int {
+    let (condition, arguments) = filter.sql
+    return try database.read { db in
+      try Int.fetchOne(db, sql: "SELECT count(*) FROM quarantine WHERE \(condition)", arguments: arguments) ?? 0
+    }
+  }
+
+  /// The `ingest_runs` ledger, newest first.
+  public func runs(limit: Int? = nil) throws -> [IngestRun] {
+    try database.read { db in
+      try Row.fetchAll(db, sql: "SELECT * FROM ingest_runs ORDER BY run_id DESC LIMIT ?", arguments: [limit ?? -1])
+        .map(IngestRun.init(row:))
     }
   }
 }

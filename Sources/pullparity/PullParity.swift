@@ -1,4 +1,5 @@
 import ArgumentParser
+import PullParityReport
 
 #if canImport(Glibc)
   import Glibc
@@ -20,7 +21,7 @@ struct PullParity: ParsableCommand {
     version: version,
     subcommands: [
       Ingest.self, Report.self, QA.self, Compare.self, Session.self, Replay.self, Profiles.self,
-      SchemaDocs.self,
+      SchemaDocs.self, Quarantine.self, Runs.self,
     ]
   )
 
@@ -32,13 +33,19 @@ struct PullParity: ParsableCommand {
       try command.run()
     } catch let exit as ExitCode {
       Glibc.exit(exit.rawValue)
+    } catch let output as OutputError where output.isClosedPipe {
+      // The reader went away (`| head`): end as the default SIGPIPE would, without a message.
+      Glibc.exit(128 + SIGPIPE)
     } catch {
       let code = exitCode(for: error)
       if code == .success {
         self.exit(withError: error)
       }
-      let message = fullMessage(for: error)
-      if !message.isEmpty { FileHandleOutput.standardError.write(message + "\n") }
+      // Messages quote values from the database and the logs (apps, file names): the last
+      // place to keep their escape sequences off the terminal, whichever error carries them.
+      let message = TerminalText.escapedKeepingLineBreaks(fullMessage(for: error))
+      // Nowhere is left to report a failed write to standard error itself.
+      if !message.isEmpty { try? FileHandleOutput.standardError.write(message + "\n") }
       Glibc.exit(2)
     }
   }

@@ -8,7 +8,7 @@ public struct CommandRun: Sendable {
 
   public static func pullparity(
     _ arguments: [String], stdin: Data? = nil, currentDirectory: URL? = nil,
-    environment: [String: String] = [:]
+    environment: [String: String] = [:], standardOutput: FileHandle? = nil
   ) throws -> CommandRun {
     let process = Process()
     process.executableURL = RepositoryPaths.executable
@@ -20,11 +20,13 @@ public struct CommandRun: Sendable {
     process.environment = env
     let out = Pipe()
     let err = Pipe()
-    process.standardOutput = out
+    // A given handle (a device, a closed pipe) takes standard output; `stdout` is then empty.
+    process.standardOutput = standardOutput ?? out
     process.standardError = err
     let input = Pipe()
     process.standardInput = input
     try process.run()
+    if standardOutput != nil { try out.fileHandleForWriting.close() }
     if let stdin { input.fileHandleForWriting.write(stdin) }
     try input.fileHandleForWriting.close()
     // Read before waiting so a large output cannot fill the pipe and block the child.

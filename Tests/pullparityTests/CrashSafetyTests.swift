@@ -27,12 +27,14 @@ import Testing
   }
 
   /// Starts an ingest, waits until it has committed at least one batch, then sends `signal`.
-  static func interruptedIngest(log: String, db: String, signal: Int32) throws -> Process {
+  static func interruptedIngest(
+    log: String, db: String, signal: Int32, standardOutput: FileHandle? = nil, standardError: FileHandle? = nil
+  ) throws -> Process {
     let process = Process()
     process.executableURL = RepositoryPaths.executable
     process.arguments = ["ingest", "--db", db, "--batch-lines", "5000", "--quiet", log]
-    process.standardOutput = FileHandle.nullDevice
-    process.standardError = FileHandle.nullDevice
+    process.standardOutput = standardOutput ?? FileHandle.nullDevice
+    process.standardError = standardError ?? FileHandle.nullDevice
     try process.run()
     let deadline = Date().addingTimeInterval(60)
     while Date() < deadline, process.isRunning {

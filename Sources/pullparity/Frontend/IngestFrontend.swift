@@ -1,11 +1,15 @@
 import Foundation
 import PullParityCore
 import PullParityIngest
+import PullParityReport
 import PullParityStore
 
 /// Runs an ingest for the command line: expands paths, shows progress, stops cleanly on
-/// SIGINT, and prints the summary.
+/// SIGINT or SIGTERM, and prints the summary.
 struct IngestFrontend {
+  /// Bad lines named in the summary; the quarantine command lists the rest.
+  static let badLinesShown = 5
+
   var database: PullParityDatabase
   var options: IngestOptions
   var quiet: Bool
@@ -46,12 +50,7 @@ struct IngestFrontend {
       if !note.isEmpty { line += "   " + note }
       lines.append(line)
     }
-    for rejected in try RunQueries(database).quarantined(runID: summary.runID, limit: 5) {
-      lines.append("    \(rejected.source):\(rejected.line): \(rejected.category): \(rejected.reason)")
-    }
-    if let stoppedAt = summary.stoppedAt {
-      lines.append("Interrupted: stopped after the batch ending at \(stoppedAt); run the same command again to finish.")
-    }
+    lines += try badLines(runID: summary.runID)
     let outcomes = try ReportQueries(database).outcomeCounts()
     let total = outcomes.values.reduce(0, +)
     lines.append(
@@ -59,6 +58,27 @@ struct IngestFrontend {
         + SessionOutcome.allCases.map { "\(Formatted.thousands(outcomes[$0] ?? 0)) \($0.rawValue)" }.joined(
           separator: ", "))
     return lines.joined(separator: "\n") + "\n"
+  }
+
+  /// The first lines this run quarantined, each with where it is and why, and how many more.
+  private func badLines(runID: Int64) throws -> [String] {
+    let queries = RunQueries(database)
+    let filter = QuarantineFilter(runID: runID)
+    let shown = try queries.quarantined(filter, limit: Self.badLinesShown)
+    var lines = shown.map { "    " + QuarantineTextRenderer.location($0) }
+    let more = try queries.quarantinedCount(filter) - shown.count
+    if more > 0 {
+      lines.append("    …and \(Formatted.thousands(more)) more: `pullparity quarantine --run \(runID)` lists them")
+    }
+    return lines
+  }
+
+  /// Where a stopped ingest got to, for standard error: the summary on standard output stays
+  /// the same shape whether or not the run was stopped.
+  func describeStop(_ summary: IngestSummary) -> String? {
+    summary.stoppedAt.map {
+      "Interrupted: stopped after the batch ending at \($0); run the same command again to finish.\n"
+    }
   }
 
   func describeStages(_ summary: IngestSummary) -> String {

@@ -27,13 +27,14 @@ struct ProgressBar {
       }
     }
     line += "\(Self.count(progress.linesRead)) lines, \(Self.count(Int(rate))) events/s"
-    output.write("\r\u{1B}[K" + line)
+    // A progress line that cannot be drawn is no reason to stop an ingest.
+    try? output.write("\r\u{1B}[K" + line)
     drawn = true
   }
 
   mutating func finish() {
     guard enabled, drawn else { return }
-    output.write("\r\u{1B}[K")
+    try? output.write("\r\u{1B}[K")
     drawn = false
   }
 

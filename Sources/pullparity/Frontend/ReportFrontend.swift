@@ -53,10 +53,9 @@ struct ReportFrontend {
     let violations = try queries.violations(filter)
     var decoder = LineDecoder(.simdjson)
     return try SessionTimeline.exampleSessionIDs(violations, limit: Self.exampleTimelines).map { id in
-      let events = try queries.storedEvents(ofSession: id).compactMap { stored -> RecordedEvent? in
-        guard case .event(let event) = decoder.decode(stored.raw) else { return nil }
-        return RecordedEvent(event: event, source: stored.source, line: stored.line)
-      }
+      let stored = try queries.storedEvents(ofSession: id)
+      // A session whose lines no longer decode is still drawn: its violations are stored.
+      let events = (try? decoder.sessionEvents(stored, sessionID: id)) ?? []
       return SessionTimeline(events: events, violations: violations.filter { $0.sessionID == id })
     }
   }

@@ -32,7 +32,7 @@ struct FilterOptions: ParsableArguments {
     guard let text else { return nil }
     let full = text.count == 10 ? text + "T00:00:00Z" : text
     guard let ms = RFC3339Timestamp.epochMilliseconds(full) else {
-      throw ValidationError("\(option) \"\(text)\" is not a date (YYYY-MM-DD) or an RFC 3339 time with an offset")
+      throw CommandError("\(option) \"\(text)\" is not a date (YYYY-MM-DD) or an RFC 3339 time with an offset")
     }
     return ms
   }

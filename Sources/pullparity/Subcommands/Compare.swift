@@ -56,7 +56,7 @@ extension PullParity {
       var trigger: RefreshTrigger? { RefreshTrigger(rawValue: rawValue) }
     }
 
-    /// Bad selectors fail here, before the database is opened, with the usage text.
+    /// Bad selectors fail here, before the database is opened.
     func validate() throws {
       _ = try cohorts()
     }
@@ -72,8 +72,8 @@ extension PullParity {
       let after = try frontend.sessions(candidateCohort.filter, what: "the candidate cohort (\(candidateCohort.selector))")
       let apps = Set((before + after).map(\.app)).sorted()
       if apps.count > 1 {
-        throw CompareError(
-          description: "the cohorts hold sessions of several apps (\(apps.joined(separator: ", "))); choose one with --app")
+        throw CommandError(
+          "the cohorts hold sessions of several apps (\(apps.joined(separator: ", "))); choose one with --app")
       }
       let first = before.first ?? after[0]
       let comparison = CohortComparison(
@@ -84,24 +84,18 @@ extension PullParity {
         (baselineCohort, comparison.baselineSessions), (candidateCohort, comparison.candidateSessions),
       ]
       where count == 0 {
-        throw CompareError(
-          description:
-            "the \(cohort.name) cohort (\(cohort.selector)) has no \(triggerWords)sessions in \(database.path). Nothing was checked.")
+        throw CommandError(
+          "the \(cohort.name) cohort (\(cohort.selector)) has no \(triggerWords)sessions in \(database.path). "
+            + "Nothing was checked.")
       }
       switch format {
       case .text:
         let style = TextStyle(colored: FileHandleOutput.standardOutput.wantsColor)
-        FileHandleOutput.standardOutput.write(CohortComparisonTextRenderer(style: style).render(comparison))
+        try FileHandleOutput.standardOutput.write(CohortComparisonTextRenderer(style: style).render(comparison))
       case .json:
-        FileHandleOutput.standardOutput.write(try JSONRendering.render(comparison))
+        try FileHandleOutput.standardOutput.write(try JSONRendering.render(comparison))
       }
       if comparison.outcome != .passed { throw ExitCode(comparison.outcome.exitCode) }
-    }
-
-    /// The data cannot be compared: exit 2 like a usage error, but without the usage text,
-    /// since the command line itself was fine.
-    struct CompareError: Error, CustomStringConvertible {
-      var description: String
     }
 
     private var triggerWords: String { trigger == .all ? "" : "\(trigger.rawValue) " }
@@ -112,7 +106,8 @@ extension PullParity {
           baseline: baseline, candidate: candidate, within: try filters.filter(),
           time: { (try? FilterOptions.time($0, "")) ?? nil })
       } catch let error as CohortSelectorError {
-        throw ValidationError(error.description)
+        // The selector names what was wrong: the usage text would only bury that.
+        throw CommandError(error.description)
       }
     }
   }

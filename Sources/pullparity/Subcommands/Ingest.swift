@@ -7,7 +7,7 @@ extension PullParity {
     static let configuration = CommandConfiguration(
       abstract: "Store raw events, derive sessions, print a summary.",
       discussion: """
-        PATH is a JSON-lines file (optionally .gz), a directory (its *.jsonl and *.ndjson files, optionally .gz, in path order), or - for standard input (plain or gzip). Bad lines are quarantined with file, line and reason; they never stop the run. Ingesting the same input again changes nothing. SIGINT stops after the current batch.
+        PATH is a JSON-lines file (optionally .gz), a directory (its *.jsonl and *.ndjson files, optionally .gz, in path order), or - for standard input (plain or gzip). Bad lines are quarantined with file, line and reason; they never stop the run. Ingesting the same input again changes nothing. SIGINT or SIGTERM stops after the current batch (exit 130 or 143); run the same command again to finish.
 
         Examples:
           pullparity ingest sample-events --report
@@ -52,15 +52,18 @@ extension PullParity {
           batchLines: batchLines, parser: parser, profiles: catalog, toolVersion: PullParity.version),
         quiet: quiet)
       let summary = try frontend.run(paths: paths)
-      FileHandleOutput.standardOutput.write(try frontend.describe(summary))
-      if stats { FileHandleOutput.standardOutput.write(frontend.describeStages(summary)) }
+      try FileHandleOutput.standardOutput.write(try frontend.describe(summary))
+      if stats { try FileHandleOutput.standardOutput.write(frontend.describeStages(summary)) }
       if report {
         let frontend = ReportFrontend(database: db, databaseName: database.path)
         let style = TextStyle(colored: FileHandleOutput.standardOutput.wantsColor)
         let input = try frontend.input(filter: .init(), dimension: .trigger, format: .text, style: style)
-        FileHandleOutput.standardOutput.write("\n" + (try ReportFormat.text.render(input)))
+        try FileHandleOutput.standardOutput.write("\n" + (try ReportFormat.text.render(input)))
       }
-      if summary.stoppedAt != nil { throw ExitCode(130) }
+      if let stop = frontend.describeStop(summary) {
+        try FileHandleOutput.standardError.write(stop)
+        throw ExitCode(InterruptFlag.exitCode)
+      }
       if strict, summary.counts.quarantined + summary.counts.conflicts > 0 { throw ExitCode(1) }
     }
   }

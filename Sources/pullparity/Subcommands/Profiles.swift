@@ -31,9 +31,9 @@ extension PullParity {
       let catalog = try profiles.catalog()
       switch format {
       case .json:
-        FileHandleOutput.standardOutput.write(try JSONRendering.render(ProfileList(profiles: catalog.sortedByName)))
+        try FileHandleOutput.standardOutput.write(try JSONRendering.render(ProfileList(profiles: catalog.sortedByName)))
       case .text:
-        FileHandleOutput.standardOutput.write(ProfileTextRenderer().render(catalog.sortedByName))
+        try FileHandleOutput.standardOutput.write(ProfileTextRenderer().render(catalog.sortedByName))
       }
     }
 

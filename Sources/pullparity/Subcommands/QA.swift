@@ -37,9 +37,9 @@ extension PullParity {
       switch format {
       case .text:
         let style = TextStyle(colored: FileHandleOutput.standardOutput.wantsColor)
-        FileHandleOutput.standardOutput.write(QATextRenderer(style: style).render(report))
+        try FileHandleOutput.standardOutput.write(QATextRenderer(style: style).render(report))
       case .json:
-        FileHandleOutput.standardOutput.write(try JSONRendering.render(report))
+        try FileHandleOutput.standardOutput.write(try JSONRendering.render(report))
       }
       if report.outcome != .passed { throw ExitCode(report.outcome.exitCode) }
     }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import PullParityIngest
+import PullParityReport
 
 extension PullParity {
   struct Replay: ParsableCommand {
@@ -21,9 +22,9 @@ extension PullParity {
         "Replayed \(Formatted.thousands(summary.events)) events into \(Formatted.thousands(summary.sessions)) sessions in \(Formatted.seconds(summary.durationSeconds)).",
         "Changed: \(summary.changed.count) sessions (outcome or violations differ); new: \(summary.added); gone: \(summary.removed).",
       ]
-      for id in summary.changed.prefix(20) { lines.append("  \(id)") }
+      for id in summary.changed.prefix(20) { lines.append("  \(TerminalText.escaped(id))") }
       if summary.changed.count > 20 { lines.append("  … and \(summary.changed.count - 20) more") }
-      FileHandleOutput.standardOutput.write(lines.joined(separator: "\n") + "\n")
+      try FileHandleOutput.standardOutput.write(lines.joined(separator: "\n") + "\n")
     }
   }
 }

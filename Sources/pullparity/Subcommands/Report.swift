@@ -1,5 +1,4 @@
 import ArgumentParser
-import Foundation
 import PullParityReport
 
 extension PullParity {
@@ -50,9 +49,9 @@ extension PullParity {
       let report = input.report
       let text = try format.render(input)
       if let output {
-        try text.write(toFile: output, atomically: true, encoding: .utf8)
+        try OutputFile(path: output).write(text)
       } else {
-        FileHandleOutput.standardOutput.write(text)
+        try FileHandleOutput.standardOutput.write(text)
       }
       if check, report.outcome != .passed { throw ExitCode(report.outcome.exitCode) }
     }

@@ -15,13 +15,13 @@ extension PullParity {
     @Flag(help: "Print the versioned SQL migrations instead.")
     var sql = false
 
-    func run() {
+    func run() throws {
       if sql {
         for migration in Schema.migrations {
-          FileHandleOutput.standardOutput.write("-- \(migration.name).sql\n\(migration.sql)\n")
+          try FileHandleOutput.standardOutput.write("-- \(migration.name).sql\n\(migration.sql)\n")
         }
       } else {
-        FileHandleOutput.standardOutput.write(Schema.documentation)
+        try FileHandleOutput.standardOutput.write(Schema.documentation)
       }
     }
   }

@@ -1,0 +1,23 @@
+public import PullParityStore
+
+/// The `ingest_runs` ledger for a terminal, newest run first: one block per run, in 80 columns.
+public struct IngestRunTextRenderer {
+  public init() {}
+
+  public func render(_ runs: [IngestRun]) -> String {
+    guard !runs.isEmpty else { return "No ingest runs: run `pullparity ingest` first.\n" }
+    return runs.flatMap(block).joined(separator: "\n") + "\n"
+  }
+
+  private func block(_ run: IngestRun) -> [String] {
+    let took = run.durationMs.map { " · \(Formatting.oneDecimal($0 / 1000)) s" } ?? ""
+    let heading = "run \(run.id) · \(run.status) · started \(run.startedAt)\(took) · \(run.parser)"
+    let counts =
+      "\(run.linesRead) lines: \(run.eventsStored) stored, \(run.duplicates) duplicates, \(run.conflicts) conflicts, "
+      + "\(run.quarantined) quarantined; \(run.sessionsDerived) sessions derived"
+    let sources = "sources: " + run.sources.joined(separator: ", ")
+    // Wrapped before the indent: the wrap would fold leading spaces away.
+    return [TerminalText.escaped(heading).wrapped(width: 80, indent: "  ")]
+      + [counts, sources].map { "  " + TerminalText.escaped($0).wrapped(width: 78, indent: "    ") }
+  }
+}

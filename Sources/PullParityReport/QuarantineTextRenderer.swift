@@ -1,0 +1,29 @@
+public import PullParityStore
+
+/// Quarantined lines for a terminal: where each is, why it was refused and how it began. All
+/// of it came from the input, so all of it goes through `TerminalText.escaped`.
+public struct QuarantineTextRenderer {
+  /// Characters of a raw line shown under it.
+  public static let rawShown = 100
+
+  public init() {}
+
+  /// `file:line: category: reason`, the form an ingest's summary names bad lines in.
+  public static func location(_ line: QuarantinedLine) -> String {
+    TerminalText.escaped("\(line.source):\(line.line): \(line.category): \(line.reason)")
+  }
+
+  /// - Parameter total: how many lines matched, of which `lines` are shown.
+  public func render(_ lines: [QuarantinedLine], total: Int) -> String {
+    guard !lines.isEmpty else { return "No quarantined line matches.\n" }
+    var out: [String] = []
+    for line in lines {
+      out.append(Self.location(line) + " (run \(line.runID))")
+      let raw = line.raw.count > Self.rawShown ? line.raw.prefix(Self.rawShown) + "…" : line.raw
+      out.append("    " + TerminalText.escaped(raw))
+    }
+    let count = total == 1 ? "1 quarantined line" : "\(total) quarantined lines"
+    out.append(lines.count < total ? "Shown \(lines.count) of \(count); --limit 0 shows them all." : "\(count).")
+    return out.joined(separator: "\n") + "\n"
+  }
+}

@@ -1,0 +1,54 @@
+import Foundation
+import GRDB
+
+/// One row of the `ingest_runs` ledger.
+public struct IngestRun: Sendable, Encodable {
+  public var id: Int64
+  public var startedAt: String
+  public var finishedAt: String?
+  /// running | completed | interrupted | failed.
+  public var status: String
+  /// The sources read, in order.
+  public var sources: [String]
+  public var linesRead: Int
+  public var eventsStored: Int
+  public var duplicates: Int
+  public var conflicts: Int
+  public var quarantined: Int
+  public var sessionsDerived: Int
+  public var durationMs: Double?
+  public var toolVersion: String
+  public var parser: String
+
+  init(row: Row) {
+    id = row["run_id"]
+    startedAt = row["started_at"]
+    finishedAt = row["finished_at"]
+    status = row["status"]
+    let sources: String = row["sources"]
+    self.sources = (try? JSONDecoder().decode([String].self, from: Data(sources.utf8))) ?? [sources]
+    linesRead = row["lines_read"]
+    eventsStored = row["events_stored"]
+    duplicates = row["duplicates"]
+    conflicts = row["conflicts"]
+    quarantined = row["quarantined"]
+    sessionsDerived = row["sessions_derived"]
+    durationMs = row["duration_ms"]
+    toolVersion = row["tool_version"]
+    parser = row["parser"]
+  }
+
+  enum CodingKeys: String, CodingKey {
+    case id = "run_id"
+    case startedAt = "started_at"
+    case finishedAt = "finished_at"
+    case status, sources
+    case linesRead = "lines_read"
+    case eventsStored = "events_stored"
+    case duplicates, conflicts, quarantined
+    case sessionsDerived = "sessions_derived"
+    case durationMs = "duration_ms"
+    case toolVersion = "tool_version"
+    case parser
+  }
+}

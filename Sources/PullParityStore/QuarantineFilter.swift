@@ -1,0 +1,34 @@
+import GRDB
+
+/// Which quarantined lines to list: every condition that is set must hold.
+public struct QuarantineFilter: Sendable {
+  public var runID: Int64?
+  /// `quarantine.category`: not_json, missing_field, …, conflict.
+  public var category: String?
+  /// `quarantine.source`, as the ingest recorded it.
+  public var source: String?
+
+  public init(runID: Int64? = nil, category: String? = nil, source: String? = nil) {
+    self.runID = runID
+    self.category = category
+    self.source = source
+  }
+
+  var sql: (condition: String, arguments: StatementArguments) {
+    var conditions = ["1"]
+    var arguments = StatementArguments()
+    if let runID {
+      conditions.append("run_id = ?")
+      arguments += [runID]
+    }
+    if let category {
+      conditions.append("category = ?")
+      arguments += [category]
+    }
+    if let source {
+      conditions.append("source = ?")
+      arguments += [source]
+    }
+    return (conditions.joined(separator: " AND "), arguments)
+  }
+}

@@ -1,0 +1,40 @@
+import Foundation
+import GRDB
+
+/// A line the quarantine table holds, as `pullparity quarantine` lists it.
+public struct QuarantinedLine: Sendable, Encodable {
+  public var id: Int64
+  public var source: String
+  public var line: Int
+  public var byteOffset: Int
+  public var category: String
+  /// Names the field and what was wrong with it.
+  public var reason: String
+  /// The line as received; bytes that are not UTF-8 (a BLOB in the table) become U+FFFD.
+  public var raw: String
+  /// For a conflict: the id whose stored version won.
+  public var eventID: String?
+  public var runID: Int64
+
+  init(row: Row) {
+    id = row["quarantine_id"]
+    source = row["source"]
+    line = row["line"]
+    byteOffset = row["byte_offset"]
+    category = row["category"]
+    reason = row["reason"]
+    let bytes: Data = row["raw"] ?? Data()
+    raw = String(decoding: bytes, as: UTF8.self)
+    eventID = row["event_id"]
+    runID = row["run_id"]
+  }
+
+  enum CodingKeys: String, CodingKey {
+    case id = "quarantine_id"
+    case source, line
+    case byteOffset = "byte_offset"
+    case category, reason, raw
+    case eventID = "event_id"
+    case runID = "run_id"
+  }
+}

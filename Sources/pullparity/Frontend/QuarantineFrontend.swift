@@ -1,0 +1,24 @@
+import PullParityIngest
+import PullParityReport
+import PullParityStore
+
+/// Lists quarantined lines for `pullparity quarantine`, after checking that the filter names
+/// a reason that exists.
+struct QuarantineFrontend {
+  var database: PullParityDatabase
+
+  func render(_ filter: QuarantineFilter, limit: Int?, format: TextOrJSON) throws -> String {
+    if let category = filter.category, RejectionReason(rawValue: category) == nil {
+      let known = RejectionReason.allCases.map(\.rawValue).joined(separator: ", ")
+      throw CommandError("--reason \"\(category)\" is not a reason; reasons: \(known)")
+    }
+    let queries = RunQueries(database)
+    let lines = try queries.quarantined(filter, limit: limit)
+    switch format {
+    case .json:
+      return try JSONRendering.render(lines)
+    case .text:
+      return QuarantineTextRenderer().render(lines, total: try queries.quarantinedCount(filter))
+    }
+  }
+}

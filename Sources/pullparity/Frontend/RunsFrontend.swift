@@ -1,0 +1,15 @@
+import PullParityReport
+import PullParityStore
+
+/// Lists the `ingest_runs` ledger for `pullparity runs`.
+struct RunsFrontend {
+  var database: PullParityDatabase
+
+  func render(limit: Int?, format: TextOrJSON) throws -> String {
+    let runs = try RunQueries(database).runs(limit: limit)
+    switch format {
+    case .json: return try JSONRendering.render(runs)
+    case .text: return IngestRunTextRenderer().render(runs)
+    }
+  }
+}

@@ -1,0 +1,41 @@
+import PullParityCore
+import PullParityIngest
+import PullParityReport
+import PullParityStore
+
+/// Finds one session by its id or a prefix of it and replays it from its stored raw lines with
+/// the profiles stored in the database.
+struct SessionFrontend {
+  var database: PullParityDatabase
+  /// As named on the command line, for messages.
+  var databaseName: String
+
+  var queries: ReportQueries { ReportQueries(database) }
+
+  /// The session `id` names: itself when it is a stored id, else the one session whose id
+  /// starts with it, ignoring case.
+  func resolve(_ id: String) throws -> String {
+    if try !queries.storedEvents(ofSession: id).isEmpty { return id }
+    let matches = try queries.sessionIDs(startingWith: id, limit: 6)
+    let exact = matches.filter { $0.lowercased() == id.lowercased() }
+    if exact.count == 1 { return exact[0] }
+    switch matches.count {
+    case 0: throw CommandError("no session \"\(id)\" in \(databaseName)")
+    case 1: return matches[0]
+    default:
+      let listed = matches.prefix(5).joined(separator: ", ") + (matches.count > 5 ? ", …" : "")
+      throw CommandError("\"\(id)\" matches several sessions: \(listed); give more of the id")
+    }
+  }
+
+  /// The session's events in order with the state after each and its findings, as text.
+  func trace(_ id: String, style: TextStyle) throws -> String {
+    let sessionID = try resolve(id)
+    var catalog = ProfileCatalog()
+    catalog.merge(try queries.storedProfiles().map(\.profile))
+    var decoder = LineDecoder(.simdjson)
+    let events = try decoder.sessionEvents(try queries.storedEvents(ofSession: sessionID), sessionID: sessionID)
+    let (session, steps) = SessionDeriver.trace(events, profiles: catalog)
+    return SessionTraceRenderer(style: style).render(session, steps: steps)
+  }
+}

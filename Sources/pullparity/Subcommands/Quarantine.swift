@@ -1,0 +1,48 @@
+import ArgumentParser
+import PullParityStore
+
+extension PullParity {
+  struct Quarantine: ParsableCommand {
+    static let configuration = CommandConfiguration(
+      abstract: "List the lines ingests refused, with file, line, reason and the line itself.",
+      discussion: """
+        Every bad line an ingest met is kept in the quarantine table once, with the field and what was wrong with it; an ingest's summary names the first few. Filters combine. Text shows each line's start with its control characters as \\u{…}; JSON has every column, the raw line whole.
+
+        Examples:
+          pullparity quarantine
+          pullparity quarantine --run 3 --reason missing_field
+          pullparity quarantine --source logs/ios.jsonl --format json
+        """)
+
+    @OptionGroup var database: DatabaseOptions
+
+    @Option(
+      name: .customLong("run"),
+      help: ArgumentHelp("Only lines quarantined by this run (see `pullparity runs`).", valueName: "id"))
+    var runID: Int64?
+
+    @Option(
+      help: ArgumentHelp("Only this reason: not_json, missing_field, wrong_type, …, conflict.", valueName: "reason"))
+    var reason: String?
+
+    @Option(help: ArgumentHelp("Only lines of this source, named as the ingest recorded it.", valueName: "file"))
+    var source: String?
+
+    @Option(help: ArgumentHelp("At most this many lines; 0 for all.", valueName: "n"))
+    var limit = 100
+
+    @Option(help: ArgumentHelp("Output format: text or json.", valueName: "format"))
+    var format: TextOrJSON = .text
+
+    func validate() throws {
+      guard limit >= 0 else { throw ValidationError("--limit must be 0 or more") }
+    }
+
+    func run() throws {
+      let frontend = QuarantineFrontend(database: try database.open(readOnly: true))
+      let filter = QuarantineFilter(runID: runID, category: reason, source: source)
+      try FileHandleOutput.standardOutput.write(
+        try frontend.render(filter, limit: limit == 0 ? nil : limit, format: format))
+    }
+  }
+}

@@ -17,6 +17,12 @@ export interface EventSink {
   flush?(final: boolean): void;
 }
 
+/** The profile's arm threshold, on `distance × resistance` (default 1). */
+export interface Arming {
+  threshold: number;
+  resistance?: number;
+}
+
 export interface RecorderOptions {
   app: string;
   appVersion?: string;
@@ -28,6 +34,8 @@ export interface RecorderOptions {
   empty?: boolean;
   osVersion?: string;
   device?: string;
+  /** With it, `pullMove` decides arming as the pipeline does; without it `armed`/`disarmed` do. */
+  arming?: Arming;
   /** A sink, or a callback that gets every line. */
   sink: EventSink | ((line: string) => void);
   /** Hears what went wrong; nothing is ever thrown into the app. */

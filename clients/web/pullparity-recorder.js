@@ -9,9 +9,11 @@
  * @typedef {'pull' | 'tab_reselect' | 'programmatic'} RefreshTrigger
  * @typedef {{kind?: 'balls' | 'waveform' | 'native', count?: number, stagger_ms?: number, cycle_ms?: number}} IndicatorConfig
  * @typedef {{write(line: string): void, flush?(final: boolean): void}} EventSink
+ * @typedef {{threshold: number, resistance?: number}} Arming the profile's arm threshold, on
+ *   `distance × resistance`; without it the app's `armed`/`disarmed` calls say when it armed
  * @typedef {{
  *   app: string, appVersion?: string, platform?: string, profile?: string, screen?: string,
- *   empty?: boolean, osVersion?: string, device?: string,
+ *   empty?: boolean, osVersion?: string, device?: string, arming?: Arming,
  *   sink: EventSink | ((line: string) => void),
  *   onError?: (error: unknown) => void,
  *   now?: () => number, random?: (bytes: Uint8Array) => Uint8Array
@@ -200,6 +202,7 @@ export class PullParityRecorder {
     this.sink = typeof options.sink === 'function' ? new CallbackEventSink(options.sink) : options.sink;
     this.now = options.now ?? (() => performance.timeOrigin + performance.now());
     this.ids = new UUIDv7Generator(options.random);
+    this.arming = options.arming;
     /** @type {{id: string, nextSeq: number, phase: string} | undefined} */
     this.session = undefined;
   }
@@ -264,7 +267,7 @@ export class PullParityRecorder {
         this.session = { id: this.ids.next(ts), nextSeq: 0, phase: Phase.idle };
       }
       const seq = this.session.nextSeq++;
-      this.session.phase = nextPhase(this.session.phase, type, payload);
+      this.session.phase = nextPhase(this.session.phase, type, payload, this.arming);
       this.sink.write(this.line(type, payload, ts, seq));
     } catch (error) {
       this.onError(error);
@@ -301,16 +304,21 @@ function opensSession(type, payload, phase) {
 }
 
 /**
- * The phase after an event. The app decides arming, so `armed`/`disarmed` move between pulling
- * and armed; a release short of arming ends the pull as the Core machine ends it.
+ * The phase after an event, as the Core machine moves it: with the profile's threshold a
+ * `pull_move` decides arming, without one the app's `armed`/`disarmed` do; a release short of
+ * arming ends the pull.
  */
-function nextPhase(phase, type, payload) {
+function nextPhase(phase, type, payload, arming) {
   const pulling = phase === Phase.pulling || phase === Phase.armed;
   const running = phase === Phase.refreshing || phase === Phase.holding;
   switch (type) {
     case 'pull_start': return phase === Phase.idle ? Phase.pulling : phase;
-    case 'armed': return pulling ? Phase.armed : phase;
-    case 'disarmed': return pulling ? Phase.pulling : phase;
+    case 'pull_move':
+      if (!pulling || !arming) return phase;
+      // The pipeline's slack, so binary rounding at the threshold splits sessions as it does.
+      return payload.distance * (arming.resistance ?? 1) >= arming.threshold - 1e-6 ? Phase.armed : Phase.pulling;
+    case 'armed': return pulling && !arming ? Phase.armed : phase;
+    case 'disarmed': return pulling && !arming ? Phase.pulling : phase;
     case 'release': return pulling ? (phase === Phase.armed ? Phase.released : Phase.cancelled) : phase;
     case 'cancel': return pulling || phase === Phase.released ? Phase.cancelled : phase;
     case 'refresh_start':

@@ -24,7 +24,11 @@ const behaviour = {
 };
 
 const sink = new HttpEventSink('/events', { flushIntervalMs: 500, retryDelayMs: 300 });
-const recorder = new PullParityRecorder({ app: 'padel', appVersion: '3.9.0-web', screen: 'feed', sink });
+const recorder = new PullParityRecorder({
+  app: 'padel', appVersion: '3.9.0-web', screen: 'feed', sink,
+  // Sessions split where the pipeline splits them, whatever this page believes about arming.
+  arming: { threshold: 24, resistance: 0.72 },
+});
 
 const feed = document.getElementById('feed');
 const ptr = document.getElementById('ptr');

@@ -19,6 +19,10 @@ def chromium_options() -> webdriver.ChromeOptions:
         # The page's timers (minimum hold, batching) must run as they would in front of a user.
         "--disable-background-timer-throttling",
         "--disable-renderer-backgrounding",
+        # Headless has no display to wait for: frames must not pace the touch events, which
+        # the drag-tracking item measures (a gap over 100 ms between samples fails it).
+        "--disable-gpu-vsync",
+        "--disable-frame-rate-limit",
     ):
         options.add_argument(argument)
     options.add_experimental_option(

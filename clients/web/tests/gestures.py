@@ -8,9 +8,10 @@ from selenium.webdriver.common.actions.action_builder import ActionBuilder
 from selenium.webdriver.common.actions.pointer_input import PointerInput
 from selenium.webdriver.support.wait import WebDriverWait
 
-# The finger starts inside the feed, below the header; 8 px per move keeps a long pull to a
-# few dozen events and each sample well under the checklist's 100 ms gap.
-START_X, START_Y, STEP_PX = 200, 250, 8
+# The finger starts inside the feed, below the header. 12 px per move keeps a long pull to about
+# twenty touch events: each is one round trip through chromedriver, and a busy machine can stall
+# any of them past the checklist's 100 ms sample gap.
+START_X, START_Y, STEP_PX = 200, 250, 12
 ARMING_DISTANCE = 24 / 0.72  # padel arms on distance × resistance ≥ 24
 
 

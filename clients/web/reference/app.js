@@ -141,8 +141,8 @@ async function holdAtLeast(ms, work) {
 async function refresh() {
   app.refreshing = true;
   recorder.refreshStart('pull');
-  setOffset(behaviour.threshold);
   ptr.classList.add('refreshing');
+  setOffset(ptr.offsetHeight); // the whole indicator in view while it refreshes
   if (ptr.offsetParent !== null) recorder.indicatorShown(indicatorConfig());
   showLabel('refreshing');
   try {

@@ -2,6 +2,7 @@
 recorder POSTs to /events, the way an app's own collector would."""
 
 import http.server
+import sys
 import threading
 from pathlib import Path
 
@@ -78,3 +79,11 @@ class EventServer:
                 pass
 
         return Handler
+
+
+if __name__ == "__main__":
+    # Try the reference PWA by hand: python3 clients/web/tests/event_server.py [events.jsonl]
+    log = Path(sys.argv[1] if len(sys.argv) > 1 else "events.jsonl").resolve()
+    with EventServer(log) as server:
+        print(f"open {server.url}/reference/ (add ?load=3000, ?empty=1, ...); events go to {log}")
+        server.thread.join()

@@ -8,10 +8,12 @@ from selenium.webdriver.common.actions.action_builder import ActionBuilder
 from selenium.webdriver.common.actions.pointer_input import PointerInput
 from selenium.webdriver.support.wait import WebDriverWait
 
-# The finger starts inside the feed, below the header. 12 px per move keeps a long pull to about
-# twenty touch events: each is one round trip through chromedriver, and a busy machine can stall
-# any of them past the checklist's 100 ms sample gap.
-START_X, START_Y, STEP_PX = 200, 250, 12
+# The finger starts inside the feed, below the header, and moves 12 px per touch event up to
+# 48 px, past the threshold (33.3 px), then 24 px: every touch event is a round trip through
+# chromedriver, and a machine starved of CPU can stall any of them past the checklist's 100 ms
+# sample gap, so a long pull takes a dozen events, not dozens.
+START_X, START_Y = 200, 250
+FINE_STEP_PX, FINE_UNTIL_PX, COARSE_STEP_PX = 12, 48, 24
 ARMING_DISTANCE = 24 / 0.72  # padel arms on distance × resistance ≥ 24
 
 
@@ -49,7 +51,7 @@ class Tally:
 
 
 def touch_drag(driver, distance: float, back_to: float | None = None) -> None:
-    """One finger down, moved in `STEP_PX` steps to `distance` (and back to `back_to`), lifted."""
+    """One finger down, moved to `distance` (and back to `back_to`), lifted."""
     finger = PointerInput(interaction.POINTER_TOUCH, "finger")
     actions = ActionBuilder(driver, mouse=finger, duration=0)
     actions.pointer_action.move_to_location(START_X, START_Y).pointer_down()
@@ -60,9 +62,15 @@ def touch_drag(driver, distance: float, back_to: float | None = None) -> None:
 
 
 def _path(distance: float, back_to: float | None) -> list[float]:
-    out = [min(distance, step) for step in range(STEP_PX, int(distance) + STEP_PX, STEP_PX)]
-    if back_to is not None:
-        out += [max(back_to, distance - step) for step in range(STEP_PX, int(distance - back_to) + STEP_PX, STEP_PX)]
+    """The finger's travel at each touch event: out to `distance`, then back to `back_to`."""
+    out: list[float] = []
+    y = 0.0
+    while y < distance:
+        y = min(distance, y + (FINE_STEP_PX if y < FINE_UNTIL_PX else COARSE_STEP_PX))
+        out.append(y)
+    while back_to is not None and y > back_to:
+        y = max(back_to, y - COARSE_STEP_PX)
+        out.append(y)
     return out
 
 

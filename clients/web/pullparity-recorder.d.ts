@@ -67,7 +67,10 @@ export interface HttpSinkOptions {
 
 export declare class HttpEventSink implements EventSink {
   constructor(url: string, options?: HttpSinkOptions);
+  /** Lines not yet acknowledged, oldest first. */
   readonly queue: readonly string[];
+  /** How many of the queue's first lines are in flight. */
+  readonly inFlight: number;
   write(line: string): void;
   flush(final?: boolean): void;
 }

@@ -87,8 +87,8 @@ export class HttpEventSink {
     this.onError = options.onError ?? (() => {});
     /** @type {string[]} lines not yet acknowledged, oldest first */
     this.queue = [];
-    /** how many of the queue's first lines are in flight */
-    this.inFlight = 0;
+    /** @type {string[] | undefined} the queue's first lines, while a POST of them is out */
+    this.sending = undefined;
     this.timer = undefined;
     if (options.listen !== false && typeof addEventListener === 'function') {
       addEventListener('pagehide', () => this.flush(true));
@@ -96,6 +96,11 @@ export class HttpEventSink {
         if (document.visibilityState === 'hidden') this.flush(true);
       });
     }
+  }
+
+  /** How many of the queue's first lines are in flight. */
+  get inFlight() {
+    return this.sending?.length ?? 0;
   }
 
   /** @param {string} line */
@@ -131,9 +136,11 @@ export class HttpEventSink {
 
   /** @param {string[]} batch */
   post(batch) {
-    this.inFlight = batch.length;
+    this.sending = batch;
     const settle = (ok, error) => {
-      this.inFlight = 0;
+      // The page-hide beacon took these lines over: the queue no longer starts with them.
+      if (this.sending !== batch) return;
+      this.sending = undefined;
       if (ok) this.queue.splice(0, batch.length);
       else this.onError(error);
       if (this.queue.length > 0) this.schedule(ok ? 0 : this.retryDelayMs);
@@ -153,7 +160,7 @@ export class HttpEventSink {
     const body = new Blob([this.queue.join('\n') + '\n'], { type: 'text/plain;charset=UTF-8' });
     if (this.sendBeacon && this.sendBeacon(this.url, body)) {
       this.queue = [];
-      this.inFlight = 0;
+      this.sending = undefined;
     } else if (this.inFlight === 0) {
       this.post(this.queue.slice(0, this.maxBatchLines));
     }
@@ -187,7 +194,7 @@ class CallbackEventSink {
  */
 export class PullParityRecorder {
   /** @param {RecorderOptions} options */
-  constructor(options) {
+  constructor(options = /** @type {RecorderOptions} */ ({})) {
     this.app = options.app;
     this.appVersion = options.appVersion;
     this.platform = options.platform ?? 'pwa';

@@ -185,15 +185,22 @@ def test_the_http_sink_batches_and_sends_a_failed_batch_again_unchanged(run_js):
 def test_the_page_hide_flush_beacons_everything_not_acknowledged(run_js):
     result = run_js("""
       const beacons = [];
-      const fetch = () => new Promise(() => {});  // a POST that never answers
+      let answer;
+      const fetch = () => new Promise((resolve) => (answer = resolve));  // answered by the test
       const sink = new m.HttpEventSink('/events', { fetch, flushIntervalMs: 5, maxBatchLines: 2,
         sendBeacon: (url, blob) => (beacons.push(blob), true) });
       ['a', 'b', 'c'].forEach((line) => sink.write(line));
       await new Promise((r) => setTimeout(r, 30));
       const inFlight = sink.inFlight;
       dispatchEvent(new PageTransitionEvent('pagehide'));
-      return { inFlight, beacons: await Promise.all(beacons.map((b) => b.text())), left: sink.queue.length,
-        type: beacons[0].type };
+      const left = sink.queue.length;
+      // The page comes back (back-forward cache), records on, and the old POST answers late.
+      sink.write('d');
+      answer({ ok: true, status: 204 });
+      await new Promise((r) => setTimeout(r, 0));
+      return { inFlight, beacons: await Promise.all(beacons.map((b) => b.text())), left,
+        type: beacons[0].type, after: [...sink.queue] };
     """)
     # The batch still in flight goes again: PullParity's dedup makes the second copy harmless.
-    assert result == {"inFlight": 2, "beacons": ["a\nb\nc\n"], "left": 0, "type": "text/plain;charset=utf-8"}
+    assert result == {"inFlight": 2, "beacons": ["a\nb\nc\n"], "left": 0, "type": "text/plain;charset=utf-8",
+                      "after": ["d"]}

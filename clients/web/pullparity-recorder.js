@@ -7,7 +7,8 @@
 /**
  * @typedef {'pulling' | 'ready' | 'refreshing'} LabelState
  * @typedef {'pull' | 'tab_reselect' | 'programmatic'} RefreshTrigger
- * @typedef {{kind?: 'balls' | 'waveform' | 'native', count?: number, stagger_ms?: number, cycle_ms?: number}} IndicatorConfig
+ * @typedef {{kind?: 'balls' | 'waveform' | 'native', count?: number, stagger_ms?: number,
+ *   cycle_ms?: number}} IndicatorConfig
  * @typedef {{write(line: string): void, flush?(final: boolean): void}} EventSink
  * @typedef {{threshold: number, resistance?: number}} Arming the profile's arm threshold, on
  *   `distance × resistance`; without it the app's `armed`/`disarmed` calls say when it armed
@@ -235,7 +236,13 @@ export class PullParityRecorder {
   /** @param {RefreshTrigger} [trigger] */
   refreshStart(trigger = 'pull') { this.record('refresh_start', { trigger }); }
   /** @param {IndicatorConfig} [config] */
-  indicatorShown(config) { this.record('indicator_shown', { indicator: config }); }
+  indicatorShown(config) {
+    // Members in the Swift recorder's order, whatever order the app wrote them in.
+    const indicator = config && {
+      kind: config.kind, count: config.count, stagger_ms: config.stagger_ms, cycle_ms: config.cycle_ms,
+    };
+    this.record('indicator_shown', { indicator });
+  }
   indicatorHidden() { this.record('indicator_hidden'); }
   /** @param {boolean} ok @param {string} [error] */
   loadComplete(ok, error) { this.record('load_complete', { ok, error }); }

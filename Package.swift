@@ -27,7 +27,8 @@ let package = Package(
     .target(
       name: "PullParitySchema",
       path: "schema",
-      exclude: [],
+      // The event format as JSON Schema, for other platforms' emitters: not the database's.
+      exclude: ["events.schema.json"],
       resources: [
         .embedInCode("0001_events_and_sessions.sql"),
         .embedInCode("0002_dashboard_views.sql"),

@@ -1,0 +1,104 @@
+// Types of pullparity-recorder.js (the JSDoc there is the source of truth).
+
+export type LabelState = 'pulling' | 'ready' | 'refreshing';
+export type RefreshTrigger = 'pull' | 'tab_reselect' | 'programmatic';
+
+export interface IndicatorConfig {
+  kind?: 'balls' | 'waveform' | 'native';
+  count?: number;
+  stagger_ms?: number;
+  cycle_ms?: number;
+}
+
+/** Where the recorder writes each event, as one JSON line without the line end. */
+export interface EventSink {
+  write(line: string): void;
+  /** Sends what is queued; `final` when the page is going away. */
+  flush?(final: boolean): void;
+}
+
+/** The profile's arm threshold, on `distance × resistance` (default 1). */
+export interface Arming {
+  threshold: number;
+  resistance?: number;
+}
+
+export interface RecorderOptions {
+  app: string;
+  appVersion?: string;
+  /** `pwa` unless given. */
+  platform?: string;
+  /** The profile's name when it is not `app`'s. */
+  profile?: string;
+  screen?: string;
+  empty?: boolean;
+  osVersion?: string;
+  device?: string;
+  /** With it, `pullMove` decides arming as the pipeline does; without it `armed`/`disarmed` do. */
+  arming?: Arming;
+  /** A sink, or a callback that gets every line. */
+  sink: EventSink | ((line: string) => void);
+  /** Hears what went wrong; nothing is ever thrown into the app. */
+  onError?: (error: unknown) => void;
+  /** Epoch ms; `performance.timeOrigin + performance.now()` unless given. */
+  now?: () => number;
+  /** Fills the array with random bytes; `crypto.getRandomValues` unless given. */
+  random?: (bytes: Uint8Array) => Uint8Array;
+}
+
+export declare class UUIDv7Generator {
+  constructor(random?: (bytes: Uint8Array) => Uint8Array);
+  next(timestamp: number): string;
+}
+
+export interface HttpSinkOptions {
+  /** How long a line waits for company before it is sent (default 2000 ms). */
+  flushIntervalMs?: number;
+  /** Lines per POST (default 200). */
+  maxBatchLines?: number;
+  /** Wait before a failed batch is sent again (default 1000 ms). */
+  retryDelayMs?: number;
+  fetch?: typeof fetch;
+  sendBeacon?: (url: string, body: Blob) => boolean;
+  onError?: (error: unknown) => void;
+  /** Flush on `pagehide` and `visibilitychange` (default true). */
+  listen?: boolean;
+}
+
+export declare class HttpEventSink implements EventSink {
+  constructor(url: string, options?: HttpSinkOptions);
+  /** Lines not yet acknowledged, oldest first. */
+  readonly queue: readonly string[];
+  /** How many of the queue's first lines are in flight. */
+  readonly inFlight: number;
+  write(line: string): void;
+  flush(final?: boolean): void;
+}
+
+export declare class PullParityRecorder {
+  constructor(options: RecorderOptions);
+  screen: string | undefined;
+  empty: boolean | undefined;
+  readonly currentSessionId: string | undefined;
+
+  pullStart(): void;
+  pullMove(distance: number, offset?: number): void;
+  armed(distance: number): void;
+  disarmed(distance: number): void;
+  release(distance: number): void;
+  cancel(reason?: string): void;
+  label(text: string, state: LabelState): void;
+  refreshStart(trigger?: RefreshTrigger): void;
+  indicatorShown(config?: IndicatorConfig): void;
+  indicatorHidden(): void;
+  loadComplete(ok: boolean, error?: string): void;
+  errorShown(message?: string): void;
+  contentCleared(): void;
+  reveal(progress: number, visible: number): void;
+  scrollToTop(): void;
+  cacheInvalidated(key: string): void;
+  fetchStart(): void;
+  closeSession(): void;
+  flush(): void;
+  record(type: string, payload?: Record<string, unknown>): void;
+}

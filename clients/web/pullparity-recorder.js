@@ -1,0 +1,345 @@
+// PullParity recorder for the web: records a PWA's pull-to-refresh as the event log that
+// `pullparity ingest` reads (one JSON object per line, the event contract v1).
+//
+// No dependencies, no build step: import it as an ES module. Every public method catches its own
+// errors and reports them to `onError`: recording must never break the app's gesture.
+
+/**
+ * @typedef {'pulling' | 'ready' | 'refreshing'} LabelState
+ * @typedef {'pull' | 'tab_reselect' | 'programmatic'} RefreshTrigger
+ * @typedef {{kind?: 'balls' | 'waveform' | 'native', count?: number, stagger_ms?: number,
+ *   cycle_ms?: number}} IndicatorConfig
+ * @typedef {{write(line: string): void, flush?(final: boolean): void}} EventSink
+ * @typedef {{threshold: number, resistance?: number}} Arming the profile's arm threshold, on
+ *   `distance × resistance`; without it the app's `armed`/`disarmed` calls say when it armed
+ * @typedef {{
+ *   app: string, appVersion?: string, platform?: string, profile?: string, screen?: string,
+ *   empty?: boolean, osVersion?: string, device?: string, arming?: Arming,
+ *   sink: EventSink | ((line: string) => void),
+ *   onError?: (error: unknown) => void,
+ *   now?: () => number, random?: (bytes: Uint8Array) => Uint8Array
+ * }} RecorderOptions
+ */
+
+/** Where a session is, as far as it decides when the next one starts (the Core's phases). */
+const Phase = Object.freeze({
+  idle: 'idle', pulling: 'pulling', armed: 'armed', released: 'released',
+  refreshing: 'refreshing', holding: 'holding', done: 'done', cancelled: 'cancelled',
+});
+
+/**
+ * Time-ordered UUIDs (RFC 9562 version 7): 48 bits of epoch ms, a 12-bit counter (method 1) and
+ * 62 random bits, so ids from one recorder sort in the order they were made, even within one
+ * millisecond or when the clock steps back.
+ */
+export class UUIDv7Generator {
+  /** @param {(bytes: Uint8Array) => Uint8Array} [random] */
+  constructor(random = (bytes) => crypto.getRandomValues(bytes)) {
+    this.random = random;
+    this.lastMs = 0;
+    this.counter = 0;
+  }
+
+  /** @param {number} timestamp epoch ms @returns {string} */
+  next(timestamp) {
+    const ms = Number.isFinite(timestamp) ? Math.max(0, Math.floor(timestamp)) : 0;
+    const bytes = this.random(new Uint8Array(10));
+    if (ms > this.lastMs) {
+      this.lastMs = ms;
+      // Start low in the counter's range so that many ids in one millisecond still fit.
+      this.counter = ((bytes[0] << 8) | bytes[1]) & 0x7ff;
+    } else if (this.counter < 0xfff) {
+      this.counter += 1;
+    } else {
+      this.lastMs += 1;
+      this.counter = ((bytes[0] << 8) | bytes[1]) & 0x7ff;
+    }
+    const time = this.lastMs.toString(16).padStart(12, '0');
+    const randA = (0x7000 | this.counter).toString(16);
+    const tail = Array.from(bytes.subarray(2, 10), (b) => b.toString(16).padStart(2, '0')).join('');
+    const variant = ((parseInt(tail.slice(0, 2), 16) & 0x3f) | 0x80).toString(16);
+    const randB = variant + tail.slice(2);
+    return `${time.slice(0, 8)}-${time.slice(8)}-${randA}-${randB.slice(0, 4)}-${randB.slice(4, 16)}`;
+  }
+}
+
+/**
+ * Batches lines and POSTs them to `url` as JSON lines (`fetch`), and hands what is left to
+ * `navigator.sendBeacon` when the page is hidden or unloaded. A batch that fails (network error or
+ * a non-2xx status) stays queued and is sent again, byte for byte, with the next flush: PullParity
+ * skips an event id it already stored, so a batch that did arrive but whose answer was lost costs
+ * nothing.
+ */
+export class HttpEventSink {
+  /**
+   * @param {string} url
+   * @param {{flushIntervalMs?: number, maxBatchLines?: number, retryDelayMs?: number,
+   *   fetch?: typeof fetch, sendBeacon?: (url: string, body: Blob) => boolean,
+   *   onError?: (error: unknown) => void, listen?: boolean}} [options]
+   */
+  constructor(url, options = {}) {
+    this.url = url;
+    this.flushIntervalMs = options.flushIntervalMs ?? 2000;
+    this.maxBatchLines = options.maxBatchLines ?? 200;
+    this.retryDelayMs = options.retryDelayMs ?? 1000;
+    this.fetch = options.fetch ?? globalThis.fetch?.bind(globalThis);
+    this.sendBeacon = options.sendBeacon ??
+      (typeof navigator !== 'undefined' && navigator.sendBeacon ? navigator.sendBeacon.bind(navigator) : undefined);
+    this.onError = options.onError ?? (() => {});
+    /** @type {string[]} lines not yet acknowledged, oldest first */
+    this.queue = [];
+    /** @type {string[] | undefined} the queue's first lines, while a POST of them is out */
+    this.sending = undefined;
+    this.timer = undefined;
+    if (options.listen !== false && typeof addEventListener === 'function') {
+      addEventListener('pagehide', () => this.flush(true));
+      addEventListener('visibilitychange', () => {
+        if (document.visibilityState === 'hidden') this.flush(true);
+      });
+    }
+  }
+
+  /** How many of the queue's first lines are in flight. */
+  get inFlight() {
+    return this.sending?.length ?? 0;
+  }
+
+  /** @param {string} line */
+  write(line) {
+    this.queue.push(line);
+    if (this.queue.length - this.inFlight >= this.maxBatchLines) this.flush(false);
+    else this.schedule(this.flushIntervalMs);
+  }
+
+  /**
+   * Sends what is queued. `final` (the page is going away) uses `sendBeacon`, which outlives the
+   * page, for everything not yet acknowledged, including a batch still in flight.
+   * @param {boolean} [final]
+   */
+  flush(final = false) {
+    try {
+      if (final) return this.flushFinal();
+      if (this.inFlight > 0 || this.queue.length === 0) return;
+      this.post(this.queue.slice(0, this.maxBatchLines));
+    } catch (error) {
+      this.onError(error);
+    }
+  }
+
+  /** @param {number} delay */
+  schedule(delay) {
+    if (this.timer !== undefined) return;
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      this.flush(false);
+    }, delay);
+  }
+
+  /** @param {string[]} batch */
+  post(batch) {
+    this.sending = batch;
+    const settle = (ok, error) => {
+      // The page-hide beacon took these lines over: the queue no longer starts with them.
+      if (this.sending !== batch) return;
+      this.sending = undefined;
+      if (ok) this.queue.splice(0, batch.length);
+      else this.onError(error);
+      if (this.queue.length > 0) this.schedule(ok ? 0 : this.retryDelayMs);
+    };
+    this.fetch(this.url, {
+      method: 'POST', body: batch.join('\n') + '\n', keepalive: true,
+      headers: { 'Content-Type': 'application/x-ndjson' },
+    }).then(
+      (response) => settle(response.ok, new Error(`PullParity sink: HTTP ${response.status} from ${this.url}`)),
+      (error) => settle(false, error),
+    );
+  }
+
+  flushFinal() {
+    if (this.queue.length === 0) return;
+    // text/plain is a CORS-safelisted type, so the beacon also goes to another origin.
+    const body = new Blob([this.queue.join('\n') + '\n'], { type: 'text/plain;charset=UTF-8' });
+    if (this.sendBeacon && this.sendBeacon(this.url, body)) {
+      this.queue = [];
+      this.sending = undefined;
+    } else if (this.inFlight === 0) {
+      this.post(this.queue.slice(0, this.maxBatchLines));
+    }
+  }
+}
+
+/** Wraps a callback as a sink: it gets every line as it is recorded. */
+class CallbackEventSink {
+  /** @param {(line: string) => void} callback */
+  constructor(callback) {
+    this.callback = callback;
+  }
+
+  /** @param {string} line */
+  write(line) {
+    this.callback(line);
+  }
+}
+
+/**
+ * Records a page's pull-to-refresh, one method per moment of the gesture, and writes each event
+ * as one JSON line to the sink. Stamps `event_id` (UUIDv7), `session_id`, `ts`
+ * (`performance.timeOrigin + performance.now()`: epoch ms, sub-millisecond, monotonic), `seq`
+ * (from 0 per session), `platform`, `app`, `app_version`, `screen` and `empty`.
+ *
+ * Sessions split where the pipeline splits them: `pullStart` always opens one; `refreshStart`
+ * and `scrollToTop` open one when the last has ended (indicator hidden, pull cancelled or released
+ * short of arming), and a refresh that no finger started also when the last pull never released;
+ * any other event joins the last session, even an ended one (a late `loadComplete` or
+ * `errorShown` belongs to it).
+ */
+export class PullParityRecorder {
+  /** @param {RecorderOptions} options */
+  constructor(options = /** @type {RecorderOptions} */ ({})) {
+    this.app = options.app;
+    this.appVersion = options.appVersion;
+    this.platform = options.platform ?? 'pwa';
+    this.profile = options.profile;
+    this.osVersion = options.osVersion;
+    this.device = options.device;
+    /** The screen stamped on the next events (`feed`). */
+    this.screen = options.screen;
+    /** Whether the screen has no content, stamped on the next events; `undefined` leaves it out. */
+    this.empty = options.empty;
+    this.onError = options.onError ?? ((error) => console.warn('PullParity recorder:', error));
+    this.sink = typeof options.sink === 'function' ? new CallbackEventSink(options.sink) : options.sink;
+    this.now = options.now ?? (() => performance.timeOrigin + performance.now());
+    this.ids = new UUIDv7Generator(options.random);
+    this.arming = options.arming;
+    /** @type {{id: string, nextSeq: number, phase: string} | undefined} */
+    this.session = undefined;
+  }
+
+  /** The session the next event joins unless it starts a new one. */
+  get currentSessionId() {
+    return this.session?.id;
+  }
+
+  pullStart() { this.record('pull_start'); }
+  /** @param {number} distance finger travel in CSS px @param {number} [offset] the drawn offset */
+  pullMove(distance, offset) { this.record('pull_move', { distance, offset }); }
+  /** @param {number} distance */
+  armed(distance) { this.record('armed', { distance }); }
+  /** @param {number} distance */
+  disarmed(distance) { this.record('disarmed', { distance }); }
+  /** @param {number} distance */
+  release(distance) { this.record('release', { distance }); }
+  /** @param {string} [reason] */
+  cancel(reason) { this.record('cancel', { reason }); }
+  /** @param {string} text @param {LabelState} state */
+  label(text, state) { this.record('label', { text, state }); }
+  /** @param {RefreshTrigger} [trigger] */
+  refreshStart(trigger = 'pull') { this.record('refresh_start', { trigger }); }
+  /** @param {IndicatorConfig} [config] */
+  indicatorShown(config) {
+    // Members in the Swift recorder's order, whatever order the app wrote them in.
+    const indicator = config && {
+      kind: config.kind, count: config.count, stagger_ms: config.stagger_ms, cycle_ms: config.cycle_ms,
+    };
+    this.record('indicator_shown', { indicator });
+  }
+  indicatorHidden() { this.record('indicator_hidden'); }
+  /** @param {boolean} ok @param {string} [error] */
+  loadComplete(ok, error) { this.record('load_complete', { ok, error }); }
+  /** @param {string} [message] */
+  errorShown(message) { this.record('error_shown', { message }); }
+  contentCleared() { this.record('content_cleared'); }
+  /** @param {number} progress 0–1 @param {number} visible bars shown */
+  reveal(progress, visible) { this.record('reveal', { progress, visible }); }
+  scrollToTop() { this.record('scroll_to_top'); }
+  /** @param {string} key */
+  cacheInvalidated(key) { this.record('cache_invalidated', { key }); }
+  fetchStart() { this.record('fetch_start'); }
+
+  /** Ends the current session without an event (the screen went away): the next event opens one. */
+  closeSession() {
+    this.session = undefined;
+  }
+
+  /** Hands queued lines to the sink's transport now (a batched sink sends them). */
+  flush() {
+    try {
+      this.sink.flush?.(false);
+    } catch (error) {
+      this.onError(error);
+    }
+  }
+
+  /**
+   * Records any event type with its payload fields; the methods above all come here.
+   * @param {string} type @param {Record<string, unknown>} [payload]
+   */
+  record(type, payload = {}) {
+    try {
+      const ts = this.now();
+      if (!this.session || opensSession(type, payload, this.session.phase)) {
+        this.session = { id: this.ids.next(ts), nextSeq: 0, phase: Phase.idle };
+      }
+      const seq = this.session.nextSeq++;
+      this.session.phase = nextPhase(this.session.phase, type, payload, this.arming);
+      this.sink.write(this.line(type, payload, ts, seq));
+    } catch (error) {
+      this.onError(error);
+    }
+  }
+
+  /** The event as one line, fields in the order the Swift recorder writes them. */
+  line(type, payload, ts, seq) {
+    const event = {
+      event_id: this.ids.next(ts), session_id: this.session.id, ts, seq,
+      platform: this.platform, app: this.app, type, ...payload,
+      profile: this.profile, app_version: this.appVersion, os_version: this.osVersion,
+      device: this.device, screen: this.screen, empty: this.empty,
+    };
+    // JSON.stringify drops undefined fields; null is kept out the same way.
+    return JSON.stringify(event, (key, value) => (value === null ? undefined : value));
+  }
+}
+
+/**
+ * A pull always starts a session. A refresh or a scroll-to-top starts one when the last session
+ * has ended, and a refresh no finger started also when the last pull never released (it was
+ * abandoned). Anything else joins, where a refresh during a refresh is the double refresh it is.
+ */
+function opensSession(type, payload, phase) {
+  const ended = phase === Phase.done || phase === Phase.cancelled;
+  switch (type) {
+    case 'pull_start': return true;
+    case 'refresh_start':
+      return ended || ((payload.trigger ?? 'pull') !== 'pull' && (phase === Phase.pulling || phase === Phase.armed));
+    case 'scroll_to_top': return ended;
+    default: return false;
+  }
+}
+
+/**
+ * The phase after an event, as the Core machine moves it: with the profile's threshold a
+ * `pull_move` decides arming, without one the app's `armed`/`disarmed` do; a release short of
+ * arming ends the pull.
+ */
+function nextPhase(phase, type, payload, arming) {
+  const pulling = phase === Phase.pulling || phase === Phase.armed;
+  const running = phase === Phase.refreshing || phase === Phase.holding;
+  switch (type) {
+    case 'pull_start': return phase === Phase.idle ? Phase.pulling : phase;
+    case 'pull_move':
+      if (!pulling || !arming) return phase;
+      // The pipeline's slack, so binary rounding at the threshold splits sessions as it does.
+      return payload.distance * (arming.resistance ?? 1) >= arming.threshold - 1e-6 ? Phase.armed : Phase.pulling;
+    case 'armed': return pulling && !arming ? Phase.armed : phase;
+    case 'disarmed': return pulling && !arming ? Phase.pulling : phase;
+    case 'release': return pulling ? (phase === Phase.armed ? Phase.released : Phase.cancelled) : phase;
+    case 'cancel': return pulling || phase === Phase.released ? Phase.cancelled : phase;
+    case 'refresh_start':
+      return phase === Phase.released || (phase === Phase.idle && (payload.trigger ?? 'pull') !== 'pull')
+        ? Phase.refreshing : phase;
+    case 'load_complete': return phase === Phase.refreshing ? Phase.holding : phase;
+    case 'indicator_hidden': return running ? Phase.done : phase;
+    default: return phase;
+  }
+}

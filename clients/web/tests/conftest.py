@@ -1,0 +1,38 @@
+"""One headless Chromium per test module, with touch emulation, driven through Debian's
+chromedriver (given explicitly, so Selenium never looks for a driver online)."""
+
+import pytest
+from selenium import webdriver
+from selenium.webdriver.chrome.service import Service
+
+
+def chromium_options() -> webdriver.ChromeOptions:
+    options = webdriver.ChromeOptions()
+    options.binary_location = "/usr/bin/chromium"
+    for argument in (
+        "--headless=new",
+        "--no-sandbox",  # the CI container runs as root
+        "--disable-dev-shm-usage",
+        "--disable-gpu",
+        # Without it Chromium sends no touchmove within 15 px of the touch's start.
+        "--touch-slop-distance=0",
+        # The page's timers (minimum hold, batching) must run as they would in front of a user.
+        "--disable-background-timer-throttling",
+        "--disable-renderer-backgrounding",
+        # Headless has no display to wait for: frames must not pace the touch events, which
+        # the drag-tracking item measures (a gap over 100 ms between samples fails it).
+        "--disable-gpu-vsync",
+        "--disable-frame-rate-limit",
+    ):
+        options.add_argument(argument)
+    options.add_experimental_option(
+        "mobileEmulation", {"deviceMetrics": {"width": 390, "height": 844, "pixelRatio": 2, "touch": True}})
+    return options
+
+
+@pytest.fixture(scope="module")
+def browser():
+    driver = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=chromium_options())
+    driver.set_script_timeout(15)
+    yield driver
+    driver.quit()

@@ -1,0 +1,89 @@
+"""A local HTTP server for the browser tests: serves clients/web and collects what the page's
+recorder POSTs to /events, the way an app's own collector would."""
+
+import http.server
+import sys
+import threading
+from pathlib import Path
+
+WEB_ROOT = Path(__file__).resolve().parents[1]
+
+
+class EventServer:
+    """Serves `WEB_ROOT` on a random local port from a thread. POST /events appends the body's
+    lines to `log_path`; the first `fail_posts` POSTs are answered 503 (their bodies are kept in
+    `failed_bodies`) so a test can prove the recorder sends a failed batch again."""
+
+    def __init__(self, log_path: Path, fail_posts: int = 0):
+        self.log_path = log_path
+        self.fail_posts = fail_posts
+        self.failed_bodies: list[str] = []
+        self.accepted_posts = 0
+        self.lock = threading.Lock()
+        self.httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), self._handler())
+        self.thread = threading.Thread(target=self.httpd.serve_forever, daemon=True)
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.httpd.server_address[1]}"
+
+    def __enter__(self) -> "EventServer":
+        self.thread.start()
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.httpd.shutdown()
+        self.httpd.server_close()
+
+    def lines(self) -> list[str]:
+        with self.lock:
+            if not self.log_path.exists():
+                return []
+            return self.log_path.read_text(encoding="utf-8").splitlines()
+
+    def receive(self, body: str) -> bool:
+        """Stores `body`, or refuses it while failures are still planned."""
+        with self.lock:
+            if self.fail_posts > 0:
+                self.fail_posts -= 1
+                self.failed_bodies.append(body)
+                return False
+            with self.log_path.open("a", encoding="utf-8") as log:
+                log.write(body if body.endswith("\n") else body + "\n")
+            self.accepted_posts += 1
+            return True
+
+    def _handler(self):
+        server = self
+
+        class Handler(http.server.SimpleHTTPRequestHandler):
+            def __init__(self, *args, **kwargs):
+                super().__init__(*args, directory=str(WEB_ROOT), **kwargs)
+
+            def do_POST(self):
+                if self.path != "/events":
+                    self.send_error(404)
+                    return
+                length = int(self.headers.get("Content-Length", "0"))
+                body = self.rfile.read(length).decode("utf-8")
+                self.send_response(204 if server.receive(body) else 503)
+                self.send_header("Content-Length", "0")
+                self.end_headers()
+
+            def end_headers(self):
+                # Every test run must load the page's current files.
+                self.send_header("Cache-Control", "no-store")
+                super().end_headers()
+
+            def log_message(self, *args):
+                pass
+
+        return Handler
+
+
+if __name__ == "__main__":
+    # Try the reference PWA by hand: python3 clients/web/tests/event_server.py [events.jsonl]
+    log = Path(sys.argv[1] if len(sys.argv) > 1 else "events.jsonl").resolve()
+    with EventServer(log) as server:
+        print(f"open {server.url}/reference/ (add ?load=3000, ?empty=1, ...); events go to {log}")
+        server.thread.join()

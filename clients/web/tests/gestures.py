@@ -1,0 +1,107 @@
+"""Drives the reference PWA with W3C touch-pointer actions, one gesture plan per page visit, and
+counts what the page should have recorded."""
+
+from dataclasses import dataclass, field
+
+from selenium.webdriver.common.actions import interaction
+from selenium.webdriver.common.actions.action_builder import ActionBuilder
+from selenium.webdriver.common.actions.pointer_input import PointerInput
+from selenium.webdriver.support.wait import WebDriverWait
+
+# The finger starts inside the feed, below the header, and moves 12 px per touch event up to
+# 48 px, past the threshold (33.3 px), then 24 px: every touch event is a round trip through
+# chromedriver, and a machine starved of CPU can stall any of them past the checklist's 100 ms
+# sample gap, so a long pull takes a dozen events, not dozens.
+START_X, START_Y = 200, 250
+FINE_STEP_PX, FINE_UNTIL_PX, COARSE_STEP_PX = 12, 48, 24
+ARMING_DISTANCE = 24 / 0.72  # padel arms on distance × resistance ≥ 24
+
+
+@dataclass(frozen=True)
+class Pull:
+    """A finger pulling `distance` px down, optionally going back to `back_to` before lifting."""
+    distance: float
+    back_to: float | None = None
+    load_ms: int = 200
+    fails: bool = False
+    # A second pull made while this one's refresh runs: the page must ignore it.
+    pull_during_refresh: float | None = None
+
+    @property
+    def refreshes(self) -> bool:
+        final = self.distance if self.back_to is None else self.back_to
+        return final >= ARMING_DISTANCE
+
+
+@dataclass
+class Tally:
+    """What a page visit should have logged."""
+    gestures: int = 0
+    pulls: int = 0
+    refreshes: int = 0
+    cancelled: int = 0
+    slow: int = 0
+    ignored: int = 0
+    queued_at_exit: list[int] = field(default_factory=list)
+
+    def add(self, other: "Tally") -> None:
+        for name in ("gestures", "pulls", "refreshes", "cancelled", "slow", "ignored"):
+            setattr(self, name, getattr(self, name) + getattr(other, name))
+        self.queued_at_exit += other.queued_at_exit
+
+
+def touch_drag(driver, distance: float, back_to: float | None = None) -> None:
+    """One finger down, moved to `distance` (and back to `back_to`), lifted."""
+    finger = PointerInput(interaction.POINTER_TOUCH, "finger")
+    actions = ActionBuilder(driver, mouse=finger, duration=0)
+    actions.pointer_action.move_to_location(START_X, START_Y).pointer_down()
+    for y in _path(distance, back_to):
+        actions.pointer_action.move_to_location(START_X, round(START_Y + y))
+    actions.pointer_action.pointer_up()
+    actions.perform()
+
+
+def _path(distance: float, back_to: float | None) -> list[float]:
+    """The finger's travel at each touch event: out to `distance`, then back to `back_to`."""
+    out: list[float] = []
+    y = 0.0
+    while y < distance:
+        y = min(distance, y + (FINE_STEP_PX if y < FINE_UNTIL_PX else COARSE_STEP_PX))
+        out.append(y)
+    while back_to is not None and y > back_to:
+        y = max(back_to, y - COARSE_STEP_PX)
+        out.append(y)
+    return out
+
+
+def wait_until_idle(driver, timeout: float = 10) -> None:
+    WebDriverWait(driver, timeout, poll_frequency=0.05).until(
+        lambda d: d.execute_script("return window.referenceApp && !window.referenceApp.refreshing"))
+
+
+def visit(driver, url: str, plan: list[Pull]) -> Tally:
+    """Opens the page, performs `plan`, then leaves it, so that the recorder's last lines go out
+    with the page-hide flush (the caller waits for them at the server)."""
+    driver.get(url)
+    WebDriverWait(driver, 10, poll_frequency=0.05).until(lambda d: d.execute_script("return !!window.referenceApp"))
+    tally = Tally()
+    for pull in plan:
+        driver.execute_script(
+            "referenceApp.loadMs = arguments[0]; referenceApp.loadFails = arguments[1]", pull.load_ms, pull.fails)
+        touch_drag(driver, pull.distance, pull.back_to)
+        tally.gestures += 1
+        tally.pulls += 1
+        if pull.refreshes:
+            tally.refreshes += 1
+            tally.slow += pull.load_ms >= 1200
+            if pull.pull_during_refresh is not None:
+                assert driver.execute_script("return referenceApp.refreshing"), "the refresh ended before the second pull"
+                touch_drag(driver, pull.pull_during_refresh)
+                tally.gestures += 1
+                tally.ignored += 1
+            wait_until_idle(driver)
+        else:
+            tally.cancelled += 1
+    tally.queued_at_exit.append(driver.execute_script("return referenceApp.sink.queue.length"))
+    driver.get("about:blank")
+    return tally

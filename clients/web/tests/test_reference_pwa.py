@@ -1,0 +1,110 @@
+"""The whole loop with real touches: Chromium drives the reference PWA's pull-to-refresh, its
+recorder POSTs the log to a local collector, `pullparity ingest` stores it, and
+`pullparity qa --app padel --platform pwa` gates it: every item passes on the faithful page, and
+each planted defect fails exactly the item that should catch it.
+
+Verdicts need `--min-sessions` sessions per item. The smallest group an item judges is the
+empty-state refreshes (item 6), and each refresh holds the indicator for the seed's 1200 ms, so
+the default of 30 would cost minutes of wall time per page; 8 per item is enough to show a
+systematic defect (every defective session fails) while keeping the suite short.
+"""
+
+import json
+import time
+
+import pytest
+
+from event_server import EventServer
+from gestures import Pull, Tally, visit
+
+MIN_SESSIONS = "8"
+FAST, SLOW = 200, 3000
+
+# The faithful page: 41 gestures. Short of the threshold (33.3 px of finger travel), just over
+# it, long, pulled past it and back, failed loads, slow loads with a pull during the refresh,
+# then the empty state.
+FEED_PLAN = (
+    [Pull(d) for d in (4, 8, 12, 16, 20, 24, 28, 32)]
+    + [Pull(d) for d in (34, 35, 36, 38, 40, 42, 44)]
+    + [Pull(d) for d in (60, 70, 90, 120, 160, 200, 220)]
+    + [Pull(80, back_to=16), Pull(64, back_to=24)]
+    + [Pull(50, fails=True), Pull(70, fails=True)]
+    + [Pull(45, load_ms=SLOW, pull_during_refresh=60), Pull(100, load_ms=SLOW, pull_during_refresh=120),
+       Pull(150, load_ms=SLOW)]
+)
+EMPTY_PLAN = [Pull(10), Pull(25)] + [Pull(d) for d in (36, 50, 70, 90, 110, 130, 150, 180)]
+
+# Each defect gets the same ten gestures: two short pulls and eight refreshes of fast loads.
+DEFECT_PLAN = [Pull(10), Pull(20)] + [Pull(d) for d in (36, 40, 48, 60, 80, 100, 130, 160)]
+DEFECTS = [
+    # (query string, which screen, the QA item that must fail)
+    ("minHold=0", "feed", "no_flash"),
+    ("armOn=raw", "feed", "arm_parity"),
+    ("readyLabel=Sl%C3%A4pp%20f%C3%B6r%20att%20ladda%20om", "feed", "label_copy"),
+    ("emptyIndicator=0", "empty", "empty_state"),
+    ("balls=3", "feed", "indicator_config"),
+]
+
+
+def page(server: EventServer, screen: str, extra: str = "") -> str:
+    query = "&".join(part for part in ("empty=1" if screen == "empty" else "", extra) if part)
+    return f"{server.url}/reference/index.html?{query}"
+
+
+def collect(server: EventServer, tally: Tally, timeout: float = 10) -> list[str]:
+    """Waits until every pull and hide the tally expects reached the collector: the last ones
+    only leave the page with its page-hide flush."""
+    deadline = time.monotonic() + timeout
+    while True:
+        events = [json.loads(line) for line in server.lines()]
+        pulls = sum(e["type"] == "pull_start" for e in events)
+        hides = sum(e["type"] == "indicator_hidden" for e in events)
+        if (pulls, hides) == (tally.pulls, tally.refreshes) or time.monotonic() > deadline:
+            assert (pulls, hides) == (tally.pulls, tally.refreshes), "the collector is missing lines"
+            return server.lines()
+        time.sleep(0.05)
+
+
+def statuses(report: dict) -> dict[str, str]:
+    return {item["check"]: item["status"] for item in report["items"]}
+
+
+def test_faithful_page_passes_every_qa_item(browser, pullparity, tmp_path):
+    log = tmp_path / "events.jsonl"
+    # The first POST is refused: the recorder must send those same lines again.
+    with EventServer(log, fail_posts=1) as server:
+        tally = visit(browser, page(server, "feed"), FEED_PLAN)
+        tally.add(visit(browser, page(server, "empty"), EMPTY_PLAN))
+        lines = collect(server, tally)
+
+    assert tally.gestures >= 40 and tally.slow == 3 and tally.ignored == 2
+    assert server.failed_bodies, "no POST was refused"
+    retried = [line for body in server.failed_bodies for line in body.splitlines()]
+    assert set(retried) <= set(lines), "a refused line was not sent again byte for byte"
+    assert any(tally.queued_at_exit), "no line was left for the page-hide flush to send"
+
+    pullparity.ingest(log)
+    assert pullparity.query("SELECT count(*) FROM quarantine") == [(0,)]
+    outcomes = dict(pullparity.query("SELECT outcome, count(*) FROM sessions GROUP BY outcome"))
+    assert outcomes == {"completed": tally.refreshes, "cancelled": tally.cancelled}
+    assert pullparity.query("SELECT count(*) FROM sessions WHERE empty = 1 AND outcome = 'completed'") == [(8,)]
+    assert pullparity.query("SELECT kind, count(*) FROM violations GROUP BY kind") == []
+
+    code, report = pullparity.qa("--app", "padel", "--platform", "pwa", "--min-sessions", MIN_SESSIONS)
+    assert set(statuses(report).values()) == {"pass"}, json.dumps(report["items"], indent=1, ensure_ascii=False)
+    assert code == 0
+
+
+@pytest.mark.parametrize(("query", "screen", "item"), DEFECTS, ids=[d[2] for d in DEFECTS])
+def test_planted_defect_fails_exactly_its_item(browser, pullparity, tmp_path, query, screen, item):
+    log = tmp_path / "events.jsonl"
+    with EventServer(log) as server:
+        tally = visit(browser, page(server, screen, query), DEFECT_PLAN)
+        collect(server, tally)
+
+    pullparity.ingest(log)
+    assert pullparity.query("SELECT count(*) FROM quarantine") == [(0,)]
+    code, report = pullparity.qa("--app", "padel", "--platform", "pwa", "--min-sessions", MIN_SESSIONS)
+    failed = {check for check, status in statuses(report).items() if status == "fail"}
+    assert failed == {item}, json.dumps(report["items"], indent=1, ensure_ascii=False)
+    assert code == 1

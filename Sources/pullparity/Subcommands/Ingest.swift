@@ -61,7 +61,8 @@ extension PullParity {
         FileHandleOutput.standardOutput.write("\n" + (try ReportFormat.text.render(input)))
       }
       if summary.stoppedAt != nil { throw ExitCode(130) }
-      if strict, summary.counts.quarantined + summary.counts.conflicts > 0 { throw ExitCode(1) }
+      let c = summary.counts
+      if strict, c.quarantined + c.conflicts + c.alreadyQuarantined > 0 { throw ExitCode(1) }
     }
   }
 }

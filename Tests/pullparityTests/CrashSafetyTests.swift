@@ -26,6 +26,40 @@ import Testing
     return path
   }
 
+  /// The generated log with the sample logs' bad lines, duplicates and conflict spread through
+  /// it (one sample line after every `stride` generated ones), so that every stretch a kill can
+  /// cut holds some of each.
+  static func mixedLog(in dir: TemporaryDirectory, events: Int = 300_000) throws -> String {
+    let generated = try lines(of: generateLog(in: dir, events: events))
+    let samples = try ["bad-lines.jsonl", "padel-pwa.jsonl"].flatMap {
+      try lines(of: RepositoryPaths.sampleEvents.appendingPathComponent($0).path)
+    }
+    let stride = max(1, generated.count / samples.count)
+    var mixed = Data()
+    var next = samples.makeIterator()
+    for (i, line) in generated.enumerated() {
+      mixed.append(line)
+      if i % stride == stride - 1, let sample = next.next() { mixed.append(sample) }
+    }
+    while let sample = next.next() { mixed.append(sample) }
+    let path = dir.path("mixed.jsonl")
+    try mixed.write(to: URL(fileURLWithPath: path))
+    return path
+  }
+
+  /// A file's lines, each with its line end.
+  private static func lines(of path: String) throws -> [Data] {
+    let data = try Data(contentsOf: URL(fileURLWithPath: path))
+    var lines: [Data] = []
+    var start = data.startIndex
+    while let end = data[start...].firstIndex(of: UInt8(ascii: "\n")) {
+      lines.append(data[start...end])
+      start = end + 1
+    }
+    if start < data.endIndex { lines.append(data[start...] + Data("\n".utf8)) }
+    return lines
+  }
+
   /// Starts an ingest, waits until it has committed at least one batch (or `lines`), then
   /// sends `signal`.
   static func interruptedIngest(log: String, db: String, signal: Int32, lines: Int = 5000) throws -> Process {
@@ -131,7 +165,7 @@ import Testing
   /// counters add up to its lines, and the tables are the clean run's.
   @Test func ledgerSumsOverKilledRunsEqualACleanRun() throws {
     let dir = try TemporaryDirectory()
-    let log = try Self.generateLog(in: dir)
+    let log = try Self.mixedLog(in: dir)
     let clean = dir.path("clean.sqlite")
     #expect(try Self.ingest(log, clean).exitCode == 0)
     let cleanDatabase = try PullParityDatabase(path: clean)

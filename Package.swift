@@ -33,6 +33,7 @@ let package = Package(
         .embedInCode("0001_events_and_sessions.sql"),
         .embedInCode("0002_dashboard_views.sql"),
         .embedInCode("0003_profiles.sql"),
+        .embedInCode("0004_exact_run_ledger.sql"),
         .embedInCode("README.md"),
       ]
     ),

@@ -6,6 +6,7 @@ public enum Schema {
     ("0001_events_and_sessions", text(PackageResources._001_events_and_sessions_sql)),
     ("0002_dashboard_views", text(PackageResources._002_dashboard_views_sql)),
     ("0003_profiles", text(PackageResources._003_profiles_sql)),
+    ("0004_exact_run_ledger", text(PackageResources._004_exact_run_ledger_sql)),
   ]
 
   /// schema/README.md: every table, column and view for dashboard authors.

@@ -23,14 +23,19 @@ struct BatchCommitter {
     _ chunk: IngestBatch, into tx: IngestTransaction, derivedRefs: inout Set<Int64>, times: inout IngestStageTimes
   ) throws -> (counts: RunCounts, known: Bool) {
     var clock = ContinuousClock.now
-    // A chunk written before (a re-sent file) changes nothing: its lines are what they were.
+    // A chunk written before changes nothing: its lines are what they were. If the run that
+    // wrote it did not finish, this run resumes its work: that run counted the lines.
     if let fingerprint = chunk.fingerprint, let known = try tx.knownChunk(fingerprint) {
       var counts = RunCounts()
-      counts.linesRead = chunk.linesRead
-      counts.blankLines = known.blank
-      counts.duplicates = known.events
-      counts.conflicts = known.conflicts
-      counts.quarantined = known.rejected
+      if known.resumable {
+        try tx.claimChunk(fingerprint, runID: runID)
+        counts.linesResumed = chunk.linesRead
+      } else {
+        counts.linesRead = chunk.linesRead
+        counts.blankLines = known.blank
+        counts.duplicates = known.events
+        counts.alreadyQuarantined = known.conflicts + known.rejected
+      }
       times.storeEvents += lap(&clock)
       return (counts, true)
     }
@@ -69,16 +74,17 @@ struct BatchCommitter {
       try writer.store(rest, groupable: true, arena: arena)
       try writer.closeSpans()
       for line in batch.rejected {
-        writer.counts.quarantined += 1
-        try quarantine(
+        let added = try quarantine(
           tx, line.rejection, sourceIndex: line.sourceIndex, line: line.line, byteOffset: line.byteOffset,
           raw: line.raw.bytes(in: arena), eventID: nil)
+        if added { writer.counts.quarantined += 1 } else { writer.counts.alreadyQuarantined += 1 }
       }
     }
     counts.eventsStored = writer.counts.eventsStored
     counts.duplicates = writer.counts.duplicates
     counts.conflicts = writer.counts.conflicts
     counts.quarantined = writer.counts.quarantined
+    counts.alreadyQuarantined = writer.counts.alreadyQuarantined
     let stored = writer.stored
     times.storeEvents += lap(&clock)
 
@@ -102,8 +108,10 @@ struct BatchCommitter {
       try tx.recordChunk(
         fingerprint,
         outcome: ChunkOutcome(
+          // Only the sum of bad lines is read back (as already quarantined).
           events: counts.eventsStored + counts.duplicates, conflicts: counts.conflicts,
-          rejected: counts.quarantined, blank: counts.blankLines))
+          rejected: counts.quarantined + counts.alreadyQuarantined, blank: counts.blankLines),
+        runID: runID)
     }
     return (counts, false)
   }
@@ -145,7 +153,7 @@ struct BatchCommitter {
   private func quarantine(
     _ tx: IngestTransaction, _ rejection: Rejection, sourceIndex: Int, line: Int, byteOffset: Int,
     raw: UnsafeRawBufferPointer, eventID: String?
-  ) throws {
+  ) throws -> Bool {
     try tx.quarantine(
       source: sourceNames[sourceIndex], line: line, byteOffset: byteOffset,
       category: rejection.reason.rawValue, reason: rejection.message, raw: raw,

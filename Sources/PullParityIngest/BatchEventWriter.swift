@@ -9,7 +9,7 @@ struct BatchEventWriter {
   let tx: IngestTransaction
   let refs: [Int64]
   let sourceIDs: [Int64]
-  let quarantine: (Rejection, EventRow, UnsafeRawBufferPointer, String) throws -> Void
+  let quarantine: (Rejection, EventRow, UnsafeRawBufferPointer, String) throws -> Bool
   var counts = RunCounts()
   var stored: [Bool]
   private var lastWasDuplicate = false
@@ -18,7 +18,7 @@ struct BatchEventWriter {
 
   init(
     batch: IngestBatch, tx: IngestTransaction, refs: [Int64], sourceIDs: [Int64],
-    quarantine: @escaping (Rejection, EventRow, UnsafeRawBufferPointer, String) throws -> Void
+    quarantine: @escaping (Rejection, EventRow, UnsafeRawBufferPointer, String) throws -> Bool
   ) {
     self.batch = batch
     self.tx = tx
@@ -89,12 +89,15 @@ struct BatchEventWriter {
     case .duplicate:
       counts.duplicates += 1
     case .conflict:
-      counts.conflicts += 1
       let raw = row.raw.bytes(in: arena)
       let eventID = String(decoding: row.eventID.bytes(in: arena), as: UTF8.self)
       let rejection = Rejection(
         .conflict, "event_id \"\(eventID)\" is already stored with other content; the stored version is kept")
-      try quarantine(rejection, row, raw, eventID)
+      if try quarantine(rejection, row, raw, eventID) {
+        counts.conflicts += 1
+      } else {
+        counts.alreadyQuarantined += 1
+      }
     }
   }
 }

@@ -70,7 +70,7 @@ public struct Ingestor {
         try database.write { db in
           let tx = try IngestTransaction(db)
           var derivedRefs = Set<Int64>()
-          while transactionCounts.linesRead < options.batchLines {
+          while transactionCounts.linesRead + transactionCounts.linesResumed < options.batchLines {
             let waitStarted = ContinuousClock.now
             guard let item = channel.take() else {
               finished = true
@@ -90,7 +90,8 @@ public struct Ingestor {
             last = (batch.lastPosition, batch.bytesRead)
             progress(
               IngestProgress(
-                linesRead: totals.linesRead + transactionCounts.linesRead,
+                linesRead: totals.linesRead + totals.linesResumed + transactionCounts.linesRead
+                  + transactionCounts.linesResumed,
                 eventsStored: totals.eventsStored + transactionCounts.eventsStored, bytesRead: batch.bytesRead,
                 totalBytes: totalBytes, elapsedSeconds: BatchProducer.seconds(since: started)))
           }

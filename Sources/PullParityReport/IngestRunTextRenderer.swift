@@ -11,10 +11,12 @@ public struct IngestRunTextRenderer {
 
   private func block(_ run: IngestRun) -> [String] {
     let took = run.durationMs.map { " · \(Formatting.oneDecimal($0 / 1000)) s" } ?? ""
-    let heading = "run \(run.id) · \(run.status) · started \(run.startedAt)\(took) · \(run.parser)"
+    let recovered = run.recoveredAt.map { " (found dead at \($0))" } ?? ""
+    let heading = "run \(run.id) · \(run.status)\(recovered) · started \(run.startedAt)\(took) · \(run.parser)"
     let counts =
       "\(run.linesRead) lines: \(run.eventsStored) stored, \(run.duplicates) duplicates, \(run.conflicts) conflicts, "
-      + "\(run.quarantined) quarantined; \(run.sessionsDerived) sessions derived"
+      + "\(run.quarantined) quarantined, \(run.alreadyQuarantined) already quarantined, \(run.blankLines) blank, "
+      + "\(run.linesResumed) resumed; \(run.sessionsDerived) sessions derived"
     let sources = "sources: " + run.sources.joined(separator: ", ")
     // Wrapped before the indent: the wrap would fold leading spaces away.
     return [TerminalText.escaped(heading).wrapped(width: 80, indent: "  ")]

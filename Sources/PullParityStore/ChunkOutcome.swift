@@ -5,11 +5,15 @@ public struct ChunkOutcome: Equatable, Sendable {
   public var conflicts: Int
   public var rejected: Int
   public var blank: Int
+  /// Whether the run that committed the chunk left its work undone (killed, interrupted,
+  /// failed): a run reading the chunk again resumes that work instead of counting it again.
+  public var resumable: Bool
 
-  public init(events: Int, conflicts: Int, rejected: Int, blank: Int) {
+  public init(events: Int, conflicts: Int, rejected: Int, blank: Int, resumable: Bool = false) {
     self.events = events
     self.conflicts = conflicts
     self.rejected = rejected
     self.blank = blank
+    self.resumable = resumable
   }
 }

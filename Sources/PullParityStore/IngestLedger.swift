@@ -3,22 +3,42 @@ public import GRDB
 
 /// The `ingest_runs` table: one row per run, kept up to date inside every batch's transaction
 /// so that a killed run's row says what it had committed.
+///
+/// A run holds its lock (byte `run_id` of `<database>-lock`, see `DatabaseLockFile`) from the
+/// transaction that adds its row until it finishes. A writer that opens the database marks
+/// every `running` row whose lock nobody holds `interrupted`: its process died.
 public enum IngestLedger {
   public static func begin(
     _ database: PullParityDatabase, sources: [String], toolVersion: String,
     profileVersions: [String: Int], parser: String
   ) throws -> Int64 {
-    try database.write { db in
-      try db.execute(
-        sql: """
-          INSERT INTO ingest_runs (started_at, status, sources, tool_version, profile_versions, parser)
-          VALUES (?, ?, ?, ?, ?, ?)
-          """,
-        arguments: [
-          timestamp(Date()), RunStatus.running.rawValue, json(sources), toolVersion,
-          json(profileVersions), parser,
-        ])
-      return db.lastInsertedRowID
+    guard let lockFile = database.lockFile else {
+      throw StoreError(context: "starting an ingest run", message: "\(database.path) is open for reading only")
+    }
+    var locked: Int64?
+    do {
+      return try database.write { db in
+        try db.execute(
+          sql: """
+            INSERT INTO ingest_runs (started_at, status, sources, tool_version, profile_versions, parser)
+            VALUES (?, ?, ?, ?, ?, ?)
+            """,
+          arguments: [
+            timestamp(Date()), RunStatus.running.rawValue, json(sources), toolVersion,
+            json(profileVersions), parser,
+          ])
+        let runID = db.lastInsertedRowID
+        // Locked before the row is visible to anyone: a row seen `running` without its lock
+        // held is a dead run's.
+        guard try lockFile.lock(byte: runID, timeout: 0) else {
+          throw StoreError(context: "starting run \(runID)", message: "its lock in \(lockFile.path) is held by another process")
+        }
+        locked = runID
+        return runID
+      }
+    } catch {
+      if let locked { lockFile.unlock(byte: locked) }
+      throw error
     }
   }
 
@@ -27,11 +47,13 @@ public enum IngestLedger {
     try db.execute(
       sql: """
         UPDATE ingest_runs SET lines_read = ?, events_stored = ?, duplicates = ?, conflicts = ?,
-          quarantined = ?, sessions_derived = ? WHERE run_id = ?
+          quarantined = ?, sessions_derived = ?, blank_lines = ?, lines_resumed = ?, already_quarantined = ?
+        WHERE run_id = ?
         """,
       arguments: [
         totals.linesRead, totals.eventsStored, totals.duplicates, totals.conflicts,
-        totals.quarantined, totals.sessionsDerived, runID,
+        totals.quarantined, totals.sessionsDerived, totals.blankLines, totals.linesResumed,
+        totals.alreadyQuarantined, runID,
       ])
   }
 
@@ -39,11 +61,26 @@ public enum IngestLedger {
     _ database: PullParityDatabase, runID: Int64, status: RunStatus, totals: RunCounts,
     durationMs: Double
   ) throws {
+    defer { database.lockFile?.unlock(byte: runID) }
     try database.write { db in
       try record(db, runID: runID, totals: totals)
       try db.execute(
         sql: "UPDATE ingest_runs SET status = ?, finished_at = ?, duration_ms = ? WHERE run_id = ?",
         arguments: [status.rawValue, timestamp(Date()), durationMs, runID])
+    }
+  }
+
+  /// Marks `interrupted` the runs still `running` whose process is gone (nobody holds their
+  /// lock). Their counters are what their committed transactions recorded.
+  static func markDeadRunsInterrupted(_ database: PullParityDatabase, lockFile: DatabaseLockFile) throws {
+    try database.write { db in
+      let running = try Int64.fetchAll(
+        db, sql: "SELECT run_id FROM ingest_runs WHERE status = ?", arguments: [RunStatus.running.rawValue])
+      for runID in running where try !lockFile.isHeldElsewhere(byte: runID) {
+        try db.execute(
+          sql: "UPDATE ingest_runs SET status = ?, recovered_at = ? WHERE run_id = ? AND status = ?",
+          arguments: [RunStatus.interrupted.rawValue, timestamp(Date()), runID, RunStatus.running.rawValue])
+      }
     }
   }
 

@@ -15,10 +15,17 @@ public struct IngestRun: Sendable, Encodable {
   public var duplicates: Int
   public var conflicts: Int
   public var quarantined: Int
+  /// Bad lines this run met that an earlier run had already quarantined.
+  public var alreadyQuarantined: Int
+  public var blankLines: Int
+  /// Lines of chunks an interrupted run had committed, taken over rather than counted again.
+  public var linesResumed: Int
   public var sessionsDerived: Int
   public var durationMs: Double?
   public var toolVersion: String
   public var parser: String
+  /// When a later writer found this run dead and marked it `interrupted`.
+  public var recoveredAt: String?
 
   init(row: Row) {
     id = row["run_id"]
@@ -32,10 +39,14 @@ public struct IngestRun: Sendable, Encodable {
     duplicates = row["duplicates"]
     conflicts = row["conflicts"]
     quarantined = row["quarantined"]
+    alreadyQuarantined = row["already_quarantined"]
+    blankLines = row["blank_lines"]
+    linesResumed = row["lines_resumed"]
     sessionsDerived = row["sessions_derived"]
     durationMs = row["duration_ms"]
     toolVersion = row["tool_version"]
     parser = row["parser"]
+    recoveredAt = row["recovered_at"]
   }
 
   enum CodingKeys: String, CodingKey {
@@ -46,6 +57,10 @@ public struct IngestRun: Sendable, Encodable {
     case linesRead = "lines_read"
     case eventsStored = "events_stored"
     case duplicates, conflicts, quarantined
+    case alreadyQuarantined = "already_quarantined"
+    case blankLines = "blank_lines"
+    case linesResumed = "lines_resumed"
+    case recoveredAt = "recovered_at"
     case sessionsDerived = "sessions_derived"
     case durationMs = "duration_ms"
     case toolVersion = "tool_version"

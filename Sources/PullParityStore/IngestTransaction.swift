@@ -18,6 +18,7 @@ public final class IngestTransaction {
   private var nextSessionRef: Int64
   private let insertSpan: RawStatement
   private let findChunk: RawStatement
+  private let claimChunk: RawStatement
   private let insertChunk: RawStatement
   private let deleteViolations: RawStatement
   private let insertViolation: RawStatement
@@ -59,16 +60,24 @@ public final class IngestTransaction {
     findChunk = try RawStatement(
       db,
       """
-      SELECT events, conflicts, rejected, blank FROM ingested_chunks
-      WHERE source = ? AND first_line = ? AND line_count = ? AND byte_count = ? AND content_hash = ?
-        AND rules_version = ?
+      SELECT c.events, c.conflicts, c.rejected, c.blank, r.status IN ('interrupted', 'failed')
+      FROM ingested_chunks c LEFT JOIN ingest_runs r ON r.run_id = c.run_id
+      WHERE c.source = ?1 AND c.first_line = ?2 AND c.line_count = ?3 AND c.byte_count = ?4
+        AND c.content_hash = ?5 AND c.rules_version = ?6
+      """)
+    claimChunk = try RawStatement(
+      db,
+      """
+      UPDATE ingested_chunks SET run_id = ?7
+      WHERE source = ?1 AND first_line = ?2 AND line_count = ?3 AND byte_count = ?4 AND content_hash = ?5
+        AND rules_version = ?6
       """)
     insertChunk = try RawStatement(
       db,
       """
       INSERT OR IGNORE INTO ingested_chunks (source, first_line, line_count, byte_count, content_hash,
-                                             rules_version, events, conflicts, rejected, blank)
-      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                                             rules_version, events, conflicts, rejected, blank, run_id)
+      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
       """)
     insertSpan = try RawStatement(
       db, "INSERT INTO session_spans (session_ref, first_event_pk, last_event_pk) VALUES (?, ?, ?)")
@@ -217,12 +226,15 @@ public final class IngestTransaction {
 
   static func text(_ bytes: UnsafeRawBufferPointer) -> String { String(decoding: bytes, as: UTF8.self) }
 
-  /// Records a rejected line. The same line of the same source is recorded once, however
-  /// often it is ingested.
+  /// Records a rejected line; returns false when it was recorded before. A quarantined line
+  /// is identified by its bytes and its category (`UNIQUE (raw_hash, category)`): the same line
+  /// read again, under another name for its file, at another offset or in another file is
+  /// the row recorded first.
+  @discardableResult
   public func quarantine(
     source: String, line: Int, byteOffset: Int, category: String, reason: String,
     raw: UnsafeRawBufferPointer, rawIsUTF8: Bool, eventID: String?, runID: Int64
-  ) throws {
+  ) throws -> Bool {
     let s = insertQuarantine
     s.bind(1, source)
     s.bind(2, line)
@@ -233,7 +245,7 @@ public final class IngestTransaction {
     s.bind(7, eventID)
     s.bind(8, runID)
     s.bind(9, StableHash.fnv1a64(raw))
-    try s.execute("quarantining \(source):\(line)")
+    return try s.executeCountingChanges("quarantining \(source):\(line)") == 1
   }
 
   /// The ref of a session derived before (its events were stored by an earlier batch), or nil.
@@ -259,19 +271,29 @@ public final class IngestTransaction {
     var outcome: ChunkOutcome?
     try findChunk.forEachRow("looking up a chunk of \(chunk.source)") { row in
       outcome = ChunkOutcome(
-        events: Int(row.int64(0)), conflicts: Int(row.int64(1)), rejected: Int(row.int64(2)), blank: Int(row.int64(3)))
+        events: Int(row.int64(0)), conflicts: Int(row.int64(1)), rejected: Int(row.int64(2)), blank: Int(row.int64(3)),
+        resumable: row.int64(4) == 1)
     }
     return outcome
   }
 
-  /// Remembers a chunk written in this transaction.
-  public func recordChunk(_ chunk: ChunkFingerprint, outcome: ChunkOutcome) throws {
+  /// Remembers a chunk written in this transaction by run `runID`.
+  public func recordChunk(_ chunk: ChunkFingerprint, outcome: ChunkOutcome, runID: Int64) throws {
     bind(chunk, to: insertChunk)
     insertChunk.bind(7, outcome.events)
     insertChunk.bind(8, outcome.conflicts)
     insertChunk.bind(9, outcome.rejected)
     insertChunk.bind(10, outcome.blank)
+    insertChunk.bind(11, runID)
     try insertChunk.execute("recording a chunk of \(chunk.source)")
+  }
+
+  /// Makes run `runID` the one that finished a resumable chunk: a later run reading it again
+  /// counts duplicates, not a second resumption.
+  public func claimChunk(_ chunk: ChunkFingerprint, runID: Int64) throws {
+    bind(chunk, to: claimChunk)
+    claimChunk.bind(7, runID)
+    try claimChunk.execute("resuming a chunk of \(chunk.source)")
   }
 
   private func bind(_ chunk: ChunkFingerprint, to s: RawStatement) {

@@ -1,57 +1,138 @@
 import Foundation
 public import GRDB
+import GRDBSQLite
 import PullParitySchema
 
 /// The SQLite file dashboards read: opened in WAL mode (a dashboard can read while an ingest
 /// writes) and migrated forward on open from the SQL files in `schema/`.
+///
+/// Several processes may use one file at once: writers open and migrate one at a time (a lock
+/// in `<database>-lock`), and every wait for another process (its migration, its write
+/// transaction) is bounded by `lockTimeout`, after which the command fails with a message that
+/// says so instead of SQLite's "database is locked".
 public final class PullParityDatabase: Sendable {
   public let path: String
+  /// Set when the file could only be read as it is on disk (see `ImmutableRead`): tell the user.
+  public let note: String?
+  /// Seconds to wait for another process before giving up.
+  public let lockTimeout: Double
   let queue: DatabaseQueue
+  /// Writers only: the migration lock and the locks that tell live runs from killed ones.
+  let lockFile: DatabaseLockFile?
 
-  /// Opens (creating if needed) and migrates the database at `path`.
-  public init(path: String, readOnly: Bool = false) throws {
+  /// How long a command waits for another process by default: longer than an ingest's
+  /// transaction (seconds) by far, short enough that a stuck process is reported.
+  public static let defaultLockTimeout: Double = 60
+
+  /// Opens (creating if needed) and migrates the database at `path`; `readOnly` opens an
+  /// existing one for reading, immutably when this user may not write it.
+  public init(path: String, readOnly: Bool = false, lockTimeout: Double = defaultLockTimeout) throws {
+    try DatabaseIdentity.checkName(path)
     self.path = path
+    self.lockTimeout = lockTimeout
+    if readOnly {
+      (queue, note) = try Self.openForReading(path, lockTimeout: lockTimeout)
+      lockFile = nil
+      return
+    }
+    try DatabaseIdentity.checkHeader(path)
+    let lockFileExisted = FileManager.default.fileExists(atPath: path + "-lock")
+    let lockFile = try DatabaseLockFile(databasePath: path)
+    guard try lockFile.lock(byte: 0, timeout: lockTimeout) else {
+      throw StoreError(context: "opening \(path)", message: Self.busyMessage(lockTimeout, doing: "opening it"))
+    }
+    defer { lockFile.unlock(byte: 0) }
+    do {
+      queue = try Self.open(
+        Self.fileLocation(path), Self.writerConfiguration(path, lockTimeout: lockTimeout), lockTimeout: lockTimeout,
+        migrate: true)
+    } catch let error as StoreError {
+      if !lockFileExisted { try? FileManager.default.removeItem(atPath: lockFile.path) }
+      throw error
+    }
+    note = nil
+    self.lockFile = lockFile
+    try IngestLedger.markDeadRunsInterrupted(self, lockFile: lockFile)
+  }
+
+  private static func openForReading(_ path: String, lockTimeout: Double) throws -> (DatabaseQueue, String?) {
+    guard FileManager.default.fileExists(atPath: path) else {
+      throw StoreError(context: "opening \(path)", message: "no such database file (run `pullparity ingest` first)")
+    }
+    try DatabaseIdentity.checkHeader(path)
+    let configuration = readerConfiguration(path, lockTimeout: lockTimeout)
+    if !ImmutableRead.isNeeded(path) {
+      do {
+        return (try open(fileLocation(path), configuration, lockTimeout: lockTimeout, migrate: false), nil)
+      } catch let error as StoreError where error.primaryCode == SQLITE_READONLY || error.primaryCode == SQLITE_CANTOPEN {
+        // No -shm file this user can create or use: read the main file as it is.
+      }
+    }
+    let queue = try open(ImmutableRead.uri(path), configuration, lockTimeout: lockTimeout, migrate: false)
+    return (queue, ImmutableRead.note(path))
+  }
+
+  /// `location` is a file name or a `file:` URI.
+  private static func open(
+    _ location: String, _ configuration: Configuration, lockTimeout: Double, migrate: Bool
+  ) throws -> DatabaseQueue {
+    do {
+      let queue = try DatabaseQueue(path: location, configuration: configuration)
+      if migrate { try Self.migrator.migrate(queue) }
+      return queue
+    } catch let error as DatabaseError {
+      throw storeError(error, context: "opening \(location)", lockTimeout: lockTimeout)
+    }
+  }
+
+  /// SQLite reads a name starting with "file:" as a URI: name such a file by its path instead.
+  private static func fileLocation(_ path: String) -> String {
+    path.hasPrefix("file:") ? "./" + path : path
+  }
+
+  private static func readerConfiguration(_ path: String, lockTimeout: Double) -> Configuration {
+    var configuration = baseConfiguration(lockTimeout: lockTimeout)
+    configuration.readonly = true
+    configuration.prepareDatabase { db in
+      try DatabaseIdentity.checkTables(db, path: path, forWriting: false)
+      // Reports read whole tables: map the file instead of copying it page by page.
+      try db.execute(sql: "PRAGMA mmap_size = 1073741824")
+      try db.execute(sql: "PRAGMA cache_size = -65536")  // 64 MiB
+    }
+    return configuration
+  }
+
+  private static func writerConfiguration(_ path: String, lockTimeout: Double) -> Configuration {
+    var configuration = baseConfiguration(lockTimeout: lockTimeout)
+    configuration.prepareDatabase { db in
+      // Before anything changes the file: is it ours (or empty)?
+      try DatabaseIdentity.checkTables(db, path: path, forWriting: true)
+      // WAL keeps readers unblocked; NORMAL sync is durable against a crash of the process
+      // (what ingest promises) without an fsync per transaction.
+      // 32 KiB pages (set before the first table exists; a no-op on existing files): measured
+      // on the 1M-event benchmark, fewer and larger WAL writes beat 4 KiB pages by ~25 %,
+      // while 64 KiB pages made every index insert move too many bytes.
+      try db.execute(sql: "PRAGMA page_size = 32768")
+      try db.execute(sql: "PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL")
+      // Enough for the duplicate index of a few tens of millions of events to stay in memory.
+      try db.execute(sql: "PRAGMA cache_size = -262144")  // 256 MiB
+      // Checkpoint the WAL into the file every 128 MiB rather than every 4 MiB: index pages
+      // that change in every transaction are copied back once per checkpoint, not once per
+      // transaction. Measured: −15 % ingest time on the 1M-event benchmark.
+      try db.execute(sql: "PRAGMA wal_autocheckpoint = 4000")
+    }
+    return configuration
+  }
+
+  private static func baseConfiguration(lockTimeout: Double) -> Configuration {
     var configuration = Configuration()
-    configuration.readonly = readOnly
-    configuration.busyMode = .timeout(5)
+    configuration.busyMode = .timeout(lockTimeout)
     // The REFERENCES clauses document the joins (Datasette draws them) but are not enforced:
     // ingest writes parents before children by construction, and enforcement cost ~10 % of
     // ingest time (it also forces a statement journal on multi-row inserts).
     configuration.foreignKeysEnabled = false
     configuration.label = "pullparity"
-    if readOnly {
-      configuration.prepareDatabase { db in
-        // Reports read whole tables: map the file instead of copying it page by page.
-        try db.execute(sql: "PRAGMA mmap_size = 1073741824")
-        try db.execute(sql: "PRAGMA cache_size = -65536")  // 64 MiB
-      }
-    }
-    if !readOnly {
-      configuration.prepareDatabase { db in
-        // WAL keeps readers unblocked; NORMAL sync is durable against a crash of the process
-        // (what ingest promises) without an fsync per transaction.
-        // 32 KiB pages (set before the first table exists; a no-op on existing files): measured
-        // on the 1M-event benchmark, fewer and larger WAL writes beat 4 KiB pages by ~25 %,
-        // while 64 KiB pages made every index insert move too many bytes.
-        try db.execute(sql: "PRAGMA page_size = 32768")
-        try db.execute(sql: "PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL")
-        // Enough for the duplicate index of a few tens of millions of events to stay in memory.
-        try db.execute(sql: "PRAGMA cache_size = -262144")  // 256 MiB
-        // Checkpoint the WAL into the file every 128 MiB rather than every 4 MiB: index pages
-        // that change in every transaction are copied back once per checkpoint, not once per
-        // transaction. Measured: −15 % ingest time on the 1M-event benchmark.
-        try db.execute(sql: "PRAGMA wal_autocheckpoint = 4000")
-      }
-    }
-    if readOnly, !FileManager.default.fileExists(atPath: path) {
-      throw StoreError(context: "opening \(path)", message: "no such database file (run `pullparity ingest` first)")
-    }
-    do {
-      queue = try DatabaseQueue(path: path, configuration: configuration)
-      if !readOnly { try Self.migrator.migrate(queue) }
-    } catch let error as DatabaseError {
-      throw StoreError(context: "opening \(path)", message: error.message ?? "\(error)", sql: error.sql)
-    }
+    return configuration
   }
 
   /// Every file of `schema/`, in order. Shipped migrations are frozen.
@@ -72,7 +153,9 @@ public final class PullParityDatabase: Sendable {
     try wrap("reading \(path)") { try queue.read(body) }
   }
 
-  /// One transaction: all of `body` is committed, or none of it.
+  /// One transaction: all of `body` is committed, or none of it. It begins IMMEDIATE (GRDB's
+  /// default for writes), so waiting for another writer happens at its start, bounded by
+  /// `lockTimeout`.
   public func write<T>(_ body: (Database) throws -> T) throws -> T {
     try wrap("writing \(path)") { try queue.write(body) }
   }
@@ -81,7 +164,22 @@ public final class PullParityDatabase: Sendable {
     do {
       return try body()
     } catch let error as DatabaseError {
-      throw StoreError(context: context, message: error.message ?? "\(error)", sql: error.sql)
+      throw Self.storeError(error, context: context, lockTimeout: lockTimeout)
     }
+  }
+
+  static func storeError(_ error: DatabaseError, context: String, lockTimeout: Double) -> StoreError {
+    if error.resultCode == .SQLITE_BUSY {
+      return StoreError(
+        context: context, message: busyMessage(lockTimeout, doing: "waiting for it"), sql: error.sql,
+        code: error.extendedResultCode.rawValue)
+    }
+    return StoreError(
+      context: context, message: error.message ?? "\(error)", sql: error.sql, code: error.extendedResultCode.rawValue)
+  }
+
+  static func busyMessage(_ timeout: Double, doing: String) -> String {
+    "another process kept the database busy for \(Int(timeout.rounded())) s while \(doing) "
+      + "(an ingest writing, or a process that hangs); try again when it is done, or wait longer with --lock-timeout"
   }
 }

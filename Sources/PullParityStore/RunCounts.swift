@@ -1,11 +1,23 @@
 /// The counters of an ingest run, as `ingest_runs` records them.
+///
+/// A run's lines add up: `linesRead` = `eventsStored` + `duplicates` + `conflicts` +
+/// `quarantined` + `alreadyQuarantined` + `blankLines`. Lines of chunks that a run which left
+/// its work undone had committed are `linesResumed` and nothing else, so the counters summed
+/// over a killed run and the run that finished its work equal those of one clean run.
 public struct RunCounts: Equatable, Sendable {
+  /// Lines this run accounted for (resumed lines are not among them).
   public var linesRead = 0
   public var blankLines = 0
   public var eventsStored = 0
   public var duplicates = 0
+  /// Conflicts this run added to the quarantine.
   public var conflicts = 0
+  /// Malformed lines this run added to the quarantine.
   public var quarantined = 0
+  /// Bad lines (conflicts included) that were in the quarantine already.
+  public var alreadyQuarantined = 0
+  /// Lines read again that an earlier, unfinished run had committed and counted.
+  public var linesResumed = 0
   public var sessionsDerived = 0
 
   public init() {}
@@ -17,6 +29,8 @@ public struct RunCounts: Equatable, Sendable {
     lhs.duplicates += rhs.duplicates
     lhs.conflicts += rhs.conflicts
     lhs.quarantined += rhs.quarantined
+    lhs.alreadyQuarantined += rhs.alreadyQuarantined
+    lhs.linesResumed += rhs.linesResumed
     lhs.sessionsDerived += rhs.sessionsDerived
   }
 }

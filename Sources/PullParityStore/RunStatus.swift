@@ -1,9 +1,15 @@
-/// How an ingest run ended, as `ingest_runs.status` records it. A run killed outright stays
-/// `running`: its committed batches are kept and a re-run completes the work.
+/// How an ingest run ended, as `ingest_runs.status` records it.
 public enum RunStatus: String, Sendable {
+  /// Still writing, or killed and not yet noticed: the next writer to open the database marks
+  /// a dead run `interrupted`.
   case running
   case completed
-  /// Stopped on request (SIGINT) after a committed batch.
+  /// Stopped on request (SIGINT) after a committed batch, or killed (then `recovered_at` is
+  /// set). Its committed batches are kept; running the same ingest again resumes the work.
   case interrupted
   case failed
+
+  /// Whether a later run that reads the chunks this run committed resumes its work (counts
+  /// them as resumed) rather than re-reading a finished input (counts duplicates).
+  public var leftWorkUndone: Bool { self == .interrupted || self == .failed }
 }

@@ -4,12 +4,18 @@ public struct StoreError: Error, CustomStringConvertible, Sendable {
   public var context: String
   public var message: String
   public var sql: String?
+  /// SQLite's (extended) result code, when SQLite reported the failure.
+  public var code: Int32?
 
-  public init(context: String, message: String, sql: String? = nil) {
+  public init(context: String, message: String, sql: String? = nil, code: Int32? = nil) {
     self.context = context
     self.message = message
     self.sql = sql
+    self.code = code
   }
+
+  /// SQLite's primary result code (`SQLITE_BUSY`, …), without the extended bits.
+  public var primaryCode: Int32? { code.map { $0 & 0xff } }
 
   public var description: String {
     var text = "\(context): \(message)"

@@ -23,8 +23,9 @@ import Testing
     #expect(try DatabaseDump.all(db) == before)
     #expect(second.counts.eventsStored == 0)
     #expect(second.counts.duplicates == first.counts.eventsStored + first.counts.duplicates)
-    // Bad lines are rejected again (and counted), but recorded once.
-    #expect(second.counts.quarantined == first.counts.quarantined)
+    // Bad lines are rejected again, but recorded and counted as quarantined once.
+    #expect(second.counts.quarantined == 0 && second.counts.conflicts == 0)
+    #expect(second.counts.alreadyQuarantined == first.counts.quarantined + first.counts.conflicts)
     #expect(try DatabaseDump.count(db, "ingest_runs") == 2)
   }
 

@@ -10,8 +10,27 @@ public struct CommandRun: Sendable {
     _ arguments: [String], stdin: Data? = nil, currentDirectory: URL? = nil,
     environment: [String: String] = [:], standardOutput: FileHandle? = nil
   ) throws -> CommandRun {
+    try run(
+      RepositoryPaths.executable, arguments, stdin: stdin, currentDirectory: currentDirectory,
+      environment: environment, standardOutput: standardOutput)
+  }
+
+  /// Runs the built `pullparity` as the user and group `uid` (needs root; `setpriv`).
+  public static func pullparity(
+    asUser uid: Int, _ arguments: [String], environment: [String: String] = [:]
+  ) throws -> CommandRun {
+    try run(
+      URL(fileURLWithPath: "/usr/bin/setpriv"),
+      ["--reuid=\(uid)", "--regid=\(uid)", "--clear-groups", RepositoryPaths.executable.path] + arguments,
+      environment: environment)
+  }
+
+  public static func run(
+    _ executable: URL, _ arguments: [String], stdin: Data? = nil, currentDirectory: URL? = nil,
+    environment: [String: String] = [:], standardOutput: FileHandle? = nil
+  ) throws -> CommandRun {
     let process = Process()
-    process.executableURL = RepositoryPaths.executable
+    process.executableURL = executable
     process.arguments = arguments
     if let currentDirectory { process.currentDirectoryURL = currentDirectory }
     var env = ProcessInfo.processInfo.environment

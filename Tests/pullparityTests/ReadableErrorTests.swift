@@ -109,12 +109,16 @@ import Testing
     #expect(runs[1]["events_stored"] as? Int == 7)
     #expect(runs[1]["quarantined"] as? Int == 9)
     #expect(runs[0]["duplicates"] as? Int == 7)
+    #expect(runs[0]["quarantined"] as? Int == 0)
+    #expect(runs[0]["already_quarantined"] as? Int == 9)
     #expect(runs[1]["sources"] as? [String] == [log])
     let text = try CommandRun.pullparity(["runs", "--db", db, "--limit", "1"])
     #expect(text.stdout.hasPrefix("run 2 · completed · started "), "\(text.stdout)")
     let unwrapped = text.stdout.replacingOccurrences(of: "\n    ", with: " ")
     #expect(
-      unwrapped.contains("\n  16 lines: 0 stored, 7 duplicates, 0 conflicts, 9 quarantined; 0 sessions derived\n"))
+      unwrapped.contains(
+        "\n  16 lines: 0 stored, 7 duplicates, 0 conflicts, 0 quarantined, 9 already quarantined, 0 blank, 0 resumed;"
+          + " 0 sessions derived\n"), "\(text.stdout)")
     #expect(!text.stdout.contains("run 1"))
   }
 }

@@ -30,17 +30,20 @@ struct IngestFrontend {
     var lines: [String] = []
     let files = summary.sources.count == 1 ? "1 input" : "\(summary.sources.count) inputs"
     lines.append(
-      "Ingested \(files) in \(Formatted.seconds(summary.durationSeconds)): \(Formatted.thousands(c.linesRead)) lines, \(Formatted.thousands(Int(Double(c.eventsStored) / seconds))) events/s"
+      "Ingested \(files) in \(Formatted.seconds(summary.durationSeconds)): \(Formatted.thousands(c.linesRead + c.linesResumed)) lines, \(Formatted.thousands(Int(Double(c.eventsStored) / seconds))) events/s"
     )
     var table: [(String, Int, String)] = [
       ("events stored", c.eventsStored, ""),
       ("duplicates skipped", c.duplicates, "same event_id, same line"),
       ("conflicts", c.conflicts, c.conflicts > 0 ? "same event_id, other content: quarantined" : ""),
       ("quarantined", c.quarantined, c.quarantined > 0 ? "bad lines, kept in the quarantine table" : ""),
+      ("already quarantined", c.alreadyQuarantined, "bad lines quarantined before"),
+      ("resumed", c.linesResumed, "lines an unfinished run had committed and counted"),
       ("blank lines", c.blankLines, ""),
       ("sessions derived", c.sessionsDerived, ""),
     ]
-    if c.conflicts == 0 { table.removeAll { $0.0 == "conflicts" } }
+    let omittedWhenZero: Set = ["conflicts", "already quarantined", "resumed"]
+    table.removeAll { omittedWhenZero.contains($0.0) && $0.1 == 0 }
     let width = table.map(\.0.count).max() ?? 0
     let numberWidth = table.map { Formatted.thousands($0.1).count }.max() ?? 0
     for (label, value, note) in table {

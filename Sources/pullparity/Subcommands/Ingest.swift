@@ -64,7 +64,8 @@ extension PullParity {
         try FileHandleOutput.standardError.write(stop)
         throw ExitCode(InterruptFlag.exitCode)
       }
-      if strict, summary.counts.quarantined + summary.counts.conflicts > 0 { throw ExitCode(1) }
+      let c = summary.counts
+      if strict, c.quarantined + c.conflicts + c.alreadyQuarantined > 0 { throw ExitCode(1) }
     }
   }
 }

@@ -1,0 +1,65 @@
+import Foundation
+import PullParityTestSupport
+import Testing
+
+/// `--db` names a file PullParity may keep its data in: names that would throw the data away,
+/// files that are not SQLite and other programs' databases are refused with exit 2, before
+/// anything is written to them.
+@Suite struct DatabaseFileTests {
+  static let commands: [[String]] = [["ingest", "--quiet", RepositoryPaths.sampleEvents.path], ["report"], ["qa"]]
+
+  @Test(arguments: [
+    ("", "an empty name opens a temporary database that is thrown away; name a file"),
+    (":memory:", ":memory: is an in-memory database, thrown away when the command ends; name a file"),
+  ], commands)
+  func throwawayDatabasesAreRefused(name: (String, String), command: [String]) throws {
+    let run = try CommandRun.pullparity([command[0], "--db", name.0] + command.dropFirst())
+    #expect(run.exitCode == 2)
+    #expect(run.stderr.contains("--db: " + name.1), "\(run.stderr)")
+  }
+
+  enum Foreign: String, CaseIterable {
+    case otherProgramsDatabase, textFile
+
+    func create(at path: String) throws {
+      switch self {
+      case .otherProgramsDatabase:
+        let sqlite = try CommandRun.run(
+          URL(fileURLWithPath: "/usr/bin/sqlite3"), [path, "CREATE TABLE notes (body TEXT); INSERT INTO notes VALUES ('x')"])
+        try #require(sqlite.exitCode == 0)
+      case .textFile:
+        try Data("name,amount\nrent,900\n".utf8).write(to: URL(fileURLWithPath: path))
+      }
+    }
+
+    var message: String {
+      switch self {
+      case .otherProgramsDatabase:
+        "a SQLite database of another program (tables: notes), not a PullParity one; refusing to change it"
+      case .textFile: "not a SQLite database; refusing to use it"
+      }
+    }
+  }
+
+  @Test(arguments: Foreign.allCases, commands)
+  func foreignFilesAreRefusedUntouched(foreign: Foreign, command: [String]) throws {
+    let dir = try TemporaryDirectory()
+    let path = dir.path("theirs.db")
+    try foreign.create(at: path)
+    let before = try Data(contentsOf: URL(fileURLWithPath: path))
+
+    let run = try CommandRun.pullparity([command[0], "--db", path] + command.dropFirst())
+    #expect(run.exitCode == 2)
+    #expect(run.stderr.contains("opening \(path): \(foreign.message)"), "\(run.stderr)")
+    #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
+    #expect(try FileManager.default.contentsOfDirectory(atPath: dir.url.path) == ["theirs.db"])
+  }
+
+  @Test func anEmptyFileBecomesADatabase() throws {
+    let dir = try TemporaryDirectory()
+    let path = try dir.write("new.db", "")
+    let run = try CommandRun.pullparity(["ingest", "--quiet", "--db", path, RepositoryPaths.sampleEvents.path])
+    #expect(run.exitCode == 0, "\(run.stderr)")
+    #expect(try CommandRun.pullparity(["report", "--db", path]).exitCode == 0)
+  }
+}

@@ -18,74 +18,93 @@ public struct HTMLReportRenderer {
   public func render(_ input: HTMLReportInput) -> String {
     let report = input.report
     let palette = ChartPalette(platforms: report.apps.flatMap(\.groups).flatMap(\.platforms).map(\.platform))
-    var profileOf: [AppKey: Profile] = [:]
-    for app in report.apps { profileOf[AppKey(app: app.app, version: app.profile.version)] = app.profile }
-    let sessionsByGroup = Dictionary(grouping: input.sessions) { session in
-      let key = AppKey(app: session.app, version: session.profileVersion)
-      let slice = profileOf[key].map { report.groupedBy.value(of: session, profile: $0) } ?? ""
-      return GroupKey(app: key, group: slice)
-    }
-
-    var body: [String] = []
-    body.append("<header>")
-    body.append("<h1>\(e(input.title))</h1>")
-    body.append(
-      "<p class=\"meta\">\(report.sessionCount) sessions · grouped by \(e(report.groupedBy.rawValue))"
-        + " · \(e(ParityVerdict.groupCounts(report)))</p>")
-    body.append(verdict(report))
-    body.append(context(report.context))
-    if report.apps.count > 1 || !input.timelines.isEmpty {
-      var links = report.apps.enumerated().map { "<a href=\"#app-\($0.offset)\">\(e($0.element.app))</a>" }
-      if !input.timelines.isEmpty { links.append("<a href=\"#examples\">example failing sessions</a>") }
-      body.append("<nav aria-label=\"Contents\">" + links.joined(separator: " ") + "</nav>")
-    }
-    body.append("</header>")
+    let sessionsByGroup = groupSessions(input)
+    var body = header(input)
     if report.apps.isEmpty {
       body.append("<p>No sessions match.</p>")
     }
-
     for (appIndex, app) in report.apps.enumerated() {
-      let profile = app.profile
-      body.append("<section class=\"app\" id=\"app-\(appIndex)\">")
-      body.append("<h2>\(e(app.app))</h2>")
-      body.append("<p class=\"meta\">\(e(Self.describe(profile)))</p>")
-      if !app.otherProfileVersions.isEmpty {
-        let versions = app.otherProfileVersions.map { "v\($0)" }.joined(separator: ", ")
-        body.append("<p class=\"note\">Sessions of this app were also derived with \(e(versions)): judged apart.</p>")
-      }
-      for (groupIndex, group) in app.groups.enumerated() {
-        let key = AppKey(app: app.app, version: profile.version)
-        let sessions = sessionsByGroup[GroupKey(app: key, group: group.value)] ?? []
-        body.append(
-          render(group, sessions: sessions, profile: profile, palette: palette, id: "a\(appIndex).g\(groupIndex)"))
-      }
-      body.append("</section>")
+      body += section(app, index: appIndex, sessionsByGroup: sessionsByGroup, palette: palette)
     }
-
     body.append(timelines(input))
     body.append(
       "<footer>pullparity report, format version \(ParityReport.formatVersion). Percentiles interpolate linearly"
         + " between closest ranks of the per-session values.</footer>")
+    return page(title: input.title, body: body)
+  }
 
-    return """
-      <!DOCTYPE html>
-      <html lang="en">
-      <head>
-      <meta charset="utf-8">
-      <meta name="viewport" content="width=device-width, initial-scale=1">
-      <title>\(e(input.title))</title>
-      <style>
-      \(HTMLStyleSheet.css)
-      </style>
-      </head>
-      <body>
-      <main>
-      \(body.joined(separator: "\n"))
-      </main>
-      </body>
-      </html>
+  /// The selected sessions by app, profile version and group, for the charts of each group.
+  private func groupSessions(_ input: HTMLReportInput) -> [GroupKey: [SessionRecord]] {
+    let report = input.report
+    var profileOf: [AppKey: Profile] = [:]
+    for app in report.apps { profileOf[AppKey(app: app.app, version: app.profile.version)] = app.profile }
+    return Dictionary(grouping: input.sessions) { session in
+      let key = AppKey(app: session.app, version: session.profileVersion)
+      let slice = profileOf[key].map { report.groupedBy.value(of: session, profile: $0) } ?? ""
+      return GroupKey(app: key, group: slice)
+    }
+  }
 
-      """
+  /// The title, the verdict, the report's context and links to each app.
+  private func header(_ input: HTMLReportInput) -> [String] {
+    let report = input.report
+    var lines = ["<header>", "<h1>\(e(input.title))</h1>"]
+    lines.append(
+      "<p class=\"meta\">\(report.sessionCount) sessions · grouped by \(e(report.groupedBy.rawValue))"
+        + " · \(e(ParityVerdict.groupCounts(report)))</p>")
+    lines.append(verdict(report))
+    lines.append(context(report.context))
+    if report.apps.count > 1 || !input.timelines.isEmpty {
+      var links = report.apps.enumerated().map { "<a href=\"#app-\($0.offset)\">\(e($0.element.app))</a>" }
+      if !input.timelines.isEmpty { links.append("<a href=\"#examples\">example failing sessions</a>") }
+      lines.append("<nav aria-label=\"Contents\">" + links.joined(separator: " ") + "</nav>")
+    }
+    lines.append("</header>")
+    return lines
+  }
+
+  /// One app: its profile, a note on other profile versions, then each group.
+  private func section(
+    _ app: AppParity, index appIndex: Int, sessionsByGroup: [GroupKey: [SessionRecord]], palette: ChartPalette
+  ) -> [String] {
+    let profile = app.profile
+    var lines = ["<section class=\"app\" id=\"app-\(appIndex)\">", "<h2>\(e(app.app))</h2>"]
+    lines.append("<p class=\"meta\">\(e(Self.describe(profile)))</p>")
+    if !app.otherProfileVersions.isEmpty {
+      let versions = app.otherProfileVersions.map { "v\($0)" }.joined(separator: ", ")
+      lines.append("<p class=\"note\">Sessions of this app were also derived with \(e(versions)): judged apart.</p>")
+    }
+    for (groupIndex, group) in app.groups.enumerated() {
+      let key = AppKey(app: app.app, version: profile.version)
+      let sessions = sessionsByGroup[GroupKey(app: key, group: group.value)] ?? []
+      lines.append(
+        render(group, sessions: sessions, profile: profile, palette: palette, id: "a\(appIndex).g\(groupIndex)"))
+    }
+    lines.append("</section>")
+    return lines
+  }
+
+  /// The HTML document around the body: inline style sheet, nothing fetched.
+  private func page(title: String, body: [String]) -> String {
+    """
+    <!DOCTYPE html>
+    <html lang="en">
+    <head>
+    <meta charset="utf-8">
+    <meta name="viewport" content="width=device-width, initial-scale=1">
+    <title>\(e(title))</title>
+    <style>
+    \(HTMLStyleSheet.css)
+    </style>
+    </head>
+    <body>
+    <main>
+    \(body.joined(separator: "\n"))
+    </main>
+    </body>
+    </html>
+
+    """
   }
 
   private struct AppKey: Hashable {

@@ -20,7 +20,7 @@ struct PullParity: ParsableCommand {
     version: version,
     subcommands: [
       Ingest.self, Report.self, QA.self, Compare.self, Session.self, Replay.self, Profiles.self,
-      SchemaDocs.self,
+      SchemaDocs.self, Decode.self, Derive.self, Load.self,
     ]
   )
 

@@ -1,0 +1,371 @@
+#!/usr/bin/env python3
+"""PullParity on Apache Spark: the same decoder and state machine as `pullparity ingest`, run
+per partition through the binary's pipe verbs (`decode`, `derive`), with the same results.
+
+    spark-submit spark/pullparity_spark.py --binary /path/to/pullparity --out OUT LOGS...
+    pullparity load OUT --db parity.sqlite
+
+Steps (docs/distributed-formats.md has the formats):
+  1. read every input with Hadoop's TextInputFormat: (byte offset, line) pairs, gzip
+     decompressed, split only on `\\n` like ingest; count lines per partition to number them;
+  2. pipe `source TAB offset TAB line TAB raw` to `pullparity decode`: one JSON line each;
+  3. deduplicate by event_id BEFORE the session shuffle (the same id may carry two
+     session_ids): the first version by (source, offset) is kept, like ingest; a later copy
+     with the same bytes is a duplicate, one with other bytes a conflict (quarantined);
+  4. repartition by session_id, sort within partitions, pipe to `pullparity derive`;
+  5. write events, sessions, violations, quarantine and profiles as JSON lines and Parquet,
+     and summary.json with the counts and where the time went.
+"""
+
+import argparse
+import gzip
+import json
+import os
+import shutil
+import subprocess
+import sys
+import threading
+import time
+
+TABLES = ("events", "sessions", "violations", "quarantine", "profiles")
+LOG_EXTENSIONS = (".jsonl", ".ndjson")
+CONFLICT_REASON = 'event_id "{}" is already stored with other content; the stored version is kept'
+
+
+# ---------------------------------------------------------------------------------------------
+# Inputs: the same expansion and names as `pullparity ingest` (InputCatalog)
+# ---------------------------------------------------------------------------------------------
+
+def normalized(path):
+    """`a.jsonl`, `./a.jsonl` and `logs/../a.jsonl` are one source, as in ingest."""
+    absolute = path.startswith("/")
+    parts = []
+    for part in (p for p in path.split("/") if p):
+        if part == ".":
+            continue
+        if part == "..":
+            if parts and parts[-1] != "..":
+                parts.pop()
+            elif not absolute:
+                parts.append(part)
+            continue
+        parts.append(part)
+    joined = "/".join(parts)
+    if absolute:
+        return "/" + joined
+    return joined or "."
+
+
+def is_log_name(name):
+    plain = name[:-3] if name.endswith(".gz") else name
+    return not name.startswith(".") and plain.endswith(LOG_EXTENSIONS)
+
+
+def expand_inputs(paths):
+    """Local files and directories as ingest expands them (name order); other URIs as given."""
+    names = []
+    for path in paths:
+        if "://" in path:
+            names.append(path)
+        elif os.path.isdir(path):
+            base = normalized(path)
+            found = []
+            for root, dirs, files in os.walk(path):
+                dirs[:] = [d for d in dirs if not d.startswith(".")]
+                rel_root = os.path.relpath(root, path)
+                for name in files:
+                    if is_log_name(name):
+                        rel = name if rel_root == "." else rel_root + "/" + name
+                        found.append(base + "/" + rel)
+            if not found:
+                raise SystemExit(f"{path}: no .jsonl or .ndjson files (optionally .gz) found")
+            names.extend(found)
+        elif os.path.isfile(path):
+            names.append(normalized(path))
+        else:
+            raise SystemExit(f"cannot open {path}: No such file or directory")
+    return sorted(set(names))
+
+
+def uri_of(name):
+    return name if "://" in name else "file://" + os.path.abspath(name)
+
+
+# ---------------------------------------------------------------------------------------------
+# Running a pipe verb on a partition
+# ---------------------------------------------------------------------------------------------
+
+def resolve_binary(binary):
+    """An absolute path, a file shipped with `--files` (SparkFiles), or a name on PATH."""
+    if os.path.isabs(binary) or "/" in binary:
+        return binary
+    try:
+        from pyspark import SparkFiles
+        shipped = SparkFiles.get(binary)
+        if os.path.exists(shipped):
+            return shipped
+    except Exception:  # no SparkContext here: fall back to PATH
+        pass
+    return shutil.which(binary) or binary
+
+
+def run_verb(argv, lines):
+    """Feeds `lines` (bytes, each ending in \\n) to the verb; yields its output lines (str).
+    A verb that fails fails the task with its message."""
+    proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    failure = []
+
+    def feed():
+        try:
+            for line in lines:
+                proc.stdin.write(line)
+        except Exception as error:  # noqa: BLE001 - reported with the verb's own error below
+            failure.append(error)
+        finally:
+            try:
+                proc.stdin.close()
+            except BrokenPipeError:
+                pass
+
+    feeder = threading.Thread(target=feed, daemon=True)
+    feeder.start()
+    for line in proc.stdout:
+        yield line.decode("utf-8").rstrip("\n")
+    feeder.join()
+    stderr = proc.stderr.read().decode("utf-8", "replace")
+    if proc.wait() != 0 or failure:
+        raise RuntimeError(f"{' '.join(argv)} failed ({proc.returncode}): {stderr.strip()} {failure}")
+
+
+def exact_bytes(name, offset, text):
+    """The line's bytes. Hadoop's Text has replaced bytes that are not UTF-8 by U+FFFD; for a
+    local file those lines are read again from the source, so that ingest's invalid_utf8
+    rejection (and the raw bytes it keeps) are reproduced."""
+    if "\ufffd" not in text or "://" in name:
+        return text.encode("utf-8")
+    opener = gzip.open if name.endswith(".gz") else open
+    with opener(name, "rb") as handle:
+        handle.seek(offset)
+        return handle.readline().rstrip(b"\n")
+
+
+def decode_partition(binary, sources, starts):
+    """Partition index → its lines as `source TAB offset TAB line TAB raw`, through decode."""
+    def run(index, pairs):
+        name, first_line = sources[index], starts[index]
+
+        def tsv():
+            for number, (offset, text) in enumerate(pairs, start=first_line):
+                raw = exact_bytes(name, offset, text)
+                if raw.endswith(b"\r"):
+                    raw = raw[:-1]
+                yield f"{name}\t{offset}\t{number}\t".encode("utf-8") + raw + b"\n"
+
+        return run_verb([resolve_binary(binary), "decode"], tsv())
+    return run
+
+
+def derive_partition(binary, profiles):
+    argv = ["derive"] + (["--profiles", profiles] if profiles else [])
+
+    def run(rows):
+        return run_verb([resolve_binary(binary)] + argv, ((r + "\n").encode("utf-8") for r in rows))
+    return run
+
+
+# ---------------------------------------------------------------------------------------------
+# The job
+# ---------------------------------------------------------------------------------------------
+
+def read_inputs(sc, names):
+    """One RDD of (offset, line) per input, in name order; their union and, per partition of
+    the union, its source and first line number."""
+    conf = {"textinputformat.record.delimiter": "\n"}
+    rdds, sources = [], []
+    for name in names:
+        rdd = sc.newAPIHadoopFile(
+            uri_of(name), "org.apache.hadoop.mapreduce.lib.input.TextInputFormat",
+            "org.apache.hadoop.io.LongWritable", "org.apache.hadoop.io.Text", conf=conf)
+        rdds.append(rdd)
+        sources.extend([name] * rdd.getNumPartitions())
+    union = sc.union(rdds) if len(rdds) > 1 else rdds[0]
+    counts = dict(union.mapPartitionsWithIndex(lambda i, it: [(i, sum(1 for _ in it))]).collect())
+    starts, next_line = [], {}
+    for index, name in enumerate(sources):
+        line = next_line.get(name, 1)
+        starts.append(line)
+        next_line[name] = line + counts.get(index, 0)
+    return union, sources, starts, sum(counts.values())
+
+
+def decoded_schema():
+    from pyspark.sql.types import (BooleanType, DoubleType, LongType, StringType, StructField,
+                                   StructType)
+    text = ["kind", "source", "event_id", "session_id", "type", "platform", "app", "profile",
+            "app_version", "os_version", "device", "screen", "payload", "category", "reason", "raw",
+            "raw_hex"]
+    fields = [StructField(n, StringType()) for n in text]
+    fields += [StructField("offset", LongType()), StructField("line", LongType()),
+               StructField("ts_ms", DoubleType()), StructField("seq", LongType()),
+               StructField("empty", BooleanType())]
+    return StructType(fields)
+
+
+def dedup(events):
+    """Per event_id, the first version by (source, offset) is kept, as ingest keeps the first
+    stored one (inputs are read in name order); later copies are duplicates when their bytes
+    are the same and conflicts otherwise. A shuffle by event_id, before the one by session."""
+    from pyspark.sql import Window
+    from pyspark.sql import functions as F
+    w = Window.partitionBy("event_id").orderBy("source", "offset")
+    ranked = events.withColumn("_rank", F.row_number().over(w)).withColumn("_first", F.first("raw").over(w))
+    kept = ranked.where("_rank = 1").drop("_rank", "_first")
+    later = ranked.where("_rank > 1")
+    duplicates = later.where(F.col("raw") == F.col("_first"))
+    conflicts = later.where(F.col("raw") != F.col("_first"))
+    return kept, duplicates, conflicts
+
+
+def quarantine_rows(rejected, conflicts):
+    from pyspark.sql import functions as F
+    reason = F.udf(CONFLICT_REASON.format)
+    columns = ["source", "line", "byte_offset", "category", "reason", "raw", "raw_hex", "event_id"]
+    bad = rejected.select(
+        "source", "line", F.col("offset").alias("byte_offset"), "category", "reason", "raw", "raw_hex",
+        F.lit(None).cast("string").alias("event_id"))
+    conflicted = conflicts.select(
+        "source", "line", F.col("offset").alias("byte_offset"), F.lit("conflict").alias("category"),
+        reason("event_id").alias("reason"), "raw", F.lit(None).cast("string").alias("raw_hex"), "event_id")
+    return bad.unionByName(conflicted).select(*columns)
+
+
+def derived_tables(spark, derived_lines):
+    """`derive`'s output lines split into its three tables, typed by the SQLite columns."""
+    from pyspark.sql import functions as F
+    parsed = derived_lines.map(json.loads)
+    tables = {}
+    for table in ("sessions", "violations", "profiles"):
+        rows = parsed.filter(lambda d, t=table: d["table"] == t).map(lambda d: json.dumps(d["row"]))
+        tables[table] = spark.read.json(rows, schema=DERIVED_SCHEMAS[table])
+    tables["profiles"] = tables["profiles"].dropDuplicates(["name", "version", "content_hash"])
+    # Flags and counts come as JSON numbers; the schema types them, try_cast guards the rest.
+    tables["sessions"] = tables["sessions"].withColumn("empty", F.col("empty").try_cast("long"))
+    return tables
+
+
+def _schemas():
+    columns = {
+        "sessions": "session_id string, app string, profile string, profile_version long, platform string, "
+                    "app_version string, os_version string, device string, screen string, empty long, "
+                    "outcome string, final_state string, `trigger` string, time_to_arm_ms double, "
+                    "arm_distance double, client_arm_distance double, release_distance double, load_ms double, "
+                    "visible_ms double, flash long, premature_hide long, late_hide long, hold_compliant long, "
+                    "label_violations long, arm_mismatch long, load_ok long, max_sample_gap_ms double, "
+                    "max_offset_error double, violation_count long, event_count long, started_at_ms double, "
+                    "ended_at_ms double",
+        "violations": "session_id string, ordinal long, kind string, ts_ms double, expected string, actual string",
+        "profiles": "name string, version long, content_hash string, definition string",
+    }
+    return columns
+
+
+DERIVED_SCHEMAS = _schemas()
+
+
+def write_table(df, out, table):
+    df.write.mode("overwrite").option("ignoreNullFields", "false").json(f"{out}/json/{table}")
+    df.write.mode("overwrite").parquet(f"{out}/parquet/{table}")
+
+
+def run_job(spark, paths, out, binary, profiles=None, partitions=None):
+    """Runs the whole job; returns the run summary (also written to OUT/summary.json)."""
+    from pyspark import StorageLevel
+    from pyspark.sql import functions as F
+    sc = spark.sparkContext
+    timings, clock = {}, time.monotonic()
+    started = clock
+
+    def lap(name):
+        nonlocal clock
+        now = time.monotonic()
+        timings[name] = round(now - clock, 3)
+        clock = now
+
+    names = expand_inputs(paths)
+    lines, sources, starts, lines_read = read_inputs(sc, names)
+    lap("read_and_number_s")
+    decoded_lines = lines.mapPartitionsWithIndex(decode_partition(binary, sources, starts))
+    decoded = spark.read.json(decoded_lines, schema=decoded_schema()).persist(StorageLevel.MEMORY_AND_DISK)
+    kinds = {row["kind"]: row["count"] for row in decoded.groupBy("kind").count().collect()}
+    lap("decode_s")
+
+    events = decoded.where("kind = 'event'")
+    kept, duplicates, conflicts = dedup(events)
+    partitions = partitions or max(sc.defaultParallelism, 2)
+    by_session = (kept.repartition(partitions, "session_id")
+                  .sortWithinPartitions("session_id", "ts_ms", F.coalesce("seq", F.lit(0)), "source", "offset")
+                  .persist(StorageLevel.MEMORY_AND_DISK))
+    events_stored = by_session.count()
+    n_duplicates, n_conflicts = duplicates.count(), conflicts.count()
+    lap("dedup_and_shuffle_s")
+
+    derive_input = by_session.select("kind", "source", "offset", "line", "session_id", "raw").toJSON()
+    derived = derived_tables(spark, derive_input.mapPartitions(derive_partition(binary, profiles)).cache())
+    n_sessions = derived["sessions"].count()
+    lap("derive_s")
+
+    quarantine = quarantine_rows(decoded.where("kind = 'rejected'"), conflicts)
+    events_table = by_session.select(
+        "event_id", "session_id", "ts_ms", "seq", "platform", "app", "type", "source", "line",
+        F.col("offset").alias("byte_offset"), "raw", "profile", "app_version", "os_version", "device", "screen",
+        "empty", "payload")
+    for table, df in (("events", events_table), ("quarantine", quarantine), *derived.items()):
+        write_table(df, out, table)
+    lap("write_s")
+
+    summary = {
+        "format": "pullparity-run", "format_version": 1, "sources": names, "lines_read": lines_read,
+        "blank_lines": kinds.get("blank", 0), "events_stored": events_stored, "duplicates": n_duplicates,
+        "conflicts": n_conflicts, "quarantined": kinds.get("rejected", 0), "sessions_derived": n_sessions,
+        "duration_ms": round((time.monotonic() - started) * 1000, 1),
+        "tool_version": tool_version(binary), "engine": f"spark {spark.version}", "timings": timings,
+    }
+    with open(os.path.join(out, "summary.json"), "w", encoding="utf-8") as handle:
+        json.dump(summary, handle, indent=2, sort_keys=True)
+        handle.write("\n")
+    for df in (decoded, by_session):
+        df.unpersist()
+    return summary
+
+
+def tool_version(binary):
+    result = subprocess.run([resolve_binary(binary), "--version"], capture_output=True, text=True, check=True)
+    return result.stdout.strip()
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("paths", nargs="+", help="log files or directories (*.jsonl, *.ndjson, optionally .gz)")
+    parser.add_argument("--out", required=True, help="output directory (local path or URI)")
+    parser.add_argument("--binary", default=os.environ.get("PULLPARITY_BIN", "pullparity"),
+                        help="the pullparity binary on every executor (a path, or a name shipped with --files)")
+    parser.add_argument("--profiles", help="profiles file for derive (ship it with --files on a cluster)")
+    parser.add_argument("--partitions", type=int, help="partitions of the session shuffle")
+    parser.add_argument("--master", help="e.g. local[2]; spark-submit's --master otherwise")
+    args = parser.parse_args(argv)
+    os.environ.setdefault("SPARK_LOCAL_IP", "127.0.0.1")
+    from pyspark.sql import SparkSession
+    builder = SparkSession.builder.appName("pullparity")
+    if args.master:
+        builder = builder.master(args.master)
+    spark = builder.getOrCreate()
+    try:
+        os.makedirs(args.out, exist_ok=True) if "://" not in args.out else None
+        summary = run_job(spark, args.paths, args.out, args.binary, args.profiles, args.partitions)
+        print(json.dumps(summary, indent=2, sort_keys=True))
+    finally:
+        spark.stop()
+
+
+if __name__ == "__main__":
+    sys.exit(main())

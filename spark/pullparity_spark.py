@@ -87,8 +87,9 @@ def expand_inputs(paths):
     return sorted(set(names))
 
 
-def uri_of(name):
-    return name if "://" in name else "file://" + os.path.abspath(name)
+def uri_of(name, cwd=None):
+    """Where a source is read from; names stay as given (relative to the driver's directory)."""
+    return name if "://" in name else "file://" + os.path.join(cwd or os.getcwd(), name)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -137,26 +138,27 @@ def run_verb(argv, lines):
         raise RuntimeError(f"{' '.join(argv)} failed ({proc.returncode}): {stderr.strip()} {failure}")
 
 
-def exact_bytes(name, offset, text):
+def exact_bytes(name, location, offset, text):
     """The line's bytes. Hadoop's Text has replaced bytes that are not UTF-8 by U+FFFD; for a
     local file those lines are read again from the source, so that ingest's invalid_utf8
     rejection (and the raw bytes it keeps) are reproduced."""
-    if "\ufffd" not in text or "://" in name:
+    if "\ufffd" not in text or not location.startswith("file://"):
         return text.encode("utf-8")
     opener = gzip.open if name.endswith(".gz") else open
-    with opener(name, "rb") as handle:
+    with opener(location[len("file://"):], "rb") as handle:
         handle.seek(offset)
         return handle.readline().rstrip(b"\n")
 
 
-def decode_partition(binary, sources, starts):
+def decode_partition(binary, sources, starts, cwd):
     """Partition index → its lines as `source TAB offset TAB line TAB raw`, through decode."""
     def run(index, pairs):
         name, first_line = sources[index], starts[index]
+        location = uri_of(name, cwd)
 
         def tsv():
             for number, (offset, text) in enumerate(pairs, start=first_line):
-                raw = exact_bytes(name, offset, text)
+                raw = exact_bytes(name, location, offset, text)
                 if raw.endswith(b"\r"):
                     raw = raw[:-1]
                 yield f"{name}\t{offset}\t{number}\t".encode("utf-8") + raw + b"\n"
@@ -228,14 +230,14 @@ def dedup(events):
 
 def quarantine_rows(rejected, conflicts):
     from pyspark.sql import functions as F
-    reason = F.udf(CONFLICT_REASON.format)
+    before, after = CONFLICT_REASON.split("{}")
     columns = ["source", "line", "byte_offset", "category", "reason", "raw", "raw_hex", "event_id"]
     bad = rejected.select(
         "source", "line", F.col("offset").alias("byte_offset"), "category", "reason", "raw", "raw_hex",
         F.lit(None).cast("string").alias("event_id"))
     conflicted = conflicts.select(
         "source", "line", F.col("offset").alias("byte_offset"), F.lit("conflict").alias("category"),
-        reason("event_id").alias("reason"), "raw", F.lit(None).cast("string").alias("raw_hex"), "event_id")
+        F.concat(F.lit(before), "event_id", F.lit(after)).alias("reason"), "raw", F.lit(None).cast("string").alias("raw_hex"), "event_id")
     return bad.unionByName(conflicted).select(*columns)
 
 
@@ -282,6 +284,9 @@ def run_job(spark, paths, out, binary, profiles=None, partitions=None):
     from pyspark import StorageLevel
     from pyspark.sql import functions as F
     sc = spark.sparkContext
+    if __name__ != "__main__":
+        # Imported (tests, notebooks): the workers need this module to run the partitions.
+        sc.addPyFile(os.path.abspath(__file__))
     timings, clock = {}, time.monotonic()
     started = clock
 
@@ -294,7 +299,7 @@ def run_job(spark, paths, out, binary, profiles=None, partitions=None):
     names = expand_inputs(paths)
     lines, sources, starts, lines_read = read_inputs(sc, names)
     lap("read_and_number_s")
-    decoded_lines = lines.mapPartitionsWithIndex(decode_partition(binary, sources, starts))
+    decoded_lines = lines.mapPartitionsWithIndex(decode_partition(binary, sources, starts, os.getcwd()))
     decoded = spark.read.json(decoded_lines, schema=decoded_schema()).persist(StorageLevel.MEMORY_AND_DISK)
     kinds = {row["kind"]: row["count"] for row in decoded.groupBy("kind").count().collect()}
     lap("decode_s")

@@ -1,0 +1,31 @@
+"""Shared fixtures of the Spark suite: the pullparity binary and ONE local[2] Spark session."""
+
+import os
+import shutil
+import sys
+
+import pytest
+
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
+
+
+@pytest.fixture(scope="session")
+def binary():
+    path = os.environ.get("PULLPARITY_BIN") or shutil.which("pullparity")
+    if not path or not os.path.exists(path):
+        pytest.fail("PULLPARITY_BIN must name the built pullparity binary (scripts/test.sh sets it)")
+    return os.path.abspath(path)
+
+
+@pytest.fixture(scope="session")
+def spark():
+    os.environ["SPARK_LOCAL_IP"] = "127.0.0.1"
+    from pyspark.sql import SparkSession
+    session = (SparkSession.builder.master("local[2]").appName("pullparity-tests")
+               .config("spark.sql.shuffle.partitions", "4")
+               .config("spark.ui.enabled", "false")
+               .config("spark.driver.memory", "1g")
+               .getOrCreate())
+    session.sparkContext.setLogLevel("ERROR")
+    yield session
+    session.stop()

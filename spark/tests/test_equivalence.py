@@ -1,18 +1,15 @@
 """The Spark job, loaded with `pullparity load`, gives the rows a single-machine `pullparity
-ingest` of the same files gives: every row of sessions, violations and quarantine, and the
-run's counts (session_ref aside: it is a join key handed out in first-seen order)."""
+ingest` of the same files gives: every row of sessions, violations, quarantine, events and
+profiles, and the run's counts (session_ref aside: a join key handed out in first-seen order)."""
 
 import os
-import shutil
 import sqlite3
 import subprocess
 
 import pytest
 
-import pullparity_spark
 from chaos import write_chaos
-
-REPO = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
+from conftest import REPO, run_and_load
 
 SESSION_COLUMNS = """session_id, app, profile, profile_version, platform, app_version, os_version, device, screen,
   empty, outcome, final_state, "trigger", time_to_arm_ms, arm_distance, client_arm_distance, release_distance,
@@ -42,49 +39,43 @@ def ingest(binary, cwd, paths, db):
     result = subprocess.run([binary, "ingest", "--quiet", "--db", db, *paths], cwd=cwd, capture_output=True,
                             text=True)
     assert result.returncode == 0, result.stdout + result.stderr
-    return dump(os.path.join(cwd, db))
+    return dump(db)
 
 
-def spark_then_load(spark, binary, cwd, paths, tmp_path):
-    out = str(tmp_path / "run")
-    previous = os.getcwd()
-    os.chdir(cwd)  # sources are named as given, like ingest's
-    try:
-        summary = pullparity_spark.run_job(spark, paths, out, binary)
-    finally:
-        os.chdir(previous)
-    db = str(tmp_path / "spark.sqlite")
-    result = subprocess.run([binary, "load", out, "--db", db], capture_output=True, text=True)
-    assert result.returncode == 0, result.stdout + result.stderr
-    assert result.stdout.startswith(f"Loaded {out} (spark "), result.stdout
-    return summary, dump(db), out
-
-
-@pytest.fixture(scope="module")
-def chaos_dir(tmp_path_factory):
-    root = tmp_path_factory.mktemp("chaos")
-    write_chaos(str(root / "chaos"))
-    return str(root)
-
-
-@pytest.mark.parametrize("case", ["sample", "chaos"])
-def test_spark_then_load_equals_ingest(spark, binary, chaos_dir, tmp_path, case):
-    if case == "sample":
-        cwd, paths = REPO, ["sample-events"]
-    else:
-        cwd, paths = chaos_dir, ["chaos"]
-    expected = ingest(binary, cwd, paths, str(tmp_path / "ingest.sqlite"))
-    summary, got, _ = spark_then_load(spark, binary, cwd, paths, tmp_path)
+def assert_same(expected, got):
     for table in QUERIES:
-        assert got[table] == expected[table], f"{case}: {table} differs"
-    assert expected["sessions"] and expected["quarantine"]
-    if case == "chaos":
-        counts = dict(zip(["lines", "events", "duplicates", "conflicts", "quarantined", "sessions"],
-                          expected["counts"][0]))
-        # The chaos log plants every case the job must reproduce.
-        assert counts["duplicates"] > 0 and counts["conflicts"] > 0 and counts["quarantined"] > 0
-        categories = {row[3] for row in expected["quarantine"]}
-        assert {"conflict", "not_json", "invalid_utf8"} <= categories
-        assert any(row[0] == "chaos/part-d.jsonl.gz" for row in expected["sources"])
-        assert summary["blank_lines"] >= 1
+        assert got[table] == expected[table], f"{table} differs"
+    assert expected["sessions"] and expected["violations"] and expected["quarantine"]
+
+
+def test_sample_events(sample_run, binary, tmp_path):
+    summary, _, db = sample_run
+    expected = ingest(binary, REPO, ["sample-events"], str(tmp_path / "ingest.sqlite"))
+    assert_same(expected, dump(db))
     assert set(summary["timings"]) == {"read_and_number_s", "decode_s", "dedup_and_shuffle_s", "derive_s", "write_s"}
+
+
+def test_chaos_log_split_across_files(spark, binary, tmp_path):
+    write_chaos(str(tmp_path / "chaos"))
+    expected = ingest(binary, str(tmp_path), ["chaos"], str(tmp_path / "ingest.sqlite"))
+    summary, _, db = run_and_load(spark, binary, str(tmp_path), ["chaos"], str(tmp_path / "spark"))
+    assert_same(expected, dump(db))
+    # The chaos log plants every case the job must reproduce.
+    lines, events, duplicates, conflicts, quarantined, sessions = expected["counts"][0]
+    assert duplicates > 0 and conflicts > 0 and quarantined > 0
+    categories = {row[3] for row in expected["quarantine"]}
+    assert {"conflict", "not_json", "invalid_utf8"} <= categories
+    twin = [row for row in expected["quarantine"] if row[6] and row[5] and '"session_id":"s999"' in row[5]]
+    assert twin, "the event_id under a second session_id is quarantined as a conflict"
+    assert "chaos/part-d.jsonl.gz" in [row[0] for row in expected["sources"]]
+    assert summary["blank_lines"] >= 1
+
+
+def test_load_refuses_a_database_with_events(sample_run, binary, tmp_path):
+    _, out, db = sample_run
+    copy = tmp_path / "again.sqlite"
+    with sqlite3.connect(db) as source, sqlite3.connect(copy) as target:
+        source.backup(target)
+    result = subprocess.run([binary, "load", out, "--db", str(copy)], capture_output=True, text=True)
+    assert result.returncode == 2
+    assert "already holds" in result.stderr and "load needs a new file" in result.stderr

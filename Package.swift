@@ -26,7 +26,8 @@ let package = Package(
     .target(
       name: "PullParitySchema",
       path: "schema",
-      exclude: [],
+      // The PostgreSQL port is for spark/load_postgres.py, not for the binary.
+      exclude: ["postgres"],
       resources: [
         .embedInCode("0001_events_and_sessions.sql"),
         .embedInCode("0002_dashboard_views.sql"),

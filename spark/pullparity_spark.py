@@ -216,16 +216,15 @@ def decoded_schema():
 def dedup(events):
     """Per event_id, the first version by (source, offset) is kept, as ingest keeps the first
     stored one (inputs are read in name order); later copies are duplicates when their bytes
-    are the same and conflicts otherwise. A shuffle by event_id, before the one by session."""
+    are the same and conflicts otherwise. A shuffle by event_id, before the one by session.
+    Returns the events with `_fate`: kept, duplicate or conflict."""
     from pyspark.sql import Window
     from pyspark.sql import functions as F
     w = Window.partitionBy("event_id").orderBy("source", "offset")
-    ranked = events.withColumn("_rank", F.row_number().over(w)).withColumn("_first", F.first("raw").over(w))
-    kept = ranked.where("_rank = 1").drop("_rank", "_first")
-    later = ranked.where("_rank > 1")
-    duplicates = later.where(F.col("raw") == F.col("_first"))
-    conflicts = later.where(F.col("raw") != F.col("_first"))
-    return kept, duplicates, conflicts
+    fate = (F.when(F.row_number().over(w) == 1, "kept")
+            .when(F.col("raw") == F.first("raw").over(w), "duplicate")
+            .otherwise("conflict"))
+    return events.withColumn("_fate", fate)
 
 
 def quarantine_rows(rejected, conflicts):
@@ -304,14 +303,15 @@ def run_job(spark, paths, out, binary, profiles=None, partitions=None):
     kinds = {row["kind"]: row["count"] for row in decoded.groupBy("kind").count().collect()}
     lap("decode_s")
 
-    events = decoded.where("kind = 'event'")
-    kept, duplicates, conflicts = dedup(events)
+    fates = dedup(decoded.where("kind = 'event'")).persist(StorageLevel.MEMORY_AND_DISK)
+    counts = {row["_fate"]: row["count"] for row in fates.groupBy("_fate").count().collect()}
+    conflicts = fates.where("_fate = 'conflict'")
     partitions = partitions or max(sc.defaultParallelism, 2)
-    by_session = (kept.repartition(partitions, "session_id")
+    by_session = (fates.where("_fate = 'kept'").drop("_fate").repartition(partitions, "session_id")
                   .sortWithinPartitions("session_id", "ts_ms", F.coalesce("seq", F.lit(0)), "source", "offset")
                   .persist(StorageLevel.MEMORY_AND_DISK))
     events_stored = by_session.count()
-    n_duplicates, n_conflicts = duplicates.count(), conflicts.count()
+    n_duplicates, n_conflicts = counts.get("duplicate", 0), counts.get("conflict", 0)
     lap("dedup_and_shuffle_s")
 
     derive_input = by_session.select("kind", "source", "offset", "line", "session_id", "raw").toJSON()
@@ -338,7 +338,7 @@ def run_job(spark, paths, out, binary, profiles=None, partitions=None):
     with open(os.path.join(out, "summary.json"), "w", encoding="utf-8") as handle:
         json.dump(summary, handle, indent=2, sort_keys=True)
         handle.write("\n")
-    for df in (decoded, by_session):
+    for df in (decoded, fates, by_session):
         df.unpersist()
     return summary
 

@@ -75,7 +75,7 @@ import Testing
     #expect(session["profile"] as? String == "padel")
     #expect(session["profile_version"] as? Int == 1)
     #expect(session["event_count"] as? Int == 2)
-    #expect(session["outcome"] as? String == "incomplete")
+    #expect(session["outcome"] as? String == "cancelled")
     let profile = try #require(lines[1]["row"] as? [String: Any])
     #expect(profile["content_hash"] as? String == "0255a0ab47d9ecc1")
   }

@@ -295,6 +295,10 @@ def run_job(spark, paths, out, binary, profiles=None, partitions=None):
         timings[name] = round(now - clock, 3)
         clock = now
 
+    # Every shuffle (by event_id, by session) gets this many partitions: Spark's default of 200
+    # costs more in task overhead than it gains below a few hundred million events.
+    partitions = partitions or 2 * max(sc.defaultParallelism, 1)
+    spark.conf.set("spark.sql.shuffle.partitions", str(partitions))
     names = expand_inputs(paths)
     lines, sources, starts, lines_read = read_inputs(sc, names)
     lap("read_and_number_s")
@@ -306,7 +310,6 @@ def run_job(spark, paths, out, binary, profiles=None, partitions=None):
     fates = dedup(decoded.where("kind = 'event'")).persist(StorageLevel.MEMORY_AND_DISK)
     counts = {row["_fate"]: row["count"] for row in fates.groupBy("_fate").count().collect()}
     conflicts = fates.where("_fate = 'conflict'")
-    partitions = partitions or max(sc.defaultParallelism, 2)
     by_session = (fates.where("_fate = 'kept'").drop("_fate").repartition(partitions, "session_id")
                   .sortWithinPartitions("session_id", "ts_ms", F.coalesce("seq", F.lit(0)), "source", "offset")
                   .persist(StorageLevel.MEMORY_AND_DISK))
@@ -355,7 +358,7 @@ def main(argv=None):
     parser.add_argument("--binary", default=os.environ.get("PULLPARITY_BIN", "pullparity"),
                         help="the pullparity binary on every executor (a path, or a name shipped with --files)")
     parser.add_argument("--profiles", help="profiles file for derive (ship it with --files on a cluster)")
-    parser.add_argument("--partitions", type=int, help="partitions of the session shuffle")
+    parser.add_argument("--partitions", type=int, help="partitions of the shuffles (default: 2 x the cores Spark has)")
     parser.add_argument("--master", help="e.g. local[2]; spark-submit's --master otherwise")
     args = parser.parse_args(argv)
     os.environ.setdefault("SPARK_LOCAL_IP", "127.0.0.1")

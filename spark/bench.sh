@@ -16,7 +16,7 @@ start=$(date +%s.%N)
 "$BIN" ingest --quiet --db ingest.sqlite bench.jsonl >/dev/null
 ingest=$(echo "$(date +%s.%N) - $start" | bc)
 start=$(date +%s.%N)
-SPARK_LOCAL_IP=127.0.0.1 python3 "$ROOT/spark/pullparity_spark.py" --master 'local[2]' --binary "$BIN" \
+SPARK_LOCAL_IP=127.0.0.1 python3 "$ROOT/spark/pullparity_spark.py" --master 'local[2]' --driver-memory 6g --binary "$BIN" \
   --out run bench.jsonl >spark.log 2>spark.err
 spark=$(echo "$(date +%s.%N) - $start" | bc)
 start=$(date +%s.%N)

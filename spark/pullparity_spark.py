@@ -338,12 +338,22 @@ def run_job(spark, paths, out, binary, profiles=None, partitions=None):
         "duration_ms": round((time.monotonic() - started) * 1000, 1),
         "tool_version": tool_version(binary), "engine": f"spark {spark.version}", "timings": timings,
     }
-    with open(os.path.join(out, "summary.json"), "w", encoding="utf-8") as handle:
-        json.dump(summary, handle, indent=2, sort_keys=True)
-        handle.write("\n")
+    write_text(spark, f"{out}/summary.json", json.dumps(summary, indent=2, sort_keys=True) + "\n")
     for df in (decoded, fates, by_session):
         df.unpersist()
     return summary
+
+
+def write_text(spark, uri, text):
+    """A small file next to the tables, through Hadoop's file system (local, HDFS, S3…)."""
+    jvm = spark.sparkContext._jvm
+    path = jvm.org.apache.hadoop.fs.Path(uri)
+    fs = path.getFileSystem(spark.sparkContext._jsc.hadoopConfiguration())
+    stream = fs.create(path, True)
+    try:
+        stream.write(bytearray(text.encode("utf-8")))
+    finally:
+        stream.close()
 
 
 def tool_version(binary):
@@ -360,15 +370,17 @@ def main(argv=None):
     parser.add_argument("--profiles", help="profiles file for derive (ship it with --files on a cluster)")
     parser.add_argument("--partitions", type=int, help="partitions of the shuffles (default: 2 x the cores Spark has)")
     parser.add_argument("--master", help="e.g. local[2]; spark-submit's --master otherwise")
+    parser.add_argument("--driver-memory", help="e.g. 4g, when run with python3 rather than spark-submit")
     args = parser.parse_args(argv)
     os.environ.setdefault("SPARK_LOCAL_IP", "127.0.0.1")
     from pyspark.sql import SparkSession
     builder = SparkSession.builder.appName("pullparity")
     if args.master:
         builder = builder.master(args.master)
+    if args.driver_memory:
+        builder = builder.config("spark.driver.memory", args.driver_memory)
     spark = builder.getOrCreate()
     try:
-        os.makedirs(args.out, exist_ok=True) if "://" not in args.out else None
         summary = run_job(spark, args.paths, args.out, args.binary, args.profiles, args.partitions)
         print(json.dumps(summary, indent=2, sort_keys=True))
     finally:

@@ -241,16 +241,17 @@ def quarantine_rows(rejected, conflicts):
 
 
 def derived_tables(spark, derived_lines):
-    """`derive`'s output lines split into its three tables, typed by the SQLite columns."""
-    from pyspark.sql import functions as F
+    """`derive`'s output lines split into its three tables, typed by the SQLite columns.
+
+    No column is cast from text: `decode` has already turned RFC 3339 `ts` strings into epoch
+    ms, and every row is read with an explicit schema. (Spark 4's ANSI `cast` throws on text it
+    cannot convert; a column that ever needs one must use `try_cast`, which gives NULL.)"""
     parsed = derived_lines.map(json.loads)
     tables = {}
     for table in ("sessions", "violations", "profiles"):
         rows = parsed.filter(lambda d, t=table: d["table"] == t).map(lambda d: json.dumps(d["row"]))
         tables[table] = spark.read.json(rows, schema=DERIVED_SCHEMAS[table])
     tables["profiles"] = tables["profiles"].dropDuplicates(["name", "version", "content_hash"])
-    # Flags and counts come as JSON numbers; the schema types them, try_cast guards the rest.
-    tables["sessions"] = tables["sessions"].withColumn("empty", F.col("empty").try_cast("long"))
     return tables
 
 
@@ -278,65 +279,85 @@ def write_table(df, out, table):
     df.write.mode("overwrite").parquet(f"{out}/parquet/{table}")
 
 
+class Laps:
+    """Seconds per phase. Spark is lazy: each phase ends with an action, so its time is its own."""
+
+    def __init__(self):
+        self.started = self.clock = time.monotonic()
+        self.timings = {}
+
+    def lap(self, name):
+        now = time.monotonic()
+        self.timings[name] = round(now - self.clock, 3)
+        self.clock = now
+
+    def total_ms(self):
+        return round((time.monotonic() - self.started) * 1000, 1)
+
+
+def decode_inputs(spark, names, binary, laps):
+    """Phases 1–2: the decoded lines as rows (persisted) and the counts per kind."""
+    from pyspark import StorageLevel
+    lines, sources, starts, lines_read = read_inputs(spark.sparkContext, names)
+    laps.lap("read_and_number_s")
+    decoded_lines = lines.mapPartitionsWithIndex(decode_partition(binary, sources, starts, os.getcwd()))
+    decoded = spark.read.json(decoded_lines, schema=decoded_schema()).persist(StorageLevel.MEMORY_AND_DISK)
+    kinds = {row["kind"]: row["count"] for row in decoded.groupBy("kind").count().collect()}
+    kinds["lines"] = lines_read
+    laps.lap("decode_s")
+    return decoded, kinds
+
+
+def shuffle_by_session(decoded, partitions, laps):
+    """Phase 3: every event's fate, then the kept ones by session, sorted (both persisted)."""
+    from pyspark import StorageLevel
+    from pyspark.sql import functions as F
+    fates = dedup(decoded.where("kind = 'event'")).persist(StorageLevel.MEMORY_AND_DISK)
+    counts = {row["_fate"]: row["count"] for row in fates.groupBy("_fate").count().collect()}
+    by_session = (fates.where("_fate = 'kept'").drop("_fate").repartition(partitions, "session_id")
+                  .sortWithinPartitions("session_id", "ts_ms", F.coalesce("seq", F.lit(0)), "source", "offset")
+                  .persist(StorageLevel.MEMORY_AND_DISK))
+    counts["kept"] = by_session.count()
+    laps.lap("dedup_and_shuffle_s")
+    return fates, by_session, counts
+
+
 def run_job(spark, paths, out, binary, profiles=None, partitions=None):
     """Runs the whole job; returns the run summary (also written to OUT/summary.json)."""
-    from pyspark import StorageLevel
     from pyspark.sql import functions as F
     sc = spark.sparkContext
     if __name__ != "__main__":
         # Imported (tests, notebooks): the workers need this module to run the partitions.
         sc.addPyFile(os.path.abspath(__file__))
-    timings, clock = {}, time.monotonic()
-    started = clock
-
-    def lap(name):
-        nonlocal clock
-        now = time.monotonic()
-        timings[name] = round(now - clock, 3)
-        clock = now
-
+    laps = Laps()
     # Every shuffle (by event_id, by session) gets this many partitions: Spark's default of 200
     # costs more in task overhead than it gains below a few hundred million events.
     partitions = partitions or 2 * max(sc.defaultParallelism, 1)
     spark.conf.set("spark.sql.shuffle.partitions", str(partitions))
     names = expand_inputs(paths)
-    lines, sources, starts, lines_read = read_inputs(sc, names)
-    lap("read_and_number_s")
-    decoded_lines = lines.mapPartitionsWithIndex(decode_partition(binary, sources, starts, os.getcwd()))
-    decoded = spark.read.json(decoded_lines, schema=decoded_schema()).persist(StorageLevel.MEMORY_AND_DISK)
-    kinds = {row["kind"]: row["count"] for row in decoded.groupBy("kind").count().collect()}
-    lap("decode_s")
-
-    fates = dedup(decoded.where("kind = 'event'")).persist(StorageLevel.MEMORY_AND_DISK)
-    counts = {row["_fate"]: row["count"] for row in fates.groupBy("_fate").count().collect()}
-    conflicts = fates.where("_fate = 'conflict'")
-    by_session = (fates.where("_fate = 'kept'").drop("_fate").repartition(partitions, "session_id")
-                  .sortWithinPartitions("session_id", "ts_ms", F.coalesce("seq", F.lit(0)), "source", "offset")
-                  .persist(StorageLevel.MEMORY_AND_DISK))
-    events_stored = by_session.count()
-    n_duplicates, n_conflicts = counts.get("duplicate", 0), counts.get("conflict", 0)
-    lap("dedup_and_shuffle_s")
+    decoded, kinds = decode_inputs(spark, names, binary, laps)
+    fates, by_session, fate_counts = shuffle_by_session(decoded, partitions, laps)
 
     derive_input = by_session.select("kind", "source", "offset", "line", "session_id", "raw").toJSON()
     derived = derived_tables(spark, derive_input.mapPartitions(derive_partition(binary, profiles)).cache())
     n_sessions = derived["sessions"].count()
-    lap("derive_s")
+    laps.lap("derive_s")
 
-    quarantine = quarantine_rows(decoded.where("kind = 'rejected'"), conflicts)
+    quarantine = quarantine_rows(decoded.where("kind = 'rejected'"), fates.where("_fate = 'conflict'"))
     events_table = by_session.select(
         "event_id", "session_id", "ts_ms", "seq", "platform", "app", "type", "source", "line",
         F.col("offset").alias("byte_offset"), "raw", "profile", "app_version", "os_version", "device", "screen",
         "empty", "payload")
     for table, df in (("events", events_table), ("quarantine", quarantine), *derived.items()):
         write_table(df, out, table)
-    lap("write_s")
+    laps.lap("write_s")
 
     summary = {
-        "format": "pullparity-run", "format_version": 1, "sources": names, "lines_read": lines_read,
-        "blank_lines": kinds.get("blank", 0), "events_stored": events_stored, "duplicates": n_duplicates,
-        "conflicts": n_conflicts, "quarantined": kinds.get("rejected", 0), "sessions_derived": n_sessions,
-        "duration_ms": round((time.monotonic() - started) * 1000, 1),
-        "tool_version": tool_version(binary), "engine": f"spark {spark.version}", "timings": timings,
+        "format": "pullparity-run", "format_version": 1, "sources": names, "lines_read": kinds["lines"],
+        "blank_lines": kinds.get("blank", 0), "events_stored": fate_counts["kept"],
+        "duplicates": fate_counts.get("duplicate", 0), "conflicts": fate_counts.get("conflict", 0),
+        "quarantined": kinds.get("rejected", 0), "sessions_derived": n_sessions, "duration_ms": laps.total_ms(),
+        "tool_version": tool_version(binary), "engine": f"spark {spark.version}", "timings": laps.timings,
     }
     write_text(spark, f"{out}/summary.json", json.dumps(summary, indent=2, sort_keys=True) + "\n")
     for df in (decoded, fates, by_session):

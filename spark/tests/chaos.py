@@ -65,5 +65,5 @@ def write_chaos(directory, seed=11, sessions=60):
                 handle.write(content)
         else:
             with open(path, "wb") as handle:
-                handle.write(content[:-1] if name == "part-c.ndjson" and False else content)
+                handle.write(content)
     return directory

@@ -338,7 +338,8 @@ def run_job(spark, paths, out, binary, profiles=None, partitions=None):
     decoded, kinds = decode_inputs(spark, names, binary, laps)
     fates, by_session, fate_counts = shuffle_by_session(decoded, partitions, laps)
 
-    derive_input = by_session.select("kind", "source", "offset", "line", "session_id", "raw").toJSON()
+    derive_input = by_session.select(
+        F.to_json(F.struct("kind", "source", "offset", "line", "session_id", "raw"))).rdd.map(lambda row: row[0])
     derived = derived_tables(spark, derive_input.mapPartitions(derive_partition(binary, profiles)).cache())
     n_sessions = derived["sessions"].count()
     laps.lap("derive_s")

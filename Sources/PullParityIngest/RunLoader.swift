@@ -17,6 +17,8 @@ public struct RunLoader {
     let summary = try Self.summary(in: directory)
     let profiles = try Self.profiles(in: directory)
     let started = Date()
+    // Refused before the run is recorded, so a refused load leaves the file as it was.
+    try database.read { try LoadTarget.requireEmpty($0) }
     let runID = try IngestLedger.begin(
       database, sources: summary.sources, toolVersion: summary.toolVersion,
       profileVersions: Dictionary(profiles.map { ($0.name, $0.version) }, uniquingKeysWith: max),

@@ -1,4 +1,5 @@
 import Foundation
+import PullParityStore
 import PullParityTestSupport
 import Testing
 
@@ -144,5 +145,17 @@ import Testing
     #expect(
       run.stderr.contains("the summary says 2 events, 5 sessions and 1 quarantined lines; the tables hold 2, 1 and 1"),
       "\(run.stderr)")
+  }
+
+  @Test func loadRefusesADatabaseThatHoldsEventsAndLeavesItAsItWas() throws {
+    let dir = try TemporaryDirectory()
+    let db = dir.path("a.sqlite")
+    let run = try Self.runDirectory(in: dir)
+    #expect(try CommandRun.pullparity(["load", run, "--db", db]).exitCode == 0)
+    let again = try CommandRun.pullparity(["load", run, "--db", db])
+    #expect(again.exitCode == 2)
+    #expect(
+      again.stderr.contains("the database already holds 2 events and 1 sessions; load needs a new file"), "\(again.stderr)")
+    #expect(try DatabaseDump.count(try PullParityDatabase(path: db), "ingest_runs") == 1)
   }
 }

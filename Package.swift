@@ -27,8 +27,9 @@ let package = Package(
     .target(
       name: "PullParitySchema",
       path: "schema",
-      // The event format as JSON Schema, for other platforms' emitters: not the database's.
-      exclude: ["events.schema.json"],
+      // Not for the binary: the event format as JSON Schema (for other platforms' emitters) and
+      // the PostgreSQL port (for spark/load_postgres.py).
+      exclude: ["events.schema.json", "postgres"],
       resources: [
         .embedInCode("0001_events_and_sessions.sql"),
         .embedInCode("0002_dashboard_views.sql"),

@@ -325,21 +325,26 @@ public final class IngestTransaction {
 
   /// Replaces the derived rows of a session. `isNew`: it has no rows yet, nothing to clear.
   public func save(_ session: DerivedSession, ref: Int64, isNew: Bool = false) throws {
+    try save(SessionRow(session), violations: ViolationRow.rows(of: session), ref: ref, isNew: isNew)
+  }
+
+  /// The same from rows (`pullparity load`, from a distributed run's derived tables).
+  public func save(_ row: SessionRow, violations: [ViolationRow], ref: Int64, isNew: Bool = false) throws {
     if !isNew {
-      deleteViolations.bind(1, session.sessionID)
-      try deleteViolations.execute("clearing violations of \(session.sessionID)")
+      deleteViolations.bind(1, row.sessionID)
+      try deleteViolations.execute("clearing violations of \(row.sessionID)")
     }
-    SessionRowSQL.bind(session, ref: ref, to: upsertSession)
-    try upsertSession.execute("saving session \(session.sessionID)")
-    for (ordinal, violation) in session.violations.enumerated() {
+    SessionRowSQL.bind(row, ref: ref, to: upsertSession)
+    try upsertSession.execute("saving session \(row.sessionID)")
+    for violation in violations {
       let s = insertViolation
-      s.bind(1, session.sessionID)
-      s.bind(2, ordinal)
-      s.bind(3, violation.kind.rawValue)
-      s.bind(4, violation.at)
+      s.bind(1, violation.sessionID)
+      s.bind(2, violation.ordinal)
+      s.bind(3, violation.kind)
+      s.bind(4, violation.tsMs)
       s.bind(5, violation.expected)
       s.bind(6, violation.actual)
-      try s.execute("saving violations of \(session.sessionID)")
+      try s.execute("saving violations of \(row.sessionID)")
     }
   }
 

@@ -1,6 +1,5 @@
-import PullParityCore
-
-/// The `sessions` row of a derived session: the one place its columns are listed for writing.
+/// The `sessions` row: the one place its columns are listed for writing (`SessionRow` maps a
+/// derived session to them).
 enum SessionRowSQL {
   static let upsert = """
     INSERT OR REPLACE INTO sessions (
@@ -12,40 +11,39 @@ enum SessionRowSQL {
     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
     """
 
-  static func bind(_ session: DerivedSession, ref: Int64, to s: RawStatement) {
-    let m = session.metrics
+  static func bind(_ row: SessionRow, ref: Int64, to s: RawStatement) {
     s.bind(1, ref)
-    s.bind(2, session.sessionID)
-    s.bind(3, session.app)
-    s.bind(4, session.profileName)
-    s.bind(5, session.profileVersion)
-    s.bind(6, session.platform)
-    s.bind(7, session.appVersion)
-    s.bind(8, session.osVersion)
-    s.bind(9, session.device)
-    s.bind(10, session.screen)
-    s.bind(11, session.empty ? 1 : 0)
-    s.bind(12, m.outcome.rawValue)
-    s.bind(13, session.finalPhase.rawValue)
-    s.bind(14, m.trigger?.rawValue)
-    s.bind(15, m.timeToArmMs)
-    s.bind(16, m.armDistance)
-    s.bind(17, m.clientArmDistance)
-    s.bind(18, m.releaseDistance)
-    s.bind(19, m.loadMs)
-    s.bind(20, m.visibleMs)
-    s.bind(21, m.flash)
-    s.bind(22, m.prematureHide)
-    s.bind(23, m.lateHide)
-    s.bind(24, m.holdCompliant)
-    s.bind(25, m.labelViolations)
-    s.bind(26, m.armMismatch)
-    s.bind(27, m.loadSucceeded)
-    s.bind(28, m.maxSampleGapMs)
-    s.bind(29, m.maxOffsetError)
-    s.bind(30, session.violations.count)
-    s.bind(31, session.eventCount)
-    s.bind(32, session.startedAt)
-    s.bind(33, session.endedAt)
+    s.bind(2, row.sessionID)
+    s.bind(3, row.app)
+    s.bind(4, row.profile)
+    s.bind(5, row.profileVersion)
+    s.bind(6, row.platform)
+    s.bind(7, row.appVersion)
+    s.bind(8, row.osVersion)
+    s.bind(9, row.device)
+    s.bind(10, row.screen)
+    s.bind(11, row.empty)
+    s.bind(12, row.outcome)
+    s.bind(13, row.finalState)
+    s.bind(14, row.trigger)
+    s.bind(15, row.timeToArmMs)
+    s.bind(16, row.armDistance)
+    s.bind(17, row.clientArmDistance)
+    s.bind(18, row.releaseDistance)
+    s.bind(19, row.loadMs)
+    s.bind(20, row.visibleMs)
+    s.bind(21, row.flash)
+    s.bind(22, row.prematureHide)
+    s.bind(23, row.lateHide)
+    s.bind(24, row.holdCompliant)
+    s.bind(25, row.labelViolations)
+    s.bind(26, row.armMismatch)
+    s.bind(27, row.loadOk)
+    s.bind(28, row.maxSampleGapMs)
+    s.bind(29, row.maxOffsetError)
+    s.bind(30, row.violationCount)
+    s.bind(31, row.eventCount)
+    s.bind(32, row.startedAtMs)
+    s.bind(33, row.endedAtMs)
   }
 }

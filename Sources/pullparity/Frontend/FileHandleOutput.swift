@@ -16,12 +16,19 @@ struct FileHandleOutput {
   static let standardError = FileHandleOutput(descriptor: STDERR_FILENO, name: "standard error")
 
   func write(_ text: String) throws(OutputError) {
-    try Self.write(text, to: descriptor, name: name)
+    try Self.write(Array(text.utf8), to: descriptor, name: name)
   }
 
-  /// Writes every byte of `text` to `descriptor`, retrying short writes and interrupted calls.
+  func write(_ bytes: [UInt8]) throws(OutputError) {
+    try Self.write(bytes, to: descriptor, name: name)
+  }
+
   static func write(_ text: String, to descriptor: Int32, name: String) throws(OutputError) {
-    let bytes = Array(text.utf8)
+    try write(Array(text.utf8), to: descriptor, name: name)
+  }
+
+  /// Writes every byte to `descriptor`, retrying short writes and interrupted calls.
+  static func write(_ bytes: [UInt8], to descriptor: Int32, name: String) throws(OutputError) {
     var offset = 0
     while offset < bytes.count {
       let written = bytes[offset...].withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress, $0.count) }

@@ -1,0 +1,85 @@
+public import PullParityCore
+
+/// One line of `pullparity decode`'s output (docs/distributed-formats.md): what an input line
+/// turned out to be — an event, a rejection or a blank — with where it came from. `derive`
+/// reads the event lines back, and a distributed run's `events` and `quarantine` tables are
+/// made of them.
+public struct DecodedLine: Codable, Equatable, Sendable {
+  public enum Kind: String, Codable, Sendable {
+    case event, rejected, blank
+  }
+
+  public var kind: Kind
+  public var source: String
+  public var offset: Int
+  public var line: Int?
+  public var eventID: String?
+  public var sessionID: String?
+  public var tsMs: Double?
+  public var seq: Int?
+  public var type: String?
+  public var platform: String?
+  public var app: String?
+  public var profile: String?
+  public var appVersion: String?
+  public var osVersion: String?
+  public var device: String?
+  public var screen: String?
+  public var empty: Bool?
+  public var payload: DecodedPayload?
+  /// For rejections: `quarantine.category` and `quarantine.reason`.
+  public var category: String?
+  public var reason: String?
+  /// The line as received, without its line end; absent for blanks and when not UTF-8.
+  public var raw: String?
+  /// The line's bytes in hexadecimal when they are not UTF-8 (only ever an `invalid_utf8` rejection).
+  public var rawHex: String?
+
+  enum CodingKeys: String, CodingKey {
+    case kind, source, offset, line, eventID = "event_id", sessionID = "session_id", tsMs = "ts_ms", seq, type
+    case platform, app, profile, appVersion = "app_version", osVersion = "os_version", device, screen, empty
+    case payload, category, reason, raw, rawHex = "raw_hex"
+  }
+
+  public init(kind: Kind, origin: LineOrigin) {
+    self.kind = kind
+    source = origin.source
+    offset = origin.offset
+    line = origin.line
+  }
+
+  public init(_ event: Event, origin: LineOrigin, raw: String) {
+    self.init(kind: .event, origin: origin)
+    eventID = event.eventID
+    sessionID = event.sessionID
+    tsMs = event.timestamp
+    seq = event.seq
+    type = event.type.rawValue
+    platform = event.platform
+    app = event.app
+    profile = event.profile
+    appVersion = event.appVersion
+    osVersion = event.osVersion
+    device = event.device
+    screen = event.screen
+    empty = event.empty
+    payload = DecodedPayload(event.payload)
+    self.raw = raw
+  }
+
+  public init(_ rejection: Rejection, origin: LineOrigin, raw: UnsafeRawBufferPointer) {
+    self.init(kind: .rejected, origin: origin)
+    category = rejection.reason.rawValue
+    reason = rejection.message
+    if let text = String(validating: raw, as: UTF8.self) {
+      self.raw = text
+    } else {
+      rawHex = raw.map { byte in
+        let hex = String(byte, radix: 16)
+        return byte < 16 ? "0" + hex : hex
+      }.joined()
+    }
+  }
+
+  public var origin: LineOrigin { LineOrigin(source: source, offset: offset, line: line) }
+}

@@ -1,0 +1,57 @@
+public import PullParityCore
+
+/// The fields an event's type carries (contract §2), as `pullparity decode` writes them: only
+/// the ones the type has, keyed as in the contract.
+public struct DecodedPayload: Codable, Equatable, Sendable {
+  public var distance: Double?
+  public var offset: Double?
+  public var reason: String?
+  public var text: String?
+  public var state: String?
+  public var trigger: String?
+  public var indicator: Indicator?
+  public var progress: Double?
+  public var visible: Int?
+  public var key: String?
+  public var ok: Bool?
+  public var error: String?
+  public var message: String?
+
+  public struct Indicator: Codable, Equatable, Sendable {
+    public var kind: String?
+    public var count: Int?
+    public var staggerMs: Double?
+    public var cycleMs: Double?
+
+    enum CodingKeys: String, CodingKey {
+      case kind, count, staggerMs = "stagger_ms", cycleMs = "cycle_ms"
+    }
+  }
+
+  public init(_ payload: EventPayload) {
+    switch payload {
+    case .pullStart, .indicatorHidden, .scrollToTop, .fetchStart, .contentCleared: break
+    case .pullMove(let distance, let offset):
+      self.distance = distance
+      self.offset = offset
+    case .armed(let distance), .disarmed(let distance), .release(let distance): self.distance = distance
+    case .cancel(let reason): self.reason = reason
+    case .label(let text, let state):
+      self.text = text
+      self.state = state.rawValue
+    case .refreshStart(let trigger): self.trigger = trigger.rawValue
+    case .indicatorShown(let config):
+      indicator = config.map {
+        Indicator(kind: $0.kind?.rawValue, count: $0.count, staggerMs: $0.staggerMs, cycleMs: $0.cycleMs)
+      }
+    case .reveal(let progress, let visible):
+      self.progress = progress
+      self.visible = visible
+    case .cacheInvalidated(let key): self.key = key
+    case .loadComplete(let ok, let error):
+      self.ok = ok
+      self.error = error
+    case .errorShown(let message): self.message = message
+    }
+  }
+}

@@ -1,0 +1,101 @@
+import PullParityStore
+
+/// The writes of `pullparity load` inside its transaction: events with their session refs and
+/// spans, quarantined lines, then sessions with their violations.
+struct LoadWriter {
+  struct Loaded {
+    var events = 0
+    var quarantined = 0
+    var sessions = 0
+  }
+
+  let tx: IngestTransaction
+  let runID: Int64
+  private(set) var loaded = Loaded()
+  /// Refs in first-seen order, as ingest hands them out.
+  private var refs: [String: Int64] = [:]
+  private var span: (ref: Int64, first: Int64, last: Int64)?
+
+  init(tx: IngestTransaction, runID: Int64) {
+    self.tx = tx
+    self.runID = runID
+  }
+
+  mutating func store(_ row: EventTableRow) throws {
+    let ref = refs[row.sessionID] ?? tx.newSessionRef()
+    refs[row.sessionID] = ref
+    let sourceID = try tx.sourceID(named: row.source)
+    var (eventID, sessionID, platform, app, type, raw) = (row.eventID, row.sessionID, row.platform, row.app, row.type, row.raw)
+    let outcome = try eventID.withUTF8 { eventID in
+      try sessionID.withUTF8 { sessionID in
+        try platform.withUTF8 { platform in
+          try app.withUTF8 { app in
+            try type.withUTF8 { type in
+              try raw.withUTF8 { raw in
+                try tx.store(
+                  EventFields(
+                    eventID: .init(eventID), sessionID: .init(sessionID), platform: .init(platform), app: .init(app),
+                    type: .init(type), raw: .init(raw), timestamp: row.tsMs, seq: row.seq, sessionRef: ref,
+                    sourceID: sourceID, line: row.line, byteOffset: row.byteOffset),
+                  idHash: StableHash.fnv1a64(row.eventID))
+              }
+            }
+          }
+        }
+      }
+    }
+    guard outcome == .stored else {
+      throw PipeFormatError(
+        input: "events", line: loaded.events + 1,
+        message: "event_id \"\(row.eventID)\" is in the run's events twice; a run keeps one version of each event")
+    }
+    loaded.events += 1
+    try extendSpan(ref: ref, pk: tx.lastEventPK)
+  }
+
+  /// Events of a session written one after another share one span row, as in ingest.
+  private mutating func extendSpan(ref: Int64, pk: Int64) throws {
+    if let open = span, open.ref == ref, open.last + 1 == pk {
+      span = (ref, open.first, pk)
+      return
+    }
+    try closeSpan()
+    span = (ref, pk, pk)
+  }
+
+  mutating func closeSpan() throws {
+    if let open = span { try tx.recordSpan(sessionRef: open.ref, first: open.first, last: open.last) }
+    span = nil
+  }
+
+  mutating func quarantine(_ row: QuarantineTableRow) throws {
+    let (bytes, isUTF8) = row.rawBytes()
+    let added = try bytes.withUnsafeBytes { raw in
+      try tx.quarantine(
+        source: row.source, line: row.line, byteOffset: row.byteOffset, category: row.category, reason: row.reason,
+        raw: raw, rawIsUTF8: isUTF8, eventID: row.eventID, runID: runID)
+    }
+    // The same bad bytes are one row (their identity is the bytes and the category), as in ingest.
+    if added { loaded.quarantined += 1 }
+  }
+
+  /// Sessions with their violations; every session must have events.
+  mutating func saveSessions(directory: String) throws {
+    var violations: [String: [ViolationRow]] = [:]
+    try TableFiles(directory: directory, table: "violations").forEachRow(ViolationRow.self) {
+      violations[$0.sessionID, default: []].append($0)
+    }
+    try TableFiles(directory: directory, table: "sessions").forEachRow(SessionRow.self) { row in
+      guard let ref = refs[row.sessionID] else {
+        throw PipeFormatError(
+          input: "sessions", line: loaded.sessions + 1, message: "session \"\(row.sessionID)\" has no events")
+      }
+      let found = (violations.removeValue(forKey: row.sessionID) ?? []).sorted { $0.ordinal < $1.ordinal }
+      try tx.save(row, violations: found, ref: ref, isNew: true)
+      loaded.sessions += 1
+    }
+    if let orphan = violations.keys.sorted().first {
+      throw PipeFormatError(input: "violations", line: 1, message: "violations of session \"\(orphan)\", which has no row")
+    }
+  }
+}

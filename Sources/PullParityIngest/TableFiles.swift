@@ -1,0 +1,45 @@
+import Foundation
+
+/// The JSON-lines files of one table of a distributed run (`DIR/json/TABLE/part-*.json`, as
+/// Spark writes them), read in name order, one decoded row per line.
+struct TableFiles {
+  let directory: String
+  let table: String
+
+  var path: String { directory + "/json/" + table }
+
+  /// The part files; Spark's `_SUCCESS` and `.crc` files are left out.
+  func files() throws -> [String] {
+    var isDirectory: ObjCBool = false
+    guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue else {
+      throw IngestError.cannotOpen(path: path, reason: "no such directory: is \(directory) the output of a distributed run?")
+    }
+    return try FileManager.default.contentsOfDirectory(atPath: path)
+      .filter { !$0.hasPrefix(".") && !$0.hasPrefix("_") && $0.hasSuffix(".json") }
+      .sorted().map { path + "/" + $0 }
+  }
+
+  func forEachRow<Row: Decodable>(_ type: Row.Type, _ body: (Row) throws -> Void) throws {
+    let decoder = JSONDecoder()
+    for file in try files() {
+      let reader = LineReader(source: try FileByteSource(path: file))
+      try reader.forEachLine { line in
+        if line.isBlank { return }
+        do {
+          try body(try decoder.decode(Row.self, from: Data(line.bytes)))
+        } catch let error as DecodingError {
+          throw PipeFormatError(input: file, line: line.number, message: "not a row of `\(table)`: \(Self.describe(error))")
+        }
+      }
+    }
+  }
+
+  private static func describe(_ error: DecodingError) -> String {
+    switch error {
+    case .keyNotFound(let key, _): "missing column `\(key.stringValue)`"
+    case .typeMismatch(_, let context), .valueNotFound(_, let context), .dataCorrupted(let context):
+      "`\(context.codingPath.map(\.stringValue).joined(separator: "."))`: \(context.debugDescription)"
+    @unknown default: "\(error)"
+    }
+  }
+}

@@ -1,0 +1,90 @@
+public import PullParityCore
+
+/// A `sessions` row as plain columns (flags 0/1), keyed by column name when encoded: what
+/// `pullparity derive` writes and `pullparity load` reads back. `session_ref` is left out: it is
+/// a join key the loading database hands out, not a fact about the session.
+public struct SessionRow: Codable, Equatable, Sendable {
+  public var sessionID: String
+  public var app: String
+  public var profile: String
+  public var profileVersion: Int
+  public var platform: String
+  public var appVersion: String?
+  public var osVersion: String?
+  public var device: String?
+  public var screen: String?
+  public var empty: Int
+  public var outcome: String
+  public var finalState: String
+  public var trigger: String?
+  public var timeToArmMs: Double?
+  public var armDistance: Double?
+  public var clientArmDistance: Double?
+  public var releaseDistance: Double?
+  public var loadMs: Double?
+  public var visibleMs: Double?
+  public var flash: Int?
+  public var prematureHide: Int?
+  public var lateHide: Int?
+  public var holdCompliant: Int?
+  public var labelViolations: Int?
+  public var armMismatch: Int?
+  public var loadOk: Int?
+  public var maxSampleGapMs: Double?
+  public var maxOffsetError: Double?
+  public var violationCount: Int
+  public var eventCount: Int
+  public var startedAtMs: Double
+  public var endedAtMs: Double
+
+  enum CodingKeys: String, CodingKey {
+    case sessionID = "session_id", app, profile, profileVersion = "profile_version", platform
+    case appVersion = "app_version", osVersion = "os_version", device, screen, empty, outcome
+    case finalState = "final_state", trigger, timeToArmMs = "time_to_arm_ms", armDistance = "arm_distance"
+    case clientArmDistance = "client_arm_distance", releaseDistance = "release_distance", loadMs = "load_ms"
+    case visibleMs = "visible_ms", flash, prematureHide = "premature_hide", lateHide = "late_hide"
+    case holdCompliant = "hold_compliant", labelViolations = "label_violations", armMismatch = "arm_mismatch"
+    case loadOk = "load_ok", maxSampleGapMs = "max_sample_gap_ms", maxOffsetError = "max_offset_error"
+    case violationCount = "violation_count", eventCount = "event_count", startedAtMs = "started_at_ms"
+    case endedAtMs = "ended_at_ms"
+  }
+
+  /// The one mapping from a derived session to its columns (ingest writes through it too).
+  public init(_ session: DerivedSession) {
+    let m = session.metrics
+    sessionID = session.sessionID
+    app = session.app
+    profile = session.profileName
+    profileVersion = session.profileVersion
+    platform = session.platform
+    appVersion = session.appVersion
+    osVersion = session.osVersion
+    device = session.device
+    screen = session.screen
+    empty = session.empty ? 1 : 0
+    outcome = m.outcome.rawValue
+    finalState = session.finalPhase.rawValue
+    trigger = m.trigger?.rawValue
+    timeToArmMs = m.timeToArmMs
+    armDistance = m.armDistance
+    clientArmDistance = m.clientArmDistance
+    releaseDistance = m.releaseDistance
+    loadMs = m.loadMs
+    visibleMs = m.visibleMs
+    flash = Self.flag(m.flash)
+    prematureHide = Self.flag(m.prematureHide)
+    lateHide = Self.flag(m.lateHide)
+    holdCompliant = Self.flag(m.holdCompliant)
+    labelViolations = m.labelViolations
+    armMismatch = Self.flag(m.armMismatch)
+    loadOk = Self.flag(m.loadSucceeded)
+    maxSampleGapMs = m.maxSampleGapMs
+    maxOffsetError = m.maxOffsetError
+    violationCount = session.violations.count
+    eventCount = session.eventCount
+    startedAtMs = session.startedAt
+    endedAtMs = session.endedAt
+  }
+
+  private static func flag(_ value: Bool?) -> Int? { value.map { $0 ? 1 : 0 } }
+}

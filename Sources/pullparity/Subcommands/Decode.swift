@@ -1,0 +1,22 @@
+import ArgumentParser
+import PullParityIngest
+
+extension PullParity {
+  struct Decode: ParsableCommand {
+    static let configuration = CommandConfiguration(
+      abstract: "Decode raw log lines into events or rejections, as JSON lines (no database).",
+      discussion: """
+        Reads `source<TAB>offset<TAB>line<TAB>raw line` from standard input (line may be empty) and writes one JSON line per input line: the normalized event, the rejection with its reason, or a blank, each with its origin. The rules are ingest's. For distributed runs (spark/pullparity_spark.py); the formats are in docs/distributed-formats.md.
+
+        Example:
+          printf 'a.jsonl\\t0\\t1\\t{"event_id":"e1"}\\n' | pullparity decode
+        """)
+
+    @Option(help: ArgumentHelp("JSON parser: simdjson or foundation.", valueName: "name"))
+    var parser: ParserKind = .simdjson
+
+    func run() throws {
+      try DecodeFrontend(parser: parser).run()
+    }
+  }
+}

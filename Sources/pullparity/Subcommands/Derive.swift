@@ -1,0 +1,24 @@
+import ArgumentParser
+import PullParityIngest
+
+extension PullParity {
+  struct Derive: ParsableCommand {
+    static let configuration = CommandConfiguration(
+      abstract: "Derive sessions and violations from decoded events, as JSON lines (no database).",
+      discussion: """
+        Reads the event lines of `pullparity decode` (other lines are skipped), each session's events together, and writes the `sessions` and `violations` rows of every session, then a `profiles` row per profile used. A session seen again after another is an error (exit 2). Formats: docs/distributed-formats.md.
+
+        Example:
+          pullparity decode < lines.tsv | sort-by-session | pullparity derive
+        """)
+
+    @OptionGroup var profiles: ProfileOptions
+
+    @Option(help: ArgumentHelp("JSON parser: simdjson or foundation.", valueName: "name"))
+    var parser: ParserKind = .simdjson
+
+    func run() throws {
+      try DeriveFrontend(profiles: try profiles.catalog(), parser: parser).run()
+    }
+  }
+}

@@ -1,0 +1,24 @@
+import ArgumentParser
+
+extension PullParity {
+  struct Load: ParsableCommand {
+    static let configuration = CommandConfiguration(
+      abstract: "Load the output of a distributed run into a new SQLite file.",
+      discussion: """
+        DIR is what spark/pullparity_spark.py wrote: summary.json and json/{events,sessions,violations,quarantine,profiles}/. The tables are loaded in one transaction into a database with no events yet, and checked against the summary's counts; then report, qa, compare, session and dashboards read it as if it had been ingested. Formats: docs/distributed-formats.md.
+
+        Example:
+          pullparity load out/run-1 --db parity.sqlite
+        """)
+
+    @OptionGroup var database: DatabaseOptions
+
+    @Argument(help: ArgumentHelp("The run's output directory.", valueName: "dir"))
+    var directory: String
+
+    func run() throws {
+      let frontend = LoadFrontend(database: try database.open())
+      try FileHandleOutput.standardOutput.write(try frontend.run(directory: directory))
+    }
+  }
+}

@@ -1,0 +1,161 @@
+import Foundation
+import PullParityStore
+import PullParityTestSupport
+import Testing
+
+/// `decode`, `derive` and `load`: the pipe verbs a distributed run is built from
+/// (docs/distributed-formats.md).
+@Suite struct PipeVerbTests {
+  static let event =
+    #"{"event_id":"e1","session_id":"s1","ts":1794970800000,"platform":"pwa","app":"padel","type":"pull_start"}"#
+  static let release =
+    #"{"event_id":"e2","session_id":"s1","ts":1794970800100,"platform":"pwa","app":"padel","type":"release","distance":30}"#
+
+  static func json(_ line: Substring) throws -> [String: Any] {
+    try JSONSerialization.jsonObject(with: Data(line.utf8)) as! [String: Any]
+  }
+
+  @Test(arguments: [
+    ("logs/a.jsonl\t0\t1\t" + event, "event", nil as String?, nil as String?),
+    ("logs/a.jsonl\t120\t2\tgarbage", "rejected", "not_json", "the line is not valid JSON"),
+    ("logs/a.jsonl\t128\t3\t", "blank", nil, nil),
+    ("logs/a.jsonl\t129\t\t{\"event_id\":\"x\"}", "rejected", "missing_field", "missing field `session_id`"),
+  ])
+  func decodeWritesOneLineWithItsOrigin(input: String, kind: String, category: String?, reason: String?) throws {
+    let run = try CommandRun.pullparity(["decode"], stdin: Data((input + "\n").utf8))
+    #expect(run.exitCode == 0, "\(run.stderr)")
+    let lines = run.stdout.split(separator: "\n")
+    try #require(lines.count == 1)
+    let out = try Self.json(lines[0])
+    let fields = input.split(separator: "\t", maxSplits: 3, omittingEmptySubsequences: false)
+    #expect(out["kind"] as? String == kind)
+    #expect(out["source"] as? String == "logs/a.jsonl")
+    #expect(out["offset"] as? Int == Int(fields[1]))
+    #expect(out["line"] as? Int == Int(fields[2]))
+    #expect(out["category"] as? String == category)
+    if let reason { #expect((out["reason"] as? String)?.contains(reason) == true, "\(out)") }
+    if kind == "event" {
+      #expect(out["raw"] as? String == Self.event)
+      #expect(out["session_id"] as? String == "s1")
+      #expect(out["ts_ms"] as? Double == 1_794_970_800_000)
+      #expect(out["type"] as? String == "pull_start")
+    }
+  }
+
+  @Test func decodeKeepsBytesThatAreNotUTF8AsHex() throws {
+    var input = Data("a.jsonl\t0\t1\t{\"x\":\"".utf8)
+    input.append(contentsOf: [0xFF, 0x22, 0x7D, 0x0A])
+    let run = try CommandRun.pullparity(["decode"], stdin: input)
+    let out = try Self.json(run.stdout.split(separator: "\n")[0])
+    #expect(out["category"] as? String == "invalid_utf8")
+    #expect(out["raw_hex"] as? String == "7b2278223a22ff227d")
+    #expect(out["raw"] == nil)
+  }
+
+  @Test(arguments: [
+    ("no tabs at all", "-:1: expected source, offset, line and the raw line separated by tabs"),
+    ("a.jsonl\tten\t1\t{}", "-:1: the offset (field 2) must be a whole number ≥ 0, got \"ten\""),
+    ("a.jsonl\t0\t0\t{}", "-:1: the line (field 3) must be empty or a whole number ≥ 1, got \"0\""),
+    ("\t0\t1\t{}", "-:1: the source (field 1) is empty"),
+  ])
+  func decodeStopsOnInputNotInItsFormat(input: String, message: String) throws {
+    let run = try CommandRun.pullparity(["decode"], stdin: Data((input + "\n").utf8))
+    #expect(run.exitCode == 2)
+    #expect(run.stderr.contains(message), "\(run.stderr)")
+  }
+
+  @Test func deriveWritesTheSessionRowsTheViolationsAndTheProfile() throws {
+    let decoded = try CommandRun.pullparity(
+      ["decode"], stdin: Data("a.jsonl\t0\t1\t\(Self.event)\na.jsonl\t99\t2\t\(Self.release)\n".utf8))
+    let run = try CommandRun.pullparity(["derive"], stdin: Data(decoded.stdout.utf8))
+    #expect(run.exitCode == 0, "\(run.stderr)")
+    let lines = try run.stdout.split(separator: "\n").map(Self.json)
+    #expect(lines.map { $0["table"] as? String } == ["sessions", "profiles"])
+    let session = try #require(lines[0]["row"] as? [String: Any])
+    #expect(session["session_id"] as? String == "s1")
+    #expect(session["profile"] as? String == "padel")
+    #expect(session["profile_version"] as? Int == 1)
+    #expect(session["event_count"] as? Int == 2)
+    #expect(session["outcome"] as? String == "cancelled")
+    let profile = try #require(lines[1]["row"] as? [String: Any])
+    #expect(profile["content_hash"] as? String == "0255a0ab47d9ecc1")
+  }
+
+  @Test func deriveRefusesASessionWhoseEventsAreApart() throws {
+    let other = Self.event.replacingOccurrences(of: "\"s1\"", with: "\"s2\"").replacingOccurrences(
+      of: "\"e1\"", with: "\"e3\"")
+    let decoded = try CommandRun.pullparity(
+      ["decode"], stdin: Data("a\t0\t1\t\(Self.event)\na\t1\t2\t\(other)\na\t2\t3\t\(Self.release)\n".utf8))
+    let run = try CommandRun.pullparity(["derive"], stdin: Data(decoded.stdout.utf8))
+    #expect(run.exitCode == 2)
+    #expect(run.stderr.contains("-:3: session \"s1\" appears again after other sessions"), "\(run.stderr)")
+  }
+
+  /// A run directory written by hand from decode and derive, as the Spark job writes it.
+  static func runDirectory(in dir: TemporaryDirectory, sessions: Int = 1) throws -> String {
+    let decoded = try CommandRun.pullparity(
+      ["decode"], stdin: Data("a.jsonl\t0\t1\t\(Self.event)\na.jsonl\t99\t2\t\(Self.release)\na.jsonl\t200\t3\toops\n".utf8))
+    let derived = try CommandRun.pullparity(["derive"], stdin: Data(decoded.stdout.utf8))
+    var tables: [String: [String]] = [:]
+    for line in decoded.stdout.split(separator: "\n") {
+      var row = try Self.json(line)
+      row["byte_offset"] = row["offset"]
+      let table = row["kind"] as? String == "event" ? "events" : "quarantine"
+      let data = try JSONSerialization.data(withJSONObject: row)
+      tables[table, default: []].append(String(decoding: data, as: UTF8.self))
+    }
+    for line in derived.stdout.split(separator: "\n") {
+      let object = try Self.json(line)
+      let data = try JSONSerialization.data(withJSONObject: object["row"]!)
+      tables[object["table"] as! String, default: []].append(String(decoding: data, as: UTF8.self))
+    }
+    for table in ["events", "sessions", "violations", "quarantine", "profiles"] {
+      try FileManager.default.createDirectory(atPath: dir.path("run/json/\(table)"), withIntermediateDirectories: true)
+      _ = try dir.write("run/json/\(table)/part-00000.json", (tables[table] ?? []).joined(separator: "\n") + "\n")
+    }
+    _ = try dir.write(
+      "run/summary.json",
+      """
+      {"format": "pullparity-run", "format_version": 1, "sources": ["a.jsonl"], "lines_read": 3, "blank_lines": 0,
+       "events_stored": 2, "duplicates": 0, "conflicts": 0, "quarantined": 1, "sessions_derived": \(sessions),
+       "tool_version": "0.1.0", "engine": "hand"}
+      """)
+    return dir.path("run")
+  }
+
+  @Test func loadPutsARunIntoTheTablesIngestWouldWrite() throws {
+    let dir = try TemporaryDirectory()
+    let run = try CommandRun.pullparity(["load", try Self.runDirectory(in: dir), "--db", dir.path("a.sqlite")])
+    #expect(run.exitCode == 0, "\(run.stderr)")
+    #expect(run.stdout.contains("3 lines read, 2 events stored, 0 duplicates, 0 conflicts, 1 quarantined, 1 sessions"))
+    let ingested = dir.path("i.sqlite")
+    _ = try dir.write("a.jsonl", "\(Self.event)\n\(Self.release)\noops\n")
+    _ = try CommandRun.pullparity(["ingest", "--quiet", "--db", ingested, "a.jsonl"], currentDirectory: dir.url)
+    let session = try CommandRun.pullparity(["session", "s1", "--db", dir.path("a.sqlite")])
+    let expected = try CommandRun.pullparity(["session", "s1", "--db", ingested])
+    #expect(session.exitCode == 0)
+    #expect(session.stdout == expected.stdout)
+  }
+
+  @Test func loadRefusesADirectoryWhoseTablesDisagreeWithItsSummary() throws {
+    let dir = try TemporaryDirectory()
+    let run = try CommandRun.pullparity(
+      ["load", try Self.runDirectory(in: dir, sessions: 5), "--db", dir.path("a.sqlite")])
+    #expect(run.exitCode == 2)
+    #expect(
+      run.stderr.contains("the summary says 2 events, 5 sessions and 1 quarantined lines; the tables hold 2, 1 and 1"),
+      "\(run.stderr)")
+  }
+
+  @Test func loadRefusesADatabaseThatHoldsEventsAndLeavesItAsItWas() throws {
+    let dir = try TemporaryDirectory()
+    let db = dir.path("a.sqlite")
+    let run = try Self.runDirectory(in: dir)
+    #expect(try CommandRun.pullparity(["load", run, "--db", db]).exitCode == 0)
+    let again = try CommandRun.pullparity(["load", run, "--db", db])
+    #expect(again.exitCode == 2)
+    #expect(
+      again.stderr.contains("the database already holds 2 events and 1 sessions; load needs a new file"), "\(again.stderr)")
+    #expect(try DatabaseDump.count(try PullParityDatabase(path: db), "ingest_runs") == 1)
+  }
+}

@@ -1,0 +1,125 @@
+#!/usr/bin/env python3
+"""Loads a Spark run's derived tables (OUT/json/{sessions,violations,quarantine,profiles}) into
+PostgreSQL with `psql \\copy`, so that a Grafana or Metabase already pointed at PostgreSQL reads
+the same tables and dashboard views as the SQLite file has (schema/postgres/).
+
+    python3 spark/load_postgres.py OUT --dsn "host=db.example dbname=parity user=loader" --create
+
+--create applies schema/postgres/*.sql first (tables and views); without it the tables must
+exist. Everything runs in one transaction: a failed load leaves the database as it was.
+Needs only `psql` (no Python driver).
+"""
+
+import argparse
+import csv
+import glob
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
+SCHEMA_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "schema", "postgres")
+COLUMNS = {
+    "sessions": ["session_id", "app", "profile", "profile_version", "platform", "app_version", "os_version",
+                 "device", "screen", "empty", "outcome", "final_state", "trigger", "time_to_arm_ms",
+                 "arm_distance", "client_arm_distance", "release_distance", "load_ms", "visible_ms", "flash",
+                 "premature_hide", "late_hide", "hold_compliant", "label_violations", "arm_mismatch", "load_ok",
+                 "max_sample_gap_ms", "max_offset_error", "violation_count", "event_count", "started_at_ms",
+                 "ended_at_ms"],
+    "violations": ["session_id", "ordinal", "kind", "ts_ms", "expected", "actual"],
+    "quarantine": ["source", "line", "byte_offset", "category", "reason", "raw", "event_id", "raw_hash",
+                   "raw_bytes"],
+    "profiles": ["name", "version", "content_hash", "definition"],
+}
+NULL = "\\N"
+
+
+def fnv1a64(data):
+    """quarantine.raw_hash as SQLite stores it: 64-bit FNV-1a of the raw bytes, signed."""
+    h = 0xcbf29ce484222325
+    for byte in data:
+        h = ((h ^ byte) * 0x100000001b3) & 0xFFFFFFFFFFFFFFFF
+    return h - (1 << 64) if h >= (1 << 63) else h
+
+
+def rows(run_dir, table):
+    for path in sorted(glob.glob(os.path.join(run_dir, "json", table, "*.json"))):
+        with open(path, encoding="utf-8") as handle:
+            for line in handle:
+                if line.strip():
+                    yield json.loads(line)
+
+
+def quarantine_row(row):
+    """`raw` as text (what PostgreSQL can hold) and, for lines that are not UTF-8, their bytes."""
+    if row.get("raw") is not None:
+        data = row["raw"].encode("utf-8")
+        row["raw_bytes"] = None
+    else:
+        data = bytes.fromhex(row.get("raw_hex") or "")
+        row["raw"] = data.decode("utf-8", "replace")
+        row["raw_bytes"] = "\\x" + data.hex()
+    row["raw_hash"] = fnv1a64(data)
+    return row
+
+
+def value(v):
+    if v is None:
+        return NULL
+    if isinstance(v, bool):
+        return "1" if v else "0"
+    if isinstance(v, float):
+        return repr(v)  # shortest text that reads back as the same double
+    return str(v)
+
+
+def write_csv(run_dir, table, path):
+    with open(path, "w", newline="", encoding="utf-8") as handle:
+        writer = csv.writer(handle)
+        for row in rows(run_dir, table):
+            if table == "quarantine":
+                row = quarantine_row(row)
+            writer.writerow([value(row.get(column)) for column in COLUMNS[table]])
+
+
+def script(run_dir, workdir, create):
+    lines = ["\\set ON_ERROR_STOP on", "BEGIN;"]
+    if create:
+        for path in sorted(glob.glob(os.path.join(SCHEMA_DIR, "*.sql"))):
+            lines.append(f"\\i '{os.path.abspath(path)}'")
+    for table in ("sessions", "violations", "quarantine", "profiles"):
+        csv_path = os.path.join(workdir, table + ".csv")
+        write_csv(run_dir, table, csv_path)
+        columns = ", ".join(f'"{c}"' for c in COLUMNS[table])
+        lines.append(f"\\copy {table} ({columns}) FROM '{csv_path}' WITH (FORMAT csv, NULL '{NULL}')")
+    lines.append("COMMIT;")
+    return "\n".join(lines) + "\n"
+
+
+def load(run_dir, dsn, create=False, psql="psql"):
+    with tempfile.TemporaryDirectory(prefix="pullparity-pg-") as workdir:
+        path = os.path.join(workdir, "load.sql")
+        with open(path, "w", encoding="utf-8") as handle:
+            handle.write(script(run_dir, workdir, create))
+        result = subprocess.run([psql, "-X", "-q", "-d", dsn, "-f", path], capture_output=True, text=True)
+    if result.returncode != 0:
+        raise RuntimeError(f"psql failed ({result.returncode}): {result.stderr.strip()}")
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("run_dir", help="the Spark run's output directory")
+    parser.add_argument("--dsn", required=True, help="libpq connection string, e.g. 'host=/run/postgresql dbname=x'")
+    parser.add_argument("--create", action="store_true", help="create the tables and views first")
+    args = parser.parse_args(argv)
+    try:
+        load(args.run_dir, args.dsn, args.create)
+    except RuntimeError as error:
+        print(f"load_postgres: {error}", file=sys.stderr)
+        return 2
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

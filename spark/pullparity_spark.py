@@ -1,0 +1,430 @@
+#!/usr/bin/env python3
+"""PullParity on Apache Spark: the same decoder and state machine as `pullparity ingest`, run
+per partition through the binary's pipe verbs (`decode`, `derive`), with the same results.
+
+    spark-submit spark/pullparity_spark.py --binary /path/to/pullparity --out OUT LOGS...
+    pullparity load OUT --db parity.sqlite
+
+Steps (docs/distributed-formats.md has the formats):
+  1. read every input with Hadoop's TextInputFormat: (byte offset, line) pairs, gzip
+     decompressed, split only on `\\n` like ingest; count lines per partition to number them;
+  2. pipe `source TAB offset TAB line TAB raw` to `pullparity decode`: one JSON line each;
+  3. deduplicate by event_id BEFORE the session shuffle (the same id may carry two
+     session_ids): the first version by (source, offset) is kept, like ingest; a later copy
+     with the same bytes is a duplicate, one with other bytes a conflict (quarantined);
+  4. repartition by session_id, sort within partitions, pipe to `pullparity derive`;
+  5. write events, sessions, violations, quarantine and profiles as JSON lines and Parquet,
+     and summary.json with the counts and where the time went.
+"""
+
+import argparse
+import gzip
+import json
+import os
+import shutil
+import subprocess
+import sys
+import threading
+import time
+
+TABLES = ("events", "sessions", "violations", "quarantine", "profiles")
+LOG_EXTENSIONS = (".jsonl", ".ndjson")
+CONFLICT_REASON = 'event_id "{}" is already stored with other content; the stored version is kept'
+
+
+# ---------------------------------------------------------------------------------------------
+# Inputs: the same expansion and names as `pullparity ingest` (InputCatalog)
+# ---------------------------------------------------------------------------------------------
+
+def normalized(path):
+    """`a.jsonl`, `./a.jsonl` and `logs/../a.jsonl` are one source, as in ingest."""
+    absolute = path.startswith("/")
+    parts = []
+    for part in (p for p in path.split("/") if p):
+        if part == ".":
+            continue
+        if part == "..":
+            if parts and parts[-1] != "..":
+                parts.pop()
+            elif not absolute:
+                parts.append(part)
+            continue
+        parts.append(part)
+    joined = "/".join(parts)
+    if absolute:
+        return "/" + joined
+    return joined or "."
+
+
+def is_log_name(name):
+    plain = name[:-3] if name.endswith(".gz") else name
+    return not name.startswith(".") and plain.endswith(LOG_EXTENSIONS)
+
+
+def expand_inputs(paths):
+    """Local files and directories as ingest expands them (name order); other URIs as given."""
+    names = []
+    for path in paths:
+        if "://" in path:
+            names.append(path)
+        elif os.path.isdir(path):
+            base = normalized(path)
+            found = []
+            for root, dirs, files in os.walk(path):
+                dirs[:] = [d for d in dirs if not d.startswith(".")]
+                rel_root = os.path.relpath(root, path)
+                for name in files:
+                    if is_log_name(name):
+                        rel = name if rel_root == "." else rel_root + "/" + name
+                        found.append(base + "/" + rel)
+            if not found:
+                raise SystemExit(f"{path}: no .jsonl or .ndjson files (optionally .gz) found")
+            names.extend(found)
+        elif os.path.isfile(path):
+            names.append(normalized(path))
+        else:
+            raise SystemExit(f"cannot open {path}: No such file or directory")
+    return sorted(set(names))
+
+
+def uri_of(name, cwd=None):
+    """Where a source is read from; names stay as given (relative to the driver's directory)."""
+    return name if "://" in name else "file://" + os.path.join(cwd or os.getcwd(), name)
+
+
+# ---------------------------------------------------------------------------------------------
+# Running a pipe verb on a partition
+# ---------------------------------------------------------------------------------------------
+
+def resolve_binary(binary):
+    """An absolute path, a file shipped with `--files` (SparkFiles), or a name on PATH."""
+    if os.path.isabs(binary) or "/" in binary:
+        return binary
+    try:
+        from pyspark import SparkFiles
+        shipped = SparkFiles.get(binary)
+        if os.path.exists(shipped):
+            return shipped
+    except Exception:  # no SparkContext here: fall back to PATH
+        pass
+    return shutil.which(binary) or binary
+
+
+def run_verb(argv, lines):
+    """Feeds `lines` (bytes, each ending in \\n) to the verb; yields its output lines (str).
+    A verb that fails fails the task with its message."""
+    proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    failure = []
+
+    def feed():
+        try:
+            for line in lines:
+                proc.stdin.write(line)
+        except Exception as error:  # noqa: BLE001 - reported with the verb's own error below
+            failure.append(error)
+        finally:
+            try:
+                proc.stdin.close()
+            except BrokenPipeError:
+                pass
+
+    feeder = threading.Thread(target=feed, daemon=True)
+    feeder.start()
+    for line in proc.stdout:
+        yield line.decode("utf-8").rstrip("\n")
+    feeder.join()
+    stderr = proc.stderr.read().decode("utf-8", "replace")
+    if proc.wait() != 0 or failure:
+        raise RuntimeError(f"{' '.join(argv)} failed ({proc.returncode}): {stderr.strip()} {failure}")
+
+
+def exact_bytes(name, location, offset, text):
+    """The line's bytes. Hadoop's Text has replaced bytes that are not UTF-8 by U+FFFD; for a
+    local file those lines are read again from the source, so that ingest's invalid_utf8
+    rejection (and the raw bytes it keeps) are reproduced."""
+    if "\ufffd" not in text or not location.startswith("file://"):
+        return text.encode("utf-8")
+    opener = gzip.open if name.endswith(".gz") else open
+    with opener(location[len("file://"):], "rb") as handle:
+        handle.seek(offset)
+        return handle.readline().rstrip(b"\n")
+
+
+def decode_partition(binary, sources, starts, cwd):
+    """Partition index → its lines as `source TAB offset TAB line TAB raw`, through decode."""
+    def run(index, pairs):
+        name, first_line = sources[index], starts[index]
+        location = uri_of(name, cwd)
+
+        def tsv():
+            for number, (offset, text) in enumerate(pairs, start=first_line):
+                raw = exact_bytes(name, location, offset, text)
+                if raw.endswith(b"\r"):
+                    raw = raw[:-1]
+                yield f"{name}\t{offset}\t{number}\t".encode("utf-8") + raw + b"\n"
+
+        return run_verb([resolve_binary(binary), "decode"], tsv())
+    return run
+
+
+def derive_partition(binary, profiles):
+    argv = ["derive"] + (["--profiles", profiles] if profiles else [])
+
+    def run(rows):
+        return run_verb([resolve_binary(binary)] + argv, ((r + "\n").encode("utf-8") for r in rows))
+    return run
+
+
+# ---------------------------------------------------------------------------------------------
+# The job
+# ---------------------------------------------------------------------------------------------
+
+def read_inputs(sc, names):
+    """One RDD of (offset, line) per input, in name order; their union and, per partition of
+    the union, its source and first line number."""
+    conf = {"textinputformat.record.delimiter": "\n"}
+    rdds, sources = [], []
+    for name in names:
+        rdd = sc.newAPIHadoopFile(
+            uri_of(name), "org.apache.hadoop.mapreduce.lib.input.TextInputFormat",
+            "org.apache.hadoop.io.LongWritable", "org.apache.hadoop.io.Text", conf=conf)
+        rdds.append(rdd)
+        sources.extend([name] * rdd.getNumPartitions())
+    union = sc.union(rdds) if len(rdds) > 1 else rdds[0]
+    counts = dict(union.mapPartitionsWithIndex(lambda i, it: [(i, sum(1 for _ in it))]).collect())
+    starts, next_line = [], {}
+    for index, name in enumerate(sources):
+        line = next_line.get(name, 1)
+        starts.append(line)
+        next_line[name] = line + counts.get(index, 0)
+    return union, sources, starts, sum(counts.values())
+
+
+def decoded_schema():
+    from pyspark.sql.types import (BooleanType, DoubleType, LongType, StringType, StructField,
+                                   StructType)
+    text = ["kind", "source", "event_id", "session_id", "type", "platform", "app", "profile",
+            "app_version", "os_version", "device", "screen", "payload", "category", "reason", "raw",
+            "raw_hex"]
+    fields = [StructField(n, StringType()) for n in text]
+    fields += [StructField("offset", LongType()), StructField("line", LongType()),
+               StructField("ts_ms", DoubleType()), StructField("seq", LongType()),
+               StructField("empty", BooleanType())]
+    return StructType(fields)
+
+
+def dedup(events):
+    """Per event_id, the first version by (source, offset) is kept, as ingest keeps the first
+    stored one (inputs are read in name order); later copies are duplicates when their bytes
+    are the same and conflicts otherwise. A shuffle by event_id, before the one by session.
+    Returns the events with `_fate`: kept, duplicate or conflict."""
+    from pyspark.sql import Window
+    from pyspark.sql import functions as F
+    w = Window.partitionBy("event_id").orderBy("source", "offset")
+    fate = (F.when(F.row_number().over(w) == 1, "kept")
+            .when(F.col("raw") == F.first("raw").over(w), "duplicate")
+            .otherwise("conflict"))
+    return events.withColumn("_fate", fate)
+
+
+def quarantine_rows(rejected, conflicts):
+    from pyspark.sql import functions as F
+    before, after = CONFLICT_REASON.split("{}")
+    columns = ["source", "line", "byte_offset", "category", "reason", "raw", "raw_hex", "event_id"]
+    bad = rejected.select(
+        "source", "line", F.col("offset").alias("byte_offset"), "category", "reason", "raw", "raw_hex",
+        F.lit(None).cast("string").alias("event_id"))
+    conflicted = conflicts.select(
+        "source", "line", F.col("offset").alias("byte_offset"), F.lit("conflict").alias("category"),
+        F.concat(F.lit(before), "event_id", F.lit(after)).alias("reason"), "raw", F.lit(None).cast("string").alias("raw_hex"), "event_id")
+    return first_of_each_bad_line(bad.unionByName(conflicted).select(*columns))
+
+
+def first_of_each_bad_line(rows):
+    """A quarantined line's identity is its bytes and its category, as in the SQLite file: the
+    same bad line in two files (or twice in one) is one row, the first by (source, offset).
+    Returns the rows with `_first` set on the row that stays."""
+    from pyspark.sql import Window
+    from pyspark.sql import functions as F
+    identity = F.coalesce(F.col("raw_hex"), F.col("raw"))
+    w = Window.partitionBy(identity, "category").orderBy("source", "byte_offset")
+    return rows.withColumn("_first", F.row_number().over(w) == 1)
+
+
+def derived_tables(spark, derived_lines):
+    """`derive`'s output lines split into its three tables, typed by the SQLite columns.
+
+    No column is cast from text: `decode` has already turned RFC 3339 `ts` strings into epoch
+    ms, and every row is read with an explicit schema. (Spark 4's ANSI `cast` throws on text it
+    cannot convert; a column that ever needs one must use `try_cast`, which gives NULL.)"""
+    parsed = derived_lines.map(json.loads)
+    tables = {}
+    for table in ("sessions", "violations", "profiles"):
+        rows = parsed.filter(lambda d, t=table: d["table"] == t).map(lambda d: json.dumps(d["row"]))
+        tables[table] = spark.read.json(rows, schema=DERIVED_SCHEMAS[table])
+    tables["profiles"] = tables["profiles"].dropDuplicates(["name", "version", "content_hash"])
+    return tables
+
+
+def _schemas():
+    columns = {
+        "sessions": "session_id string, app string, profile string, profile_version long, platform string, "
+                    "app_version string, os_version string, device string, screen string, empty long, "
+                    "outcome string, final_state string, `trigger` string, time_to_arm_ms double, "
+                    "arm_distance double, client_arm_distance double, release_distance double, load_ms double, "
+                    "visible_ms double, flash long, premature_hide long, late_hide long, hold_compliant long, "
+                    "label_violations long, arm_mismatch long, load_ok long, max_sample_gap_ms double, "
+                    "max_offset_error double, violation_count long, event_count long, started_at_ms double, "
+                    "ended_at_ms double",
+        "violations": "session_id string, ordinal long, kind string, ts_ms double, expected string, actual string",
+        "profiles": "name string, version long, content_hash string, definition string",
+    }
+    return columns
+
+
+DERIVED_SCHEMAS = _schemas()
+
+
+def write_table(df, out, table):
+    df.write.mode("overwrite").option("ignoreNullFields", "false").json(f"{out}/json/{table}")
+    df.write.mode("overwrite").parquet(f"{out}/parquet/{table}")
+
+
+class Laps:
+    """Seconds per phase. Spark is lazy: each phase ends with an action, so its time is its own."""
+
+    def __init__(self):
+        self.started = self.clock = time.monotonic()
+        self.timings = {}
+
+    def lap(self, name):
+        now = time.monotonic()
+        self.timings[name] = round(now - self.clock, 3)
+        self.clock = now
+
+    def total_ms(self):
+        return round((time.monotonic() - self.started) * 1000, 1)
+
+
+def decode_inputs(spark, names, binary, laps):
+    """Phases 1–2: the decoded lines as rows (persisted) and the counts per kind."""
+    from pyspark import StorageLevel
+    lines, sources, starts, lines_read = read_inputs(spark.sparkContext, names)
+    laps.lap("read_and_number_s")
+    decoded_lines = lines.mapPartitionsWithIndex(decode_partition(binary, sources, starts, os.getcwd()))
+    decoded = spark.read.json(decoded_lines, schema=decoded_schema()).persist(StorageLevel.MEMORY_AND_DISK)
+    kinds = {row["kind"]: row["count"] for row in decoded.groupBy("kind").count().collect()}
+    kinds["lines"] = lines_read
+    laps.lap("decode_s")
+    return decoded, kinds
+
+
+def shuffle_by_session(decoded, partitions, laps):
+    """Phase 3: every event's fate, then the kept ones by session, sorted (both persisted)."""
+    from pyspark import StorageLevel
+    from pyspark.sql import functions as F
+    fates = dedup(decoded.where("kind = 'event'")).persist(StorageLevel.MEMORY_AND_DISK)
+    counts = {row["_fate"]: row["count"] for row in fates.groupBy("_fate").count().collect()}
+    by_session = (fates.where("_fate = 'kept'").drop("_fate").repartition(partitions, "session_id")
+                  .sortWithinPartitions("session_id", "ts_ms", F.coalesce("seq", F.lit(0)), "source", "offset")
+                  .persist(StorageLevel.MEMORY_AND_DISK))
+    counts["kept"] = by_session.count()
+    laps.lap("dedup_and_shuffle_s")
+    return fates, by_session, counts
+
+
+def run_job(spark, paths, out, binary, profiles=None, partitions=None):
+    """Runs the whole job; returns the run summary (also written to OUT/summary.json)."""
+    from pyspark.sql import functions as F
+    sc = spark.sparkContext
+    if __name__ != "__main__":
+        # Imported (tests, notebooks): the workers need this module to run the partitions.
+        sc.addPyFile(os.path.abspath(__file__))
+    laps = Laps()
+    # Every shuffle (by event_id, by session) gets this many partitions: Spark's default of 200
+    # costs more in task overhead than it gains below a few hundred million events.
+    partitions = partitions or 2 * max(sc.defaultParallelism, 1)
+    spark.conf.set("spark.sql.shuffle.partitions", str(partitions))
+    names = expand_inputs(paths)
+    decoded, kinds = decode_inputs(spark, names, binary, laps)
+    fates, by_session, fate_counts = shuffle_by_session(decoded, partitions, laps)
+
+    derive_input = by_session.select(
+        F.to_json(F.struct("kind", "source", "offset", "line", "session_id", "raw"))).rdd.map(lambda row: row[0])
+    derived = derived_tables(spark, derive_input.mapPartitions(derive_partition(binary, profiles)).cache())
+    n_sessions = derived["sessions"].count()
+    laps.lap("derive_s")
+
+    quarantine = quarantine_rows(decoded.where("kind = 'rejected'"), fates.where("_fate = 'conflict'"))
+    events_table = by_session.select(
+        "event_id", "session_id", "ts_ms", "seq", "platform", "app", "type", "source", "line",
+        F.col("offset").alias("byte_offset"), "raw", "profile", "app_version", "os_version", "device", "screen",
+        "empty", "payload")
+    # (is a conflict, first of its bytes) → lines; later copies count as already quarantined.
+    bad_counts = {(r["is_conflict"], r["_first"]): r["count"] for r in quarantine.groupBy(
+        (F.col("category") == "conflict").alias("is_conflict"), "_first").count().collect()}
+    kept_rows = quarantine.where("_first").drop("_first")
+    for table, df in (("events", events_table), ("quarantine", kept_rows), *derived.items()):
+        write_table(df, out, table)
+    laps.lap("write_s")
+
+    summary = {
+        "format": "pullparity-run", "format_version": 1, "sources": names, "lines_read": kinds["lines"],
+        "blank_lines": kinds.get("blank", 0), "events_stored": fate_counts["kept"],
+        "duplicates": fate_counts.get("duplicate", 0), "conflicts": bad_counts.get((True, True), 0),
+        "quarantined": bad_counts.get((False, True), 0),
+        "already_quarantined": bad_counts.get((True, False), 0) + bad_counts.get((False, False), 0),
+        "sessions_derived": n_sessions, "duration_ms": laps.total_ms(),
+        "tool_version": tool_version(binary), "engine": f"spark {spark.version}", "timings": laps.timings,
+    }
+    write_text(spark, f"{out}/summary.json", json.dumps(summary, indent=2, sort_keys=True) + "\n")
+    for df in (decoded, fates, by_session):
+        df.unpersist()
+    return summary
+
+
+def write_text(spark, uri, text):
+    """A small file next to the tables, through Hadoop's file system (local, HDFS, S3…)."""
+    jvm = spark.sparkContext._jvm
+    path = jvm.org.apache.hadoop.fs.Path(uri)
+    fs = path.getFileSystem(spark.sparkContext._jsc.hadoopConfiguration())
+    stream = fs.create(path, True)
+    try:
+        stream.write(bytearray(text.encode("utf-8")))
+    finally:
+        stream.close()
+
+
+def tool_version(binary):
+    result = subprocess.run([resolve_binary(binary), "--version"], capture_output=True, text=True, check=True)
+    return result.stdout.strip()
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("paths", nargs="+", help="log files or directories (*.jsonl, *.ndjson, optionally .gz)")
+    parser.add_argument("--out", required=True, help="output directory (local path or URI)")
+    parser.add_argument("--binary", default=os.environ.get("PULLPARITY_BIN", "pullparity"),
+                        help="the pullparity binary on every executor (a path, or a name shipped with --files)")
+    parser.add_argument("--profiles", help="profiles file for derive (ship it with --files on a cluster)")
+    parser.add_argument("--partitions", type=int, help="partitions of the shuffles (default: 2 x the cores Spark has)")
+    parser.add_argument("--master", help="e.g. local[2]; spark-submit's --master otherwise")
+    parser.add_argument("--driver-memory", help="e.g. 4g, when run with python3 rather than spark-submit")
+    args = parser.parse_args(argv)
+    os.environ.setdefault("SPARK_LOCAL_IP", "127.0.0.1")
+    from pyspark.sql import SparkSession
+    builder = SparkSession.builder.appName("pullparity")
+    if args.master:
+        builder = builder.master(args.master)
+    if args.driver_memory:
+        builder = builder.config("spark.driver.memory", args.driver_memory)
+    spark = builder.getOrCreate()
+    try:
+        summary = run_job(spark, args.paths, args.out, args.binary, args.profiles, args.partitions)
+        print(json.dumps(summary, indent=2, sort_keys=True))
+    finally:
+        spark.stop()
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,60 @@
+"""Shared fixtures of the Spark suite: the pullparity binary and ONE local[2] Spark session."""
+
+import os
+import shutil
+import sys
+
+import pytest
+
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
+
+
+@pytest.fixture(scope="session")
+def binary():
+    path = os.environ.get("PULLPARITY_BIN") or shutil.which("pullparity")
+    if not path or not os.path.exists(path):
+        pytest.fail("PULLPARITY_BIN must name the built pullparity binary (scripts/test.sh sets it)")
+    return os.path.abspath(path)
+
+
+@pytest.fixture(scope="session")
+def spark():
+    os.environ["SPARK_LOCAL_IP"] = "127.0.0.1"
+    from pyspark.sql import SparkSession
+    session = (SparkSession.builder.master("local[2]").appName("pullparity-tests")
+               .config("spark.sql.shuffle.partitions", "4")
+               .config("spark.ui.enabled", "false")
+               .config("spark.driver.memory", "1g")
+               .getOrCreate())
+    session.sparkContext.setLogLevel("ERROR")
+    yield session
+    session.stop()
+
+
+REPO = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
+
+
+def run_and_load(spark, binary, cwd, paths, workdir):
+    """The Spark job over `paths` (named relative to `cwd`, as ingest names them), then
+    `pullparity load` of its output: returns the output directory and the SQLite file."""
+    import subprocess
+
+    import pullparity_spark
+    out = os.path.join(workdir, "run")
+    previous = os.getcwd()
+    os.chdir(cwd)
+    try:
+        summary = pullparity_spark.run_job(spark, paths, out, binary)
+    finally:
+        os.chdir(previous)
+    db = os.path.join(workdir, "spark.sqlite")
+    result = subprocess.run([binary, "load", out, "--db", db], capture_output=True, text=True)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert result.stdout.startswith(f"Loaded {out} (spark "), result.stdout
+    return summary, out, db
+
+
+@pytest.fixture(scope="session")
+def sample_run(spark, binary, tmp_path_factory):
+    """One Spark run over sample-events/, shared by the equivalence and PostgreSQL tests."""
+    return run_and_load(spark, binary, REPO, ["sample-events"], str(tmp_path_factory.mktemp("sample-run")))

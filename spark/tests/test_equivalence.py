@@ -1,0 +1,84 @@
+"""The Spark job, loaded with `pullparity load`, gives the rows a single-machine `pullparity
+ingest` of the same files gives: every row of sessions, violations, quarantine, events and
+profiles, and the run's counts (session_ref aside: a join key handed out in first-seen order)."""
+
+import json
+import os
+import sqlite3
+import subprocess
+
+import pytest
+
+from chaos import write_chaos
+from conftest import REPO, run_and_load
+
+SESSION_COLUMNS = """session_id, app, profile, profile_version, platform, app_version, os_version, device, screen,
+  empty, outcome, final_state, "trigger", time_to_arm_ms, arm_distance, client_arm_distance, release_distance,
+  load_ms, visible_ms, flash, premature_hide, late_hide, hold_compliant, label_violations, arm_mismatch, load_ok,
+  max_sample_gap_ms, max_offset_error, violation_count, event_count, started_at_ms, ended_at_ms"""
+QUERIES = {
+    "sessions": f"SELECT {SESSION_COLUMNS} FROM sessions ORDER BY session_id",
+    "violations": "SELECT session_id, ordinal, kind, ts_ms, expected, actual FROM violations "
+                  "ORDER BY session_id, ordinal",
+    "quarantine": "SELECT source, line, byte_offset, category, reason, raw, event_id, raw_hash FROM quarantine "
+                  "ORDER BY source, byte_offset",
+    "events": "SELECT e.event_id, e.id_hash, e.session_id, e.ts_ms, e.seq, e.platform, e.app, e.type, s.name, "
+              "e.line, e.byte_offset, e.raw FROM events e JOIN sources s USING (source_id) ORDER BY e.event_id",
+    "counts": "SELECT lines_read, events_stored, duplicates, conflicts, quarantined, already_quarantined, "
+              "blank_lines, sessions_derived FROM ingest_runs",
+    "profiles": "SELECT name, version, content_hash, definition FROM profiles ORDER BY name, version",
+    "sources": "SELECT name FROM sources ORDER BY name",
+}
+
+
+def dump(db):
+    with sqlite3.connect(db) as conn:
+        return {name: conn.execute(sql).fetchall() for name, sql in QUERIES.items()}
+
+
+def ingest(binary, cwd, paths, db):
+    result = subprocess.run([binary, "ingest", "--quiet", "--db", db, *paths], cwd=cwd, capture_output=True,
+                            text=True)
+    assert result.returncode == 0, result.stdout + result.stderr
+    return dump(db)
+
+
+def assert_same(expected, got):
+    for table in QUERIES:
+        assert got[table] == expected[table], f"{table} differs"
+    assert expected["sessions"] and expected["violations"] and expected["quarantine"]
+
+
+def test_sample_events(sample_run, binary, tmp_path):
+    summary, _, db = sample_run
+    expected = ingest(binary, REPO, ["sample-events"], str(tmp_path / "ingest.sqlite"))
+    assert_same(expected, dump(db))
+    assert set(summary["timings"]) == {"read_and_number_s", "decode_s", "dedup_and_shuffle_s", "derive_s", "write_s"}
+
+
+def test_chaos_log_split_across_files(spark, binary, tmp_path):
+    write_chaos(str(tmp_path / "chaos"))
+    expected = ingest(binary, str(tmp_path), ["chaos"], str(tmp_path / "ingest.sqlite"))
+    summary, _, db = run_and_load(spark, binary, str(tmp_path), ["chaos"], str(tmp_path / "spark"))
+    assert_same(expected, dump(db))
+    # The chaos log plants every case the job must reproduce.
+    lines, events, duplicates, conflicts, quarantined, again, blank, sessions = expected["counts"][0]
+    assert duplicates > 0 and conflicts > 0 and quarantined > 0 and again > 0
+    categories = {row[3] for row in expected["quarantine"]}
+    assert {"conflict", "not_json", "invalid_utf8"} <= categories
+    stored_session = {row[0]: row[2] for row in expected["events"]}
+    twins = [row for row in expected["quarantine"]
+             if row[3] == "conflict" and json.loads(row[5])["session_id"] != stored_session[row[6]]]
+    assert twins, "an event_id under a second session_id is quarantined as a conflict"
+    assert "chaos/part-d.jsonl.gz" in [row[0] for row in expected["sources"]]
+    assert summary["blank_lines"] >= 1
+
+
+def test_load_refuses_a_database_with_events(sample_run, binary, tmp_path):
+    _, out, db = sample_run
+    copy = tmp_path / "again.sqlite"
+    with sqlite3.connect(db) as source, sqlite3.connect(copy) as target:
+        source.backup(target)
+    result = subprocess.run([binary, "load", out, "--db", str(copy)], capture_output=True, text=True)
+    assert result.returncode == 2
+    assert "already holds" in result.stderr and "load needs a new file" in result.stderr

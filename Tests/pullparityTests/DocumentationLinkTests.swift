@@ -5,7 +5,9 @@ import Testing
 /// The repository documents itself: every relative link in its Markdown resolves to a file in
 /// the repository, and no document sends a reader to a file outside it.
 @Suite struct DocumentationLinkTests {
-  static let documents = ["README.md", "docs/events.md", "docs/report-formats.md", "schema/README.md"]
+  static let documents = [
+    "README.md", "docs/events.md", "docs/report-formats.md", "docs/distributed-formats.md", "schema/README.md",
+  ]
 
   @Test(arguments: documents)
   func relativeLinksResolveInsideTheRepository(document: String) throws {

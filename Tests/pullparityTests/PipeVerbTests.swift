@@ -117,7 +117,8 @@ import Testing
       "run/summary.json",
       """
       {"format": "pullparity-run", "format_version": 1, "sources": ["a.jsonl"], "lines_read": 3, "blank_lines": 0,
-       "events_stored": 2, "duplicates": 0, "conflicts": 0, "quarantined": 1, "sessions_derived": \(sessions),
+       "events_stored": 2, "duplicates": 0, "conflicts": 0, "quarantined": 1, "already_quarantined": 0,
+       "sessions_derived": \(sessions),
        "tool_version": "0.1.0", "engine": "hand"}
       """)
     return dir.path("run")

@@ -11,6 +11,7 @@ struct BatchCommitter {
   let profiles: ProfileCatalog
   let runID: Int64
   let sourceNames: [String]
+  let maxLineBytes: Int
   /// Re-parses stored raw lines of sessions that continue across batches.
   var storedLineDecoder: LineDecoder
   /// The names of the profiles the sessions written so far were derived with.
@@ -111,18 +112,16 @@ struct BatchCommitter {
   /// Parses a chunk the reader only copied (it expected the chunk to be known, and it is not).
   /// Its sessions are not derived here: the writer derives them from what it stores.
   private mutating func parse(_ chunk: IngestBatch) -> IngestBatch {
-    var builder = BatchBuilder(profiles: profiles, sourceNames: sourceNames, expectedLines: chunk.unparsed.count)
+    var builder = BatchBuilder(
+      profiles: profiles, sourceNames: sourceNames, expectedLines: chunk.unparsed.count, maxLineBytes: maxLineBytes)
     builder.derivesSessions = false
     chunk.arena.withUnsafeBytes { arena in
       for unparsed in chunk.unparsed {
         let bytes = unparsed.raw.bytes(in: arena)
         let line = InputLine(
-          bytes: bytes, readableCount: bytes.count, number: unparsed.line, byteOffset: unparsed.byteOffset)
-        switch storedLineDecoder.decode(bytes, readableCount: bytes.count) {
-        case .blank: break
-        case .event(let event): builder.add(event, sourceIndex: unparsed.sourceIndex, line: line)
-        case .rejected(let rejection): builder.reject(rejection, sourceIndex: unparsed.sourceIndex, line: line)
-        }
+          bytes: bytes, readableCount: bytes.count, number: unparsed.line, byteOffset: unparsed.byteOffset,
+          length: unparsed.length, isTooLong: unparsed.isTooLong)
+        builder.take(line, sourceIndex: unparsed.sourceIndex, decoder: &storedLineDecoder)
       }
     }
     var batch = builder.finish()

@@ -7,6 +7,9 @@ public struct IngestOptions: Sendable {
   /// The most lines the reading thread hands over at once (several make a transaction): small
   /// enough that memory stays low and the writer starts early.
   public var maxChunkLines = 25_000
+  /// Lines longer than this (bytes, without the line end) are quarantined as `too_long` without
+  /// being held in memory: one runaway line must not take the memory or the run.
+  public var maxLineBytes = 16 << 20
   public var parser: ParserKind
   public var profiles: ProfileCatalog
   /// Recorded in `ingest_runs.tool_version`.

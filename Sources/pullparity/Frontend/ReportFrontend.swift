@@ -57,7 +57,7 @@ struct ReportFrontend {
         guard case .event(let event) = decoder.decode(stored.raw) else { return nil }
         return RecordedEvent(event: event, source: stored.source, line: stored.line)
       }
-      return SessionTimeline(events: events, violations: violations.filter { $0.sessionID == id })
+      return SessionTimeline(events: events, violations: violations.filter { ByteIdentity($0.sessionID) == ByteIdentity(id) })
     }
   }
 }

@@ -38,19 +38,22 @@ extension PullParity {
     @Option(help: ArgumentHelp("JSON parser: simdjson or foundation.", valueName: "name"))
     var parser: ParserKind = .simdjson
 
+    @Option(help: ArgumentHelp("Longer lines are quarantined as too_long, unread (default 16 MiB).", valueName: "bytes"))
+    var maxLineBytes = 16 << 20
+
     func validate() throws {
       guard !paths.isEmpty else { throw ValidationError("name at least one file, directory or -") }
       guard batchLines >= 1 else { throw ValidationError("--batch-lines must be 1 or more") }
+      guard maxLineBytes >= 1 else { throw ValidationError("--max-line-bytes must be 1 or more") }
     }
 
     func run() throws {
       let catalog = try profiles.catalog()
       let db = try database.open()
-      let frontend = IngestFrontend(
-        database: db,
-        options: IngestOptions(
-          batchLines: batchLines, parser: parser, profiles: catalog, toolVersion: PullParity.version),
-        quiet: quiet)
+      var options = IngestOptions(
+        batchLines: batchLines, parser: parser, profiles: catalog, toolVersion: PullParity.version)
+      options.maxLineBytes = maxLineBytes
+      let frontend = IngestFrontend(database: db, options: options, quiet: quiet)
       let summary = try frontend.run(paths: paths)
       FileHandleOutput.standardOutput.write(try frontend.describe(summary))
       if stats { FileHandleOutput.standardOutput.write(frontend.describeStages(summary)) }
@@ -60,7 +63,9 @@ extension PullParity {
         let input = try frontend.input(filter: .init(), dimension: .trigger, format: .text, style: style)
         FileHandleOutput.standardOutput.write("\n" + (try ReportFormat.text.render(input)))
       }
+      for error in summary.inputErrors { FileHandleOutput.standardError.write("Error: \(error)\n") }
       if summary.stoppedAt != nil { throw ExitCode(130) }
+      if !summary.inputErrors.isEmpty { throw ExitCode(2) }
       if strict, summary.counts.quarantined + summary.counts.conflicts > 0 { throw ExitCode(1) }
     }
   }

@@ -16,6 +16,12 @@ struct BatchCommitter {
   var storedLineDecoder: LineDecoder
   /// The names of the profiles the sessions written so far were derived with.
   private(set) var profilesUsed: Set<String> = []
+  /// Sessions with events stored before, touched in this transaction: derived once from all
+  /// their stored events when it ends (`deriveDeferred`), not once per chunk. Re-reading a
+  /// session per chunk made a session of a million events (a client sending one constant
+  /// session id) quadratic.
+  private(set) var deferred: [Int64] = []
+  private(set) var deferredSet: Set<Int64> = []
 
   /// - Parameter derivedRefs: sessions already derived in this transaction; a session that spans
   ///   several chunks of one transaction is counted once.
@@ -86,18 +92,17 @@ struct BatchCommitter {
     for (i, session) in batch.sessions.enumerated() {
       let storedCount = session.rowIndices.count { stored[$0] }
       guard storedCount > 0 else { continue }
-      // The reading thread's derivation holds when the batch has all of the session's events.
-      var derived: DerivedSession
-      if let ahead = session.derived, !existed[i], storedCount == session.rowIndices.count {
-        derived = ahead
-      } else {
-        derived = SessionDeriver.derive(try storedEvents(tx, refs[i]), profiles: profiles)
-        times.derive += lap(&clock)
-      }
-      try tx.save(derived, ref: refs[i], isNew: !existed[i])
-      profilesUsed.insert(derived.profileName)
-      times.storeSessions += lap(&clock)
       if derivedRefs.insert(refs[i]).inserted { counts.sessionsDerived += 1 }
+      if existed[i] {
+        if deferredSet.insert(refs[i]).inserted { deferred.append(refs[i]) }
+        continue
+      }
+      // The reading thread's derivation holds when the batch has all of the session's events.
+      if let ahead = session.derived, storedCount == session.rowIndices.count {
+        try save(ahead, tx, ref: refs[i], isNew: true, times: &times, clock: &clock)
+      } else {
+        try derive(refs[i], tx, isNew: true, times: &times, clock: &clock)
+      }
     }
     if let fingerprint = batch.fingerprint {
       try tx.recordChunk(
@@ -107,6 +112,37 @@ struct BatchCommitter {
           rejected: counts.quarantined, blank: counts.blankLines))
     }
     return (counts, false)
+  }
+
+  /// Derives the sessions deferred by this transaction's chunks; call before it commits.
+  mutating func deriveDeferred(_ tx: IngestTransaction, times: inout IngestStageTimes) throws {
+    var clock = ContinuousClock.now
+    for ref in deferred { try derive(ref, tx, isNew: false, times: &times, clock: &clock) }
+    deferred.removeAll()
+    deferredSet.removeAll()
+  }
+
+  /// Derives a session from all its stored events and saves it.
+  private mutating func derive(
+    _ ref: Int64, _ tx: IngestTransaction, isNew: Bool, times: inout IngestStageTimes,
+    clock: inout ContinuousClock.Instant
+  ) throws {
+    let events = try storedEvents(tx, ref)
+    // Stored lines that no longer decode leave nothing to derive: the stored row stays.
+    guard !events.isEmpty else { return }
+    let derived = SessionDeriver.derive(events, profiles: profiles)
+    times.derive += lap(&clock)
+    times.sessionsReadBack += 1
+    try save(derived, tx, ref: ref, isNew: isNew, times: &times, clock: &clock)
+  }
+
+  private mutating func save(
+    _ derived: DerivedSession, _ tx: IngestTransaction, ref: Int64, isNew: Bool, times: inout IngestStageTimes,
+    clock: inout ContinuousClock.Instant
+  ) throws {
+    try tx.save(derived, ref: ref, isNew: isNew)
+    profilesUsed.insert(derived.profileName)
+    times.storeSessions += lap(&clock)
   }
 
   /// Parses a chunk the reader only copied (it expected the chunk to be known, and it is not).
@@ -153,11 +189,13 @@ struct BatchCommitter {
   }
 
   private mutating func storedEvents(_ tx: IngestTransaction, _ ref: Int64) throws -> [RecordedEvent] {
-    try tx.storedEvents(ofSession: ref).compactMap { stored in
+    var events: [RecordedEvent] = []
+    try tx.forEachStoredEvent(ofSession: ref) { raw, source, line in
       // Stored lines passed these rules when they were stored; one that no longer does (the
       // rules changed) is left out rather than failing the batch.
-      guard case .event(let event) = storedLineDecoder.decode(stored.raw) else { return nil }
-      return RecordedEvent(event: event, source: stored.source, line: stored.line)
+      guard case .event(let event) = storedLineDecoder.decode(raw, readableCount: raw.count) else { return }
+      events.append(RecordedEvent(event: event, source: source, line: line))
     }
+    return events
   }
 }

@@ -101,6 +101,7 @@ public struct Ingestor {
                 eventsStored: totals.eventsStored + transactionCounts.eventsStored, bytesRead: batch.bytesRead,
                 totalBytes: totalBytes, elapsedSeconds: BatchProducer.seconds(since: started)))
           }
+          try committer.deriveDeferred(tx, times: &times)
           let newProfiles = committer.profilesUsed.subtracting(profilesStored)
           try ProfileRegistry.store(newProfiles.sorted().map(options.profiles.resolve), in: db)
           profilesStored.formUnion(newProfiles)

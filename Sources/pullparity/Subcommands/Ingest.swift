@@ -38,13 +38,18 @@ extension PullParity {
     @Option(help: ArgumentHelp("JSON parser: simdjson or foundation.", valueName: "name"))
     var parser: ParserKind = .simdjson
 
-    @Option(help: ArgumentHelp("Longer lines are quarantined as too_long, unread (default 16 MiB).", valueName: "bytes"))
+    @Option(
+      help: ArgumentHelp(
+        "Longer lines are quarantined as too_long, unread (default 16 MiB, at most 512 MiB).", valueName: "bytes"))
     var maxLineBytes = 16 << 20
 
     func validate() throws {
       guard !paths.isEmpty else { throw ValidationError("name at least one file, directory or -") }
       guard batchLines >= 1 else { throw ValidationError("--batch-lines must be 1 or more") }
-      guard maxLineBytes >= 1 else { throw ValidationError("--max-line-bytes must be 1 or more") }
+      // SQLite stores a value of at most 1 GB, and parsing holds a line about twice.
+      guard (1...(512 << 20)).contains(maxLineBytes) else {
+        throw ValidationError("--max-line-bytes must be between 1 and 536870912 (512 MiB)")
+      }
     }
 
     func run() throws {

@@ -203,7 +203,9 @@ pp_status status_for_error(simdjson::error_code error, const char *line, size_t 
   default:
     // Invalid UTF-8 wins over any syntax error, whichever simdjson met first (the order the
     // Foundation parser checks in).
-    return simdjson::validate_utf8(line, length) ? PP_STATUS_NOT_JSON : PP_STATUS_INVALID_UTF8;
+    if (!simdjson::validate_utf8(line, length)) return PP_STATUS_INVALID_UTF8;
+    if (error == simdjson::DEPTH_ERROR || error == simdjson::NUMBER_ERROR) return PP_STATUS_BEYOND_LIMITS;
+    return PP_STATUS_NOT_JSON;
   }
 }
 

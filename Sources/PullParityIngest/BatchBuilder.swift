@@ -6,6 +6,8 @@ import PullParityStore
 struct BatchBuilder {
   let profiles: ProfileCatalog
   let sourceNames: [String]
+  /// The line limit, for the message of a line over it.
+  let maxLineBytes: Int
   private(set) var batch: IngestBatch
   /// Derive the batch's sessions here (off the writer's thread); off when the writer says the
   /// input is a re-sent one, whose sessions it will not need.
@@ -17,23 +19,39 @@ struct BatchBuilder {
   private var byteCount = 0
   /// Each session's events, grouped as they arrive so deriving needs no further copies.
   private var sessionEvents: [[RecordedEvent]] = []
-  private var sessionIndexByID: [String: Int] = [:]
+  private var sessionIndexByID: [ByteIdentity: Int] = [:]
   private var seenIDHashes: Set<Int64> = []
   private var repeatedIDHashes: Set<Int64> = []
 
-  init(profiles: ProfileCatalog, sourceNames: [String], expectedLines: Int) {
+  init(profiles: ProfileCatalog, sourceNames: [String], expectedLines: Int, maxLineBytes: Int) {
     self.profiles = profiles
     self.sourceNames = sourceNames
+    self.maxLineBytes = maxLineBytes
     self.batch = IngestBatch(expectedLines: expectedLines)
+  }
+
+  /// Decodes a line and adds its event or its rejection; a line over the limit is rejected
+  /// unread (only its first bytes were kept).
+  mutating func take(_ line: InputLine, sourceIndex: Int, decoder: inout LineDecoder) {
+    if line.isTooLong {
+      reject(LineRejection.tooLong(line.length, limit: maxLineBytes), sourceIndex: sourceIndex, line: line)
+      return
+    }
+    switch decoder.decode(line.bytes, readableCount: line.readableCount) {
+    case .blank: break
+    case .event(let event): add(event, sourceIndex: sourceIndex, line: line)
+    case .rejected(let rejection): reject(rejection, sourceIndex: sourceIndex, line: line)
+    }
   }
 
   mutating func add(_ event: Event, sourceIndex: Int, line: InputLine) {
     let sessionIndex: Int
-    if let known = sessionIndexByID[event.sessionID] {
+    let identity = ByteIdentity(event.sessionID)
+    if let known = sessionIndexByID[identity] {
       sessionIndex = known
     } else {
       sessionIndex = batch.sessions.count
-      sessionIndexByID[event.sessionID] = sessionIndex
+      sessionIndexByID[identity] = sessionIndex
       batch.sessions.append(BatchSession(sessionID: event.sessionID, rowIndices: [], derived: nil))
       sessionEvents.append([])
     }
@@ -64,7 +82,8 @@ struct BatchBuilder {
     if firstLine == nil { firstLine = (sourceIndex, line.number) }
     contentHash = StableHash.fnv1a64(line.bytes, seed: contentHash)
     contentHash = StableHash.fnv1a64(byte: UInt8(ascii: "\n"), seed: contentHash)
-    byteCount += line.bytes.count + 1
+    // A line over the limit is known by its first bytes and its length.
+    byteCount += line.length + 1
     batch.linesRead += 1
     if line.isBlank { batch.blankLines += 1 }
   }
@@ -73,7 +92,8 @@ struct BatchBuilder {
   mutating func keepUnparsed(_ line: InputLine, sourceIndex: Int) {
     batch.unparsed.append(
       UnparsedLine(
-        sourceIndex: sourceIndex, line: line.number, byteOffset: line.byteOffset, raw: batch.copy(line.bytes)))
+        sourceIndex: sourceIndex, line: line.number, byteOffset: line.byteOffset, length: line.length,
+        isTooLong: line.isTooLong, raw: batch.copy(line.bytes)))
   }
 
   var lineCount: Int { batch.linesRead }

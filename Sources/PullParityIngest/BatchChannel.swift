@@ -6,6 +6,8 @@ final class BatchChannel: @unchecked Sendable {
   enum Item {
     case batch(IngestBatch)
     case failure(any Error)
+    /// One input could not be read to its end; the run goes on with the others.
+    case inputFailed(IngestError)
   }
 
   private let condition = NSCondition()

@@ -11,10 +11,17 @@ struct BatchCommitter {
   let profiles: ProfileCatalog
   let runID: Int64
   let sourceNames: [String]
+  let maxLineBytes: Int
   /// Re-parses stored raw lines of sessions that continue across batches.
   var storedLineDecoder: LineDecoder
   /// The names of the profiles the sessions written so far were derived with.
   private(set) var profilesUsed: Set<String> = []
+  /// Sessions with events stored before, touched in this transaction: derived once from all
+  /// their stored events when it ends (`deriveDeferred`), not once per chunk. Re-reading a
+  /// session per chunk made a session of a million events (a client sending one constant
+  /// session id) quadratic.
+  private(set) var deferred: [Int64] = []
+  private(set) var deferredSet: Set<Int64> = []
 
   /// - Parameter derivedRefs: sessions already derived in this transaction; a session that spans
   ///   several chunks of one transaction is counted once.
@@ -91,18 +98,17 @@ struct BatchCommitter {
     for (i, session) in batch.sessions.enumerated() {
       let storedCount = session.rowIndices.count { stored[$0] }
       guard storedCount > 0 else { continue }
-      // The reading thread's derivation holds when the batch has all of the session's events.
-      var derived: DerivedSession
-      if let ahead = session.derived, !existed[i], storedCount == session.rowIndices.count {
-        derived = ahead
-      } else {
-        derived = SessionDeriver.derive(try storedEvents(tx, refs[i], sessionID: session.sessionID), profiles: profiles)
-        times.derive += lap(&clock)
-      }
-      try tx.save(derived, ref: refs[i], isNew: !existed[i])
-      profilesUsed.insert(derived.profileName)
-      times.storeSessions += lap(&clock)
       if derivedRefs.insert(refs[i]).inserted { counts.sessionsDerived += 1 }
+      if existed[i] {
+        if deferredSet.insert(refs[i]).inserted { deferred.append(refs[i]) }
+        continue
+      }
+      // The reading thread's derivation holds when the batch has all of the session's events.
+      if let ahead = session.derived, storedCount == session.rowIndices.count {
+        try save(ahead, tx, ref: refs[i], isNew: true, times: &times, clock: &clock)
+      } else {
+        try derive(refs[i], tx, isNew: true, times: &times, clock: &clock)
+      }
     }
     if let fingerprint = batch.fingerprint {
       try tx.recordChunk(
@@ -116,21 +122,56 @@ struct BatchCommitter {
     return (counts, false)
   }
 
+  /// Derives the sessions deferred by this transaction's chunks; call before it commits.
+  mutating func deriveDeferred(_ tx: IngestTransaction, times: inout IngestStageTimes) throws {
+    var clock = ContinuousClock.now
+    for ref in deferred { try derive(ref, tx, isNew: false, times: &times, clock: &clock) }
+    deferred.removeAll()
+    deferredSet.removeAll()
+  }
+
+  /// Derives a session from all its stored events and saves it.
+  private mutating func derive(
+    _ ref: Int64, _ tx: IngestTransaction, isNew: Bool, times: inout IngestStageTimes,
+    clock: inout ContinuousClock.Instant
+  ) throws {
+    let events: [RecordedEvent]
+    do {
+      events = try storedLineDecoder.sessionEvents(sessionID: "\(ref)") { visit in
+        try tx.forEachStoredEvent(ofSession: ref, visit)
+      }
+    } catch is StoredSessionError {
+      // Stored lines that no longer decode leave nothing to derive: the stored row stays.
+      return
+    }
+    let derived = SessionDeriver.derive(events, profiles: profiles)
+    times.derive += lap(&clock)
+    times.sessionsReadBack += 1
+    try save(derived, tx, ref: ref, isNew: isNew, times: &times, clock: &clock)
+  }
+
+  private mutating func save(
+    _ derived: DerivedSession, _ tx: IngestTransaction, ref: Int64, isNew: Bool, times: inout IngestStageTimes,
+    clock: inout ContinuousClock.Instant
+  ) throws {
+    try tx.save(derived, ref: ref, isNew: isNew)
+    profilesUsed.insert(derived.profileName)
+    times.storeSessions += lap(&clock)
+  }
+
   /// Parses a chunk the reader only copied (it expected the chunk to be known, and it is not).
   /// Its sessions are not derived here: the writer derives them from what it stores.
   private mutating func parse(_ chunk: IngestBatch) -> IngestBatch {
-    var builder = BatchBuilder(profiles: profiles, sourceNames: sourceNames, expectedLines: chunk.unparsed.count)
+    var builder = BatchBuilder(
+      profiles: profiles, sourceNames: sourceNames, expectedLines: chunk.unparsed.count, maxLineBytes: maxLineBytes)
     builder.derivesSessions = false
     chunk.arena.withUnsafeBytes { arena in
       for unparsed in chunk.unparsed {
         let bytes = unparsed.raw.bytes(in: arena)
         let line = InputLine(
-          bytes: bytes, readableCount: bytes.count, number: unparsed.line, byteOffset: unparsed.byteOffset)
-        switch storedLineDecoder.decode(bytes, readableCount: bytes.count) {
-        case .blank: break
-        case .event(let event): builder.add(event, sourceIndex: unparsed.sourceIndex, line: line)
-        case .rejected(let rejection): builder.reject(rejection, sourceIndex: unparsed.sourceIndex, line: line)
-        }
+          bytes: bytes, readableCount: bytes.count, number: unparsed.line, byteOffset: unparsed.byteOffset,
+          length: unparsed.length, isTooLong: unparsed.isTooLong)
+        builder.take(line, sourceIndex: unparsed.sourceIndex, decoder: &storedLineDecoder)
       }
     }
     var batch = builder.finish()
@@ -159,11 +200,5 @@ struct BatchCommitter {
       category: rejection.reason.rawValue, reason: rejection.message, raw: raw,
       rawIsUTF8: rejection.reason != .invalidUTF8 && String(validating: raw, as: UTF8.self) != nil,
       eventID: eventID, runID: runID)
-  }
-
-  private mutating func storedEvents(
-    _ tx: IngestTransaction, _ ref: Int64, sessionID: String
-  ) throws -> [RecordedEvent] {
-    try storedLineDecoder.sessionEvents(try tx.storedEvents(ofSession: ref), sessionID: sessionID)
   }
 }

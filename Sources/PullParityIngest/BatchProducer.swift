@@ -10,10 +10,12 @@ struct BatchProducer: Sendable {
   let batchLines: Int
   let parser: ParserKind
   let profiles: ProfileCatalog
+  let maxLineBytes: Int
 
   func run(into channel: BatchChannel) {
     var decoder = LineDecoder(parser)
-    var builder = BatchBuilder(profiles: profiles, sourceNames: inputs.map(\.name), expectedLines: batchLines)
+    var builder = BatchBuilder(
+      profiles: profiles, sourceNames: inputs.map(\.name), expectedLines: batchLines, maxLineBytes: maxLineBytes)
     var bytesBeforeInput = 0
     var parseStarted = ContinuousClock.now
 
@@ -35,22 +37,23 @@ struct BatchProducer: Sendable {
     do {
       for (index, input) in inputs.enumerated() {
         let source = try Ingestor.open(input)
-        let reader = LineReader(source: source)
-        try reader.forEachLine { line in
-          builder.countLine(line, sourceIndex: index)
-          if !builder.parsesLines {
-            if !line.isBlank { builder.keepUnparsed(line, sourceIndex: index) }
-          } else {
-            switch decoder.decode(line.bytes, readableCount: line.readableCount) {
-            case .blank: break
-            case .event(let event): builder.add(event, sourceIndex: index, line: line)
-            case .rejected(let rejection): builder.reject(rejection, sourceIndex: index, line: line)
+        let reader = LineReader(source: source, name: input.name, maxLineBytes: maxLineBytes)
+        do {
+          try reader.forEachLine { line in
+            builder.countLine(line, sourceIndex: index)
+            if !builder.parsesLines {
+              if !line.isBlank { builder.keepUnparsed(line, sourceIndex: index) }
+            } else {
+              builder.take(line, sourceIndex: index, decoder: &decoder)
+            }
+            if builder.lineCount >= batchLines {
+              guard handOver(position: "\(input.name):\(line.number)", bytesRead: bytesBeforeInput + source.position)
+              else { throw Cancelled() }
             }
           }
-          if builder.lineCount >= batchLines {
-            guard handOver(position: "\(input.name):\(line.number)", bytesRead: bytesBeforeInput + source.position)
-            else { throw Cancelled() }
-          }
+        } catch let error as IngestError where error.endsOnlyItsInput {
+          // The lines read before are kept; the other inputs are still read.
+          guard channel.put(.inputFailed(error)) else { throw Cancelled() }
         }
         bytesBeforeInput += source.position
       }

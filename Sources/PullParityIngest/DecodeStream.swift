@@ -9,16 +9,22 @@ import Foundation
 public struct DecodeStream {
   private var decoder: LineDecoder
   private let encoder: JSONEncoder
+  /// Raw lines longer than this are rejected as `too_long`, as `ingest --max-line-bytes` does.
+  private let maxLineBytes: Int
 
-  public init(parser: ParserKind = .simdjson) {
+  public init(parser: ParserKind = .simdjson, maxLineBytes: Int = IngestOptions.defaultMaxLineBytes) {
     decoder = LineDecoder(parser)
+    self.maxLineBytes = maxLineBytes
     encoder = JSONEncoder()
     encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
   }
 
   /// Reads standard input to its end; calls `emit` with every output line (no line end).
   public mutating func run(inputName: String = "-", emit: (String) throws -> Void) throws {
-    let reader = LineReader(source: FileByteSource(descriptor: 0, name: inputName))
+    // The reader holds whole lines up to the largest cap; the ingest's cap applies to the raw
+    // part below, so that a line ingest would refuse as too long is refused here the same way.
+    let reader = LineReader(
+      source: FileByteSource(descriptor: 0, name: inputName), name: inputName, maxLineBytes: IngestOptions.largestMaxLineBytes)
     try reader.forEachLine { line in
       if line.isBlank { return }
       try emit(try decode(line, inputName: inputName))
@@ -28,6 +34,11 @@ public struct DecodeStream {
   private mutating func decode(_ input: InputLine, inputName: String) throws -> String {
     let (origin, rawStart) = try Self.origin(of: input.bytes, inputName: inputName, number: input.number)
     let raw = UnsafeRawBufferPointer(rebasing: input.bytes[rawStart...])
+    if raw.count > maxLineBytes || input.isTooLong {
+      let rejection = LineRejection.tooLong(input.length - rawStart, limit: maxLineBytes)
+      let kept = UnsafeRawBufferPointer(rebasing: raw.prefix(LineReader.keptPrefix))
+      return String(decoding: try encoder.encode(DecodedLine(rejection, origin: origin, raw: kept)), as: UTF8.self)
+    }
     let decoded: DecodedLine
     switch decoder.decode(raw, readableCount: input.readableCount - rawStart) {
     case .blank: decoded = DecodedLine(kind: .blank, origin: origin)

@@ -27,7 +27,9 @@ public struct DeriveStream {
   /// - Returns: the number of sessions derived.
   @discardableResult
   public mutating func run(inputName: String = "-", emit: (String) throws -> Void) throws -> Int {
-    let reader = LineReader(source: FileByteSource(descriptor: 0, name: inputName))
+    // Decoded lines carry the raw line whole: any length ingest accepted must pass here.
+    let reader = LineReader(
+      source: FileByteSource(descriptor: 0, name: inputName), name: inputName, maxLineBytes: IngestOptions.largestMaxLineBytes)
     try reader.forEachLine { line in
       if line.isBlank { return }
       let decoded = try read(Data(line.bytes), inputName: inputName, number: line.number)

@@ -8,8 +8,10 @@ public enum EventDecoder {
   public static let plausibleTimestamps: Range<Double> = 946_684_800_000..<4_102_444_800_000
   public static let maxIdentifierLength = 128
   /// Bump whenever a rule here changes what a line turns into: chunks ingested under other
-  /// rules are then read afresh instead of being skipped as already seen.
-  public static let rulesVersion = 1
+  /// rules are then read afresh instead of being skipped as already seen. 2: the parsers'
+  /// limits no longer reject lines for unknown fields; lines over the length limit; a leading
+  /// byte order mark.
+  public static let rulesVersion = 2
 
   public static func decode(_ fields: ExtractedFields) -> Result<Event, Rejection> {
     do {

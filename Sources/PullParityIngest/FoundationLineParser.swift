@@ -12,15 +12,15 @@ import Foundation
 ///   after each escape (so `"\u{FEFF}type"` would become the key `type`), so it is handed over as
 ///   the escape `\uFEFF`, which it keeps;
 /// - a trailing comma (`{"a":1,}`, `[1,]`) is not JSON (JSONSerialization allows it);
-/// - an integer (no fraction, no exponent) below −2⁶³ or above 2⁶⁴−1 is not JSON: simdjson's
-///   limit, which RFC 8259 §6 allows (JSONSerialization would return an `NSDecimalNumber`);
-/// - a number that overflows a double (`1e400`) is not JSON everywhere: JSONSerialization
+/// - a number that overflows a double (`1e400`) in a known field is not JSON: JSONSerialization
 ///   converts numbers lazily and misses one under a key that is repeated later;
 /// - booleans are told from numbers by their class and `objCType` (on Linux
 ///   `NSNumber(value: 1) as? Bool` succeeds, so a cast cannot tell them apart).
 ///
-/// Both parsers on their own reject lone UTF-16 surrogate escapes (`"\ud800"`) and nesting deeper
-/// than 512 levels (JSONSerialization's limit, given to simdjson as its maximum depth).
+/// Every line first goes through `UnknownFieldReducer`, which decides strictly whether it is JSON
+/// (lone surrogate escapes are not) and leaves JSONSerialization a line without what its limits
+/// or rounding would get wrong: no deep nesting (it stops at 512 levels), no long numbers (it
+/// rounds decimals of more than 38 digits wrongly), no values of unknown keys.
 ///
 /// A repeated key keeps its last value: JSONSerialization fills its dictionary in document order,
 /// so the last occurrence wins (tests hold it to that). Its dictionary compares keys by canonical
@@ -41,6 +41,12 @@ public struct FoundationLineParser: EventLineParser {
     if Self.contains(0x00, in: line) || line.starts(with: [0xEF, 0xBB, 0xBF]) {
       return .failure(LineRejection.notJSON)
     }
+    // The line as JSONSerialization sees it: unknown values made small, known numbers exact.
+    guard let reduced = UnknownFieldReducer.reduce(line) else { return .failure(LineRejection.notJSON) }
+    return reduced.withUnsafeBytes { extractFields(reduced: $0) }
+  }
+
+  private func extractFields(reduced line: UnsafeRawBufferPointer) -> Result<ExtractedFields, Rejection> {
     let root: Any
     do {
       let data = Self.escapingByteOrderMarks(line) ?? Data(line)
@@ -209,6 +215,10 @@ public struct FoundationLineParser: EventLineParser {
 enum LineRejection {
   static let invalidUTF8 = Rejection(.invalidUTF8, "the line is not valid UTF-8")
   static let notJSON = Rejection(.notJSON, "the line is not valid JSON")
+
+  static func tooLong(_ length: Int, limit: Int) -> Rejection {
+    Rejection(.tooLong, "the line is \(length) bytes, longer than the limit of \(limit) (--max-line-bytes); not read")
+  }
 
   static func notAnObject(_ typeName: String) -> Rejection {
     Rejection(.notAnObject, "the line is \(typeName), not a JSON object")

@@ -37,6 +37,12 @@ final class GzipByteSource: ByteSource {
       let message = gzerror(file, &code).map { String(cString: $0) } ?? "unknown zlib error"
       throw IngestError.readFailed(path: name, reason: "gzip: \(message)")
     }
+    // zlib reports a stream cut short only through gzerror, after returning what it could.
+    if n == 0 {
+      var code: Int32 = 0
+      _ = gzerror(file, &code)
+      if code == Z_BUF_ERROR { throw IngestError.truncated(path: name) }
+    }
     return Int(n)
   }
 

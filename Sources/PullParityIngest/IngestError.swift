@@ -3,12 +3,31 @@ public enum IngestError: Error, CustomStringConvertible, Equatable {
   case cannotOpen(path: String, reason: String)
   case readFailed(path: String, reason: String)
   case noInput(path: String)
+  /// A gzip stream that ends before its end: the lines before the cut are stored, the cut
+  /// line is not (it would be quarantined, and stay so when the whole file arrives).
+  case truncated(path: String)
+  /// Nothing is read from a UTF-16 file: every line would be rejected.
+  case utf16(path: String, byteOrder: String)
+
+  /// Fails one input but not the run: the other inputs are still ingested, and the run ends
+  /// with exit 2 naming it.
+  public var endsOnlyItsInput: Bool {
+    switch self {
+    case .truncated, .utf16: true
+    default: false
+    }
+  }
 
   public var description: String {
     switch self {
     case .cannotOpen(let path, let reason): "cannot open \(path): \(reason)"
     case .readFailed(let path, let reason): "cannot read \(path): \(reason)"
     case .noInput(let path): "\(path): no .jsonl or .ndjson files (optionally .gz) found"
+    case .truncated(let path):
+      "\(path): the gzip stream is truncated: the lines before the cut were read, the cut line and the rest are missing"
+    case .utf16(let path, let byteOrder):
+      "\(path): the file is UTF-16 (\(byteOrder)), not UTF-8: nothing was read from it "
+        + "(convert it with `iconv -f UTF-16 -t UTF-8`)"
     }
   }
 }

@@ -7,6 +7,13 @@ public struct IngestOptions: Sendable {
   /// The most lines the reading thread hands over at once (several make a transaction): small
   /// enough that memory stays low and the writer starts early.
   public var maxChunkLines = 25_000
+  /// Lines longer than this (bytes, without the line end) are quarantined as `too_long` without
+  /// being held in memory: one runaway line must not take the memory or the run.
+  public var maxLineBytes = Self.defaultMaxLineBytes
+  public static let defaultMaxLineBytes = 16 << 20
+  /// The most `maxLineBytes` may be: SQLite stores a value of at most 1 GB, and parsing holds a
+  /// line about twice.
+  public static let largestMaxLineBytes = 512 << 20
   public var parser: ParserKind
   public var profiles: ProfileCatalog
   /// Recorded in `ingest_runs.tool_version`.

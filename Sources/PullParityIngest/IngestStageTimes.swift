@@ -14,6 +14,10 @@ public struct IngestStageTimes: Sendable, Equatable {
   public var commit = 0.0
   /// The writer waiting for the next parsed batch.
   public var waitingForInput = 0.0
+  /// Sessions read back and derived from all their stored events: once per transaction that
+  /// touched a session with events stored before (not a time: the count that keeps a huge
+  /// session from costing quadratic time).
+  public var sessionsReadBack = 0
 
   public init() {}
 }

@@ -10,4 +10,7 @@ public struct IngestSummary: Sendable {
   /// Where reading stopped when the run was interrupted: "file:line".
   public var stoppedAt: String?
   public var stageTimes: IngestStageTimes
+  /// Inputs that could not be read to their end (truncated gzip, UTF-16); the others were
+  /// ingested. The command exits 2 when there is any.
+  public var inputErrors: [IngestError] = []
 }

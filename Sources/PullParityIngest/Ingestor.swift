@@ -34,11 +34,13 @@ public struct Ingestor {
       database, sources: names, toolVersion: options.toolVersion, profileVersions: profileVersions,
       parser: options.parser.rawValue)
     var committer = BatchCommitter(
-      profiles: options.profiles, runID: runID, sourceNames: names, storedLineDecoder: LineDecoder(options.parser))
+      profiles: options.profiles, runID: runID, sourceNames: names, maxLineBytes: options.maxLineBytes,
+      storedLineDecoder: LineDecoder(options.parser))
     var totals = RunCounts()
     var times = IngestStageTimes()
     let totalBytes = Self.totalBytes(inputs)
     var stoppedAt: String?
+    var inputErrors: [IngestError] = []
 
     // The reader hands over chunks of at most `chunkLines`; a transaction takes chunks until it
     // holds `batchLines`. Small chunks keep memory and the writer's first wait short; large
@@ -47,7 +49,8 @@ public struct Ingestor {
     let chunkLines = max(1, options.batchLines / chunks)
     let channel = BatchChannel(capacity: 2)
     let producer = BatchProducer(
-      inputs: inputs, batchLines: chunkLines, parser: options.parser, profiles: options.profiles)
+      inputs: inputs, batchLines: chunkLines, parser: options.parser, profiles: options.profiles,
+      maxLineBytes: options.maxLineBytes)
     let producerDone = DispatchSemaphore(value: 0)
     let thread = Thread {
       producer.run(into: channel)
@@ -77,8 +80,12 @@ public struct Ingestor {
               break
             }
             times.waitingForInput += BatchProducer.seconds(since: waitStarted)
-            guard case .batch(let batch) = item else {
-              if case .failure(let error) = item { throw error }
+            let batch: IngestBatch
+            switch item {
+            case .batch(let next): batch = next
+            case .failure(let error): throw error
+            case .inputFailed(let error):
+              inputErrors.append(error)
               continue
             }
             times.readAndParse += batch.readAndParseSeconds
@@ -95,6 +102,7 @@ public struct Ingestor {
                 eventsStored: totals.eventsStored + transactionCounts.eventsStored, bytesRead: batch.bytesRead,
                 totalBytes: totalBytes, elapsedSeconds: BatchProducer.seconds(since: started)))
           }
+          try committer.deriveDeferred(tx, times: &times)
           let newProfiles = committer.profilesUsed.subtracting(profilesStored)
           try ProfileRegistry.store(newProfiles.sorted().map(options.profiles.resolve), in: db)
           profilesStored.formUnion(newProfiles)
@@ -123,7 +131,7 @@ public struct Ingestor {
     try IngestLedger.finish(database, runID: runID, status: status, totals: totals, durationMs: duration * 1000)
     return IngestSummary(
       runID: runID, sources: names, counts: totals, status: status, durationSeconds: duration,
-      stoppedAt: stoppedAt, stageTimes: times)
+      stoppedAt: stoppedAt, stageTimes: times, inputErrors: inputErrors)
   }
 
   /// Refuses to derive with other rules than the stored sessions have (one app judged by two

@@ -9,6 +9,8 @@ public enum RejectionReason: String, CaseIterable, Sendable {
   case invalidValue = "invalid_value"
   case unknownType = "unknown_type"
   case badTimestamp = "bad_timestamp"
+  /// Longer than the ingest's line limit: skipped unread, only its first bytes kept as `raw`.
+  case tooLong = "too_long"
   /// The same `event_id` as a stored event, with other content. Counted apart from the others.
   case conflict
 }

@@ -34,7 +34,7 @@ public struct Replayer {
       let before = try replay.sessionSignatures()
       try replay.clearDerived()
       let tx = try IngestTransaction(db)
-      var after: [String: String] = [:]
+      var after: [ByteIdentity: String] = [:]
       var events = 0
       try replay.forEachSession { ref, stored in
         // A session none of whose lines pass today's rules is gone after the replay.
@@ -45,10 +45,10 @@ public struct Replayer {
         // The ref is kept: events point at their session through it.
         try tx.save(session, ref: ref)
         let kinds = session.violations.map(\.kind.rawValue).sorted().joined(separator: ",")
-        after[session.sessionID] = "\(session.metrics.outcome.rawValue)|\(kinds)"
+        after[ByteIdentity(session.sessionID)] = "\(session.metrics.outcome.rawValue)|\(kinds)"
       }
       try ProfileRegistry.replace(with: used.keys.sorted().compactMap { used[$0] }, in: db)
-      let changed = after.keys.filter { id in before[id].map { $0 != after[id] } ?? false }.sorted()
+      let changed = after.keys.filter { id in before[id].map { $0 != after[id] } ?? false }.sorted().map(\.text)
       let elapsed = ContinuousClock.now - started
       return ReplaySummary(
         sessions: after.count, events: events, changed: changed,

@@ -28,6 +28,16 @@ public struct SimdjsonLineParser: EventLineParser {
     let base = line.baseAddress?.assumingMemoryBound(to: CChar.self)
     let readable = max(readableCount, line.count)
     let result = pp_parse_line(handle.pointer, base, line.count, readable)!
+    guard result.pointee.status == .PP_STATUS_BEYOND_LIMITS else { return Self.outcome(of: result) }
+    // simdjson's limits must not cost an event for a field nobody reads: the line without them.
+    guard let reduced = UnknownFieldReducer.reduce(line) else { return .failure(LineRejection.notJSON) }
+    return reduced.withUnsafeBytes { bytes in
+      let base = bytes.baseAddress?.assumingMemoryBound(to: CChar.self)
+      return Self.outcome(of: pp_parse_line(handle.pointer, base, bytes.count, bytes.count)!)
+    }
+  }
+
+  private static func outcome(of result: UnsafePointer<pp_result>) -> Result<ExtractedFields, Rejection> {
     switch result.pointee.status {
     case .PP_STATUS_OK:
       return .success(Self.fields(of: result))
@@ -35,7 +45,7 @@ public struct SimdjsonLineParser: EventLineParser {
       return .failure(LineRejection.notAnObject(Self.typeName(of: result.pointee.root_kind)))
     case .PP_STATUS_INVALID_UTF8:
       return .failure(LineRejection.invalidUTF8)
-    case .PP_STATUS_NOT_JSON:
+    case .PP_STATUS_NOT_JSON, .PP_STATUS_BEYOND_LIMITS:
       return .failure(LineRejection.notJSON)
     case .PP_STATUS_OUT_OF_MEMORY:
       return .failure(Rejection(.notJSON, "the line could not be parsed: out of memory"))

@@ -22,7 +22,7 @@ struct TableFiles {
   func forEachRow<Row: Decodable>(_ type: Row.Type, _ body: (Row) throws -> Void) throws {
     let decoder = JSONDecoder()
     for file in try files() {
-      let reader = LineReader(source: try FileByteSource(path: file))
+      let reader = LineReader(source: try FileByteSource(path: file), name: file, maxLineBytes: IngestOptions.largestMaxLineBytes)
       try reader.forEachLine { line in
         if line.isBlank { return }
         do {

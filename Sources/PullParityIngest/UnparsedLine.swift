@@ -4,5 +4,7 @@ struct UnparsedLine: Sendable {
   var sourceIndex: Int
   var line: Int
   var byteOffset: Int
+  var length: Int
+  var isTooLong: Bool
   var raw: ArenaSlice
 }

@@ -297,7 +297,7 @@ public struct HTMLReportRenderer {
         + "The green band is the time the indicator was visible; the dashed line, where the profile's minimum hold ends. "
         + "Replay one with <code>pullparity session &lt;id&gt;</code>.</p>")
     for (index, timeline) in input.timelines.enumerated() {
-      let version = input.sessions.first { $0.sessionID == timeline.sessionID }?.profileVersion
+      let version = input.sessions.first { ByteIdentity($0.sessionID) == ByteIdentity(timeline.sessionID) }?.profileVersion
       let profile = input.report.apps.first { $0.app == timeline.app && (version == nil || $0.profile.version == version) }
       let chart = TimelineChart(
         id: "timeline.\(index)", timeline: timeline, minHoldMs: profile?.profile.minHoldMs ?? 0)

@@ -18,6 +18,8 @@ public struct ReportContext: Equatable, Sendable, Encodable {
   public var generatedAtMs: Double
   public var tolerances: ParityTolerances
   public var policy: VerdictPolicy
+  /// Selected sessions with more events than any gesture has, biggest first.
+  public var suspectSessions: [SuspectSession] = []
 
   public init(
     database: String, filter: SessionFilter, toolVersion: String, generatedAtMs: Double,
@@ -37,7 +39,11 @@ public struct ReportContext: Equatable, Sendable, Encodable {
     for session in sessions {
       firstSessionMs = min(firstSessionMs ?? session.startedAtMs, session.startedAtMs)
       lastSessionMs = max(lastSessionMs ?? session.startedAtMs, session.startedAtMs)
+      if session.eventCount > SessionSize.suspectEventCount {
+        suspectSessions.append(SuspectSession(sessionID: session.sessionID, events: session.eventCount))
+      }
     }
+    suspectSessions.sort { ($0.events, ByteIdentity($1.sessionID)) > ($1.events, ByteIdentity($0.sessionID)) }
   }
 
   enum CodingKeys: String, CodingKey {
@@ -49,6 +55,7 @@ public struct ReportContext: Equatable, Sendable, Encodable {
     case minSessions = "min_sessions"
     case requireData = "require_data"
     case budgets = "budget_overrides"
+    case suspectSessions = "suspect_sessions"
   }
 
   public func encode(to encoder: any Encoder) throws {
@@ -64,6 +71,7 @@ public struct ReportContext: Equatable, Sendable, Encodable {
     try container.encode(policy.minSessions, forKey: .minSessions)
     try container.encode(policy.requireData, forKey: .requireData)
     try container.encode(policy.budgets, forKey: .budgets)
+    if !suspectSessions.isEmpty { try container.encode(suspectSessions, forKey: .suspectSessions) }
   }
 
   /// UTC with milliseconds: `2026-11-20T10:15:02.345Z`.

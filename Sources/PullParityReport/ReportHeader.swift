@@ -40,7 +40,7 @@ public enum ReportHeader {
         + context.policy.budgets.sorted { $0.key.rawValue < $1.key.rawValue }
         .map { "\($0.key.rawValue) \(NumberText.format($0.value))%" }.joined(separator: ", ")
     }
-    return [
+    var lines: [(label: String, value: String)] = [
       ("Database", context.database),
       ("Filter", filter(context.filter)),
       ("Sessions started", span),
@@ -49,5 +49,17 @@ public enum ReportHeader {
       ("Verdicts", rules),
       ("Made by", "pullparity \(context.toolVersion) at \(ReportContext.rfc3339(context.generatedAtMs))"),
     ]
+    if let suspects = suspects(context.suspectSessions) { lines.append(("Suspect sessions", suspects)) }
+    return lines
+  }
+
+  /// `1 with more than 100000 events (one constant session_id?): undefined 1000000`, the
+  /// three biggest named.
+  private static func suspects(_ sessions: [SuspectSession]) -> String? {
+    guard !sessions.isEmpty else { return nil }
+    let named = sessions.prefix(3).map { "\($0.sessionID) (\($0.events) events)" }.joined(separator: ", ")
+    let more = sessions.count > 3 ? ", …" : ""
+    return "\(sessions.count) with more than \(SessionSize.suspectEventCount) events, counted like any other "
+      + "(a client sending one constant session_id?): \(named)\(more)"
   }
 }

@@ -52,15 +52,15 @@ public struct SessionTimeline: Equatable, Sendable {
   /// of `ViolationKind`, hold problems first) so the examples show different failures, then
   /// further failing sessions in id order.
   public static func exampleSessionIDs(_ violations: [ViolationRecord], limit: Int = 3) -> [String] {
-    var picked: [String] = []
+    var picked: [ByteIdentity] = []
     for kind in ViolationKind.allCases where picked.count < limit {
-      if let session = violations.first(where: { $0.kind == kind && !picked.contains($0.sessionID) }) {
-        picked.append(session.sessionID)
+      if let session = violations.first(where: { $0.kind == kind && !picked.contains(ByteIdentity($0.sessionID)) }) {
+        picked.append(ByteIdentity(session.sessionID))
       }
     }
-    for violation in violations where picked.count < limit && !picked.contains(violation.sessionID) {
-      picked.append(violation.sessionID)
+    for violation in violations where picked.count < limit && !picked.contains(ByteIdentity(violation.sessionID)) {
+      picked.append(ByteIdentity(violation.sessionID))
     }
-    return picked
+    return picked.map(\.text)
   }
 }

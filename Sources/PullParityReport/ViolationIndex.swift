@@ -4,13 +4,13 @@ public import PullParityStore
 /// The kinds of violation each session has, for rules and checklist items that ask "did this
 /// session break it?".
 public struct ViolationIndex: Sendable {
-  private var kinds: [String: Set<ViolationKind>] = [:]
+  private var kinds: [ByteIdentity: Set<ViolationKind>] = [:]
 
   public init(_ violations: [ViolationRecord]) {
     for violation in violations {
-      kinds[violation.sessionID, default: []].insert(violation.kind)
+      kinds[ByteIdentity(violation.sessionID), default: []].insert(violation.kind)
     }
   }
 
-  public func session(_ id: String, has kind: ViolationKind) -> Bool { kinds[id]?.contains(kind) ?? false }
+  public func session(_ id: String, has kind: ViolationKind) -> Bool { kinds[ByteIdentity(id)]?.contains(kind) ?? false }
 }

@@ -315,12 +315,26 @@ public final class IngestTransaction {
 
   /// Every stored event of a session, this transaction's included.
   public func storedEvents(ofSession ref: Int64) throws -> [StoredEvent] {
-    eventsOfSession.bind(1, ref)
     var events: [StoredEvent] = []
-    try eventsOfSession.forEachRow("reading events of session \(ref)") { row in
-      events.append(StoredEvent(raw: row.string(0), source: row.string(1), line: Int(row.int64(2))))
+    try forEachStoredEvent(ofSession: ref) { raw, source, line in
+      events.append(StoredEvent(raw: String(decoding: raw, as: UTF8.self), source: source, line: line))
     }
     return events
+  }
+
+  /// Every stored event of a session, one at a time: the raw line's bytes (valid during the
+  /// call), its source and line. A huge session is then never held as text and as events at once.
+  public func forEachStoredEvent(
+    ofSession ref: Int64, _ body: (UnsafeRawBufferPointer, String, Int) throws -> Void
+  ) throws {
+    eventsOfSession.bind(1, ref)
+    var source = ""
+    try eventsOfSession.forEachRow("reading events of session \(ref)") { row in
+      // Consecutive events mostly share a source: its name is made once per run of them.
+      let name = row.bytes(1)
+      if !source.utf8.elementsEqual(name) { source = String(decoding: name, as: UTF8.self) }
+      try body(row.bytes(0), source, Int(row.int64(2)))
+    }
   }
 
   /// Replaces the derived rows of a session. `isNew`: it has no rows yet, nothing to clear.

@@ -172,10 +172,10 @@ public final class PullParityDatabase: Sendable {
     if error.resultCode == .SQLITE_BUSY {
       return StoreError(
         context: context, message: busyMessage(lockTimeout, doing: "waiting for it"), sql: error.sql,
-        code: error.extendedResultCode.rawValue)
+        resultCode: error.extendedResultCode.rawValue)
     }
     return StoreError(
-      context: context, message: error.message ?? "\(error)", sql: error.sql, code: error.extendedResultCode.rawValue)
+      context: context, message: error.message ?? "\(error)", sql: error.sql, resultCode: error.extendedResultCode.rawValue)
   }
 
   static func busyMessage(_ timeout: Double, doing: String) -> String {

@@ -8,6 +8,8 @@ final class RawStatement {
   let sql: String
   private let handle: OpaquePointer
   private let connection: OpaquePointer
+  /// The first bind that failed since the statement last ran.
+  private var bindFailure: (code: Int32, message: String)?
 
   init(_ db: Database, _ sql: String) throws {
     guard let connection = db.sqliteConnection else {
@@ -17,7 +19,8 @@ final class RawStatement {
     let code = sqlite3_prepare_v3(connection, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &handle, nil)
     guard code == SQLITE_OK, let handle else {
       throw StoreError(
-        context: "preparing a statement", message: String(cString: sqlite3_errmsg(connection)), sql: sql)
+        context: "preparing a statement", message: String(cString: sqlite3_errmsg(connection)), sql: sql,
+        resultCode: code)
     }
     self.sql = sql
     self.handle = handle
@@ -26,36 +29,28 @@ final class RawStatement {
 
   deinit { sqlite3_finalize(handle) }
 
-  func bind(_ index: Int32, _ value: Int64) { sqlite3_bind_int64(handle, index, value) }
-  func bind(_ index: Int32, _ value: Int) { sqlite3_bind_int64(handle, index, Int64(value)) }
-  func bind(_ index: Int32, _ value: Double) { sqlite3_bind_double(handle, index, value) }
+  // Binding can fail (a value over SQLite's length limit, no memory): the first failure is
+  // kept and thrown when the statement runs, so call sites stay plain and no failed bind is
+  // ever stepped with a stale or NULL value in its place.
+  func bind(_ index: Int32, _ value: Int64) { check(sqlite3_bind_int64(handle, index, value), index) }
+  func bind(_ index: Int32, _ value: Int) { check(sqlite3_bind_int64(handle, index, Int64(value)), index) }
+  func bind(_ index: Int32, _ value: Double) { check(sqlite3_bind_double(handle, index, value), index) }
   func bind(_ index: Int32, _ value: Double?) {
-    if let value { sqlite3_bind_double(handle, index, value) } else { sqlite3_bind_null(handle, index) }
+    if let value { bind(index, value) } else { bindNull(index) }
   }
   func bind(_ index: Int32, _ value: Int?) {
-    if let value { sqlite3_bind_int64(handle, index, Int64(value)) } else { sqlite3_bind_null(handle, index) }
+    if let value { bind(index, value) } else { bindNull(index) }
   }
   func bind(_ index: Int32, _ value: Bool?) { bind(index, value.map { $0 ? 1 : 0 } as Int?) }
 
   func bind(_ index: Int32, _ value: String?) {
-    guard var value else {
-      sqlite3_bind_null(handle, index)
-      return
-    }
-    value.withUTF8 { bytes in
-      _ = sqlite3_bind_text(handle, index, bytes.baseAddress, Int32(bytes.count), sqliteTransient)
-    }
+    guard var value else { return bindNull(index) }
+    value.withUTF8 { bindBytes(index, UnsafeRawBufferPointer($0), asBlob: false, destructor: sqliteTransient) }
   }
 
   /// Binds bytes already known to be UTF-8 as TEXT, or as a BLOB when `asBlob`.
   func bind(_ index: Int32, bytes: UnsafeRawBufferPointer, asBlob: Bool = false) {
-    let base = bytes.baseAddress ?? UnsafeRawPointer(bitPattern: 1)!
-    if asBlob {
-      sqlite3_bind_blob(handle, index, base, Int32(bytes.count), sqliteTransient)
-    } else {
-      sqlite3_bind_text(
-        handle, index, base.assumingMemoryBound(to: CChar.self), Int32(bytes.count), sqliteTransient)
-    }
+    bindBytes(index, bytes, asBlob: asBlob, destructor: sqliteTransient)
   }
 
   /// Binds UTF-8 that stays valid until the statement is stepped, without copying it.
@@ -65,8 +60,28 @@ final class RawStatement {
 
   /// Binds bytes that stay valid until the statement is stepped, without copying them.
   func bindNoCopy(_ index: Int32, bytes: UnsafeRawBufferPointer) {
+    bindBytes(index, bytes, asBlob: false, destructor: nil)
+  }
+
+  private func bindNull(_ index: Int32) { check(sqlite3_bind_null(handle, index), index) }
+
+  /// 64-bit lengths: a length over 2 GiB is SQLite's to refuse (SQLITE_TOOBIG), not a trap.
+  private func bindBytes(
+    _ index: Int32, _ bytes: UnsafeRawBufferPointer, asBlob: Bool, destructor: sqlite3_destructor_type?
+  ) {
     let base = bytes.baseAddress ?? UnsafeRawPointer(bitPattern: 1)!
-    sqlite3_bind_text(handle, index, base.assumingMemoryBound(to: CChar.self), Int32(bytes.count), nil)
+    let count = UInt64(bytes.count)
+    let code =
+      asBlob
+      ? sqlite3_bind_blob64(handle, index, base, count, destructor)
+      : sqlite3_bind_text64(
+        handle, index, base.assumingMemoryBound(to: CChar.self), count, destructor, UInt8(SQLITE_UTF8))
+    check(code, index)
+  }
+
+  private func check(_ code: Int32, _ index: Int32) {
+    guard code != SQLITE_OK, bindFailure == nil else { return }
+    bindFailure = (code, "binding parameter \(index): \(String(cString: sqlite3_errstr(code)))")
   }
 
   /// Runs a statement that returns no rows; returns the number of rows it changed.
@@ -79,17 +94,19 @@ final class RawStatement {
   /// Runs a statement that returns no rows.
   func execute(_ context: @autoclosure () -> String) throws {
     defer { sqlite3_reset(handle) }
+    try checkBinds(context())
     let code = sqlite3_step(handle)
-    guard code == SQLITE_DONE || code == SQLITE_ROW else { throw failure(context()) }
+    guard code == SQLITE_DONE || code == SQLITE_ROW else { throw failure(context(), code) }
   }
 
   /// Steps through the rows, calling `row` for each.
   func forEachRow(_ context: @autoclosure () -> String, _ row: (RawStatement) throws -> Void) throws {
     defer { sqlite3_reset(handle) }
+    try checkBinds(context())
     while true {
       let code = sqlite3_step(handle)
       if code == SQLITE_DONE { return }
-      guard code == SQLITE_ROW else { throw failure(context()) }
+      guard code == SQLITE_ROW else { throw failure(context(), code) }
       try row(self)
     }
   }
@@ -110,8 +127,14 @@ final class RawStatement {
     return UnsafeRawBufferPointer(start: blob, count: count)
   }
 
-  private func failure(_ context: String) -> StoreError {
-    StoreError(context: context, message: String(cString: sqlite3_errmsg(connection)), sql: sql)
+  private func checkBinds(_ context: @autoclosure () -> String) throws {
+    guard let bindFailure else { return }
+    self.bindFailure = nil
+    throw StoreError(context: context(), message: bindFailure.message, sql: sql, resultCode: bindFailure.code)
+  }
+
+  private func failure(_ context: String, _ code: Int32) -> StoreError {
+    StoreError(context: context, message: String(cString: sqlite3_errmsg(connection)), sql: sql, resultCode: code)
   }
 }
 

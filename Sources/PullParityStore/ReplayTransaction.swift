@@ -1,4 +1,5 @@
 public import GRDB
+import PullParityCore
 
 /// The reads and deletes of a replay, inside one transaction with its `IngestTransaction`.
 public struct ReplayTransaction {
@@ -9,8 +10,8 @@ public struct ReplayTransaction {
   }
 
   /// Per session: its outcome and the kinds of its violations, to tell what a replay changed.
-  public func sessionSignatures() throws -> [String: String] {
-    var signatures: [String: String] = [:]
+  package func sessionSignatures() throws -> [ByteIdentity: String] {
+    var signatures: [ByteIdentity: String] = [:]
     let rows = try Row.fetchCursor(
       db,
       sql: """
@@ -20,7 +21,7 @@ public struct ReplayTransaction {
         FROM sessions s
         """)
     while let row = try rows.next() {
-      signatures[row[0]] = "\(row[1] as String)|\((row[2] as String?) ?? "")"
+      signatures[ByteIdentity(row[0])] = "\(row[1] as String)|\((row[2] as String?) ?? "")"
     }
     return signatures
   }

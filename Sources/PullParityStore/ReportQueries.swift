@@ -18,7 +18,7 @@ public struct ReportQueries {
              s.empty, s.started_at_ms, s.outcome, s."trigger", s.time_to_arm_ms, s.arm_distance,
              s.client_arm_distance, s.release_distance, s.load_ms, s.visible_ms, s.flash,
              s.premature_hide, s.late_hide, s.hold_compliant, s.label_violations, s.arm_mismatch,
-             s.load_ok, s.max_sample_gap_ms, s.max_offset_error
+             s.load_ok, s.max_sample_gap_ms, s.max_offset_error, s.event_count
       FROM sessions s WHERE \(clause) ORDER BY s.session_ref
       """
     return try database.read { db in
@@ -44,7 +44,7 @@ public struct ReportQueries {
             sessionID: row[c["session_id"]], app: row[c["app"]], profile: row[c["profile"]],
             profileVersion: row[c["profile_version"]], platform: row[c["platform"]],
             appVersion: row[c["app_version"]], screen: row[c["screen"]], empty: row[c["empty"]],
-            startedAtMs: row[c["started_at_ms"]], metrics: metrics))
+            startedAtMs: row[c["started_at_ms"]], metrics: metrics, eventCount: row[c["event_count"]]))
       }
       return records
     }

@@ -12,10 +12,13 @@ public struct SessionRecord: Equatable, Sendable {
   public var empty: Bool
   public var startedAtMs: Double
   public var metrics: SessionMetrics
+  /// `sessions.event_count`.
+  public var eventCount: Int
 
   public init(
     sessionID: String, app: String, profile: String, profileVersion: Int, platform: String,
-    appVersion: String?, screen: String?, empty: Bool, startedAtMs: Double, metrics: SessionMetrics
+    appVersion: String?, screen: String?, empty: Bool, startedAtMs: Double, metrics: SessionMetrics,
+    eventCount: Int = 0
   ) {
     self.sessionID = sessionID
     self.app = app
@@ -27,5 +30,6 @@ public struct SessionRecord: Equatable, Sendable {
     self.empty = empty
     self.startedAtMs = startedAtMs
     self.metrics = metrics
+    self.eventCount = eventCount
   }
 }

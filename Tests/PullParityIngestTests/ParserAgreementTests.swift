@@ -16,7 +16,7 @@ import Testing
   func bothParsersAgreeOnEveryLine(file: String) throws {
     let input = InputFile(
       name: RepositoryPaths.sampleEvents.appendingPathComponent(file).path, isGzip: file.hasSuffix(".gz"))
-    let reader = LineReader(source: try Ingestor.open(input))
+    let reader = LineReader(source: try Ingestor.open(input), name: input.name)
     var fast = LineDecoder(.simdjson)
     var plain = LineDecoder(.foundation)
     var lines = 0

@@ -42,6 +42,18 @@ import Testing
     }
   }
 
+  /// A raw line over ingest's default cap is refused as ingest refuses it: `too_long`, its first
+  /// KiB kept, whatever the pipe's own line length.
+  @Test func decodeRefusesALineIngestWouldRefuseAsTooLong() throws {
+    let raw = #"{"event_id":"big","pad":""# + String(repeating: "x", count: 16 << 20) + #""}"#
+    let run = try CommandRun.pullparity(["decode"], stdin: Data("a.jsonl\t0\t1\t\(raw)\n".utf8))
+    #expect(run.exitCode == 0, "\(run.stderr)")
+    let out = try Self.json(run.stdout.split(separator: "\n")[0])
+    #expect(out["category"] as? String == "too_long")
+    #expect((out["reason"] as? String)?.contains("\(raw.utf8.count) bytes, longer than the limit of 16777216") == true)
+    #expect(out["raw"] as? String == String(raw.prefix(1024)))
+  }
+
   @Test func decodeKeepsBytesThatAreNotUTF8AsHex() throws {
     var input = Data("a.jsonl\t0\t1\t{\"x\":\"".utf8)
     input.append(contentsOf: [0xFF, 0x22, 0x7D, 0x0A])

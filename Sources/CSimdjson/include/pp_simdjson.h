@@ -19,8 +19,8 @@ extern "C" {
 typedef enum __attribute__((enum_extensibility(closed))) pp_status : uint8_t {
   /// A JSON object: the slots hold its known fields.
   PP_STATUS_OK = 0,
-  /// Not JSON (syntax error, NaN, trailing content, truncated, empty, a number out of range,
-  /// nesting deeper than PP_MAX_DEPTH, ...). The bytes are valid UTF-8.
+  /// Not JSON (syntax error, NaN, trailing content, truncated, empty, ...). The bytes are valid
+  /// UTF-8.
   PP_STATUS_NOT_JSON = 1,
   /// Valid JSON, but the root is not an object (array, string, number, true/false/null).
   PP_STATUS_NOT_AN_OBJECT = 2,
@@ -30,6 +30,10 @@ typedef enum __attribute__((enum_extensibility(closed))) pp_status : uint8_t {
   PP_STATUS_OUT_OF_MEMORY = 4,
   /// The line is longer than simdjson accepts (4 GiB).
   PP_STATUS_TOO_LARGE = 5,
+  /// Valid UTF-8 that simdjson refused for one of its limits (nesting deeper than PP_MAX_DEPTH,
+  /// a number beyond 64-bit integers or doubles) or a number error: the caller decides with a
+  /// parser without those limits whether it is JSON.
+  PP_STATUS_BEYOND_LIMITS = 6,
 } pp_status;
 
 /// The JSON kind of one slot.

@@ -56,7 +56,8 @@ struct ReportFrontend {
       let stored = try queries.storedEvents(ofSession: id)
       // A session whose lines no longer decode is still drawn: its violations are stored.
       let events = (try? decoder.sessionEvents(stored, sessionID: id)) ?? []
-      return SessionTimeline(events: events, violations: violations.filter { $0.sessionID == id })
+      return SessionTimeline(
+        events: events, violations: violations.filter { ByteIdentity($0.sessionID) == ByteIdentity(id) })
     }
   }
 }

@@ -38,19 +38,26 @@ extension PullParity {
     @Option(help: ArgumentHelp("JSON parser: simdjson or foundation.", valueName: "name"))
     var parser: ParserKind = .simdjson
 
+    @Option(
+      help: ArgumentHelp(
+        "Longer lines are quarantined as too_long, unread (default 16 MiB, at most 512 MiB).", valueName: "bytes"))
+    var maxLineBytes = IngestOptions.defaultMaxLineBytes
+
     func validate() throws {
       guard !paths.isEmpty else { throw ValidationError("name at least one file, directory or -") }
       guard batchLines >= 1 else { throw ValidationError("--batch-lines must be 1 or more") }
+      guard (1...IngestOptions.largestMaxLineBytes).contains(maxLineBytes) else {
+        throw ValidationError("--max-line-bytes must be between 1 and \(IngestOptions.largestMaxLineBytes) (512 MiB)")
+      }
     }
 
     func run() throws {
       let catalog = try profiles.catalog()
       let db = try database.open()
-      let frontend = IngestFrontend(
-        database: db,
-        options: IngestOptions(
-          batchLines: batchLines, parser: parser, profiles: catalog, toolVersion: PullParity.version),
-        quiet: quiet)
+      var options = IngestOptions(
+        batchLines: batchLines, parser: parser, profiles: catalog, toolVersion: PullParity.version)
+      options.maxLineBytes = maxLineBytes
+      let frontend = IngestFrontend(database: db, options: options, quiet: quiet)
       let summary = try frontend.run(paths: paths)
       try FileHandleOutput.standardOutput.write(try frontend.describe(summary))
       if stats { try FileHandleOutput.standardOutput.write(frontend.describeStages(summary)) }
@@ -60,10 +67,14 @@ extension PullParity {
         let input = try frontend.input(filter: .init(), dimension: .trigger, format: .text, style: style)
         try FileHandleOutput.standardOutput.write("\n" + (try ReportFormat.text.render(input)))
       }
+      for error in summary.inputErrors {
+        try FileHandleOutput.standardError.write("Error: " + TerminalText.escaped("\(error)") + "\n")
+      }
       if let stop = frontend.describeStop(summary) {
         try FileHandleOutput.standardError.write(stop)
         throw ExitCode(InterruptFlag.exitCode)
       }
+      if !summary.inputErrors.isEmpty { throw ExitCode(2) }
       let c = summary.counts
       if strict, c.quarantined + c.conflicts + c.alreadyQuarantined > 0 { throw ExitCode(1) }
     }

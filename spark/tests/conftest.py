@@ -6,6 +6,8 @@ import sys
 
 import pytest
 
+from spark_run import REPO, run_and_load
+
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 
 
@@ -29,29 +31,6 @@ def spark():
     session.sparkContext.setLogLevel("ERROR")
     yield session
     session.stop()
-
-
-REPO = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
-
-
-def run_and_load(spark, binary, cwd, paths, workdir):
-    """The Spark job over `paths` (named relative to `cwd`, as ingest names them), then
-    `pullparity load` of its output: returns the output directory and the SQLite file."""
-    import subprocess
-
-    import pullparity_spark
-    out = os.path.join(workdir, "run")
-    previous = os.getcwd()
-    os.chdir(cwd)
-    try:
-        summary = pullparity_spark.run_job(spark, paths, out, binary)
-    finally:
-        os.chdir(previous)
-    db = os.path.join(workdir, "spark.sqlite")
-    result = subprocess.run([binary, "load", out, "--db", db], capture_output=True, text=True)
-    assert result.returncode == 0, result.stdout + result.stderr
-    assert result.stdout.startswith(f"Loaded {out} (spark "), result.stdout
-    return summary, out, db
 
 
 @pytest.fixture(scope="session")

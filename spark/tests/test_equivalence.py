@@ -10,7 +10,7 @@ import subprocess
 import pytest
 
 from chaos import write_chaos
-from conftest import REPO, run_and_load
+from spark_run import REPO, run_and_load
 
 SESSION_COLUMNS = """session_id, app, profile, profile_version, platform, app_version, os_version, device, screen,
   empty, outcome, final_state, "trigger", time_to_arm_ms, arm_distance, client_arm_distance, release_distance,

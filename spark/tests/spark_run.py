@@ -1,0 +1,27 @@
+"""What the Spark tests share beyond fixtures: the repository root and one run of the job
+followed by `pullparity load`. A module of its own (not conftest), so that pytest's several
+conftest files never shadow each other when every suite runs in one session."""
+
+import os
+
+REPO = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
+
+
+def run_and_load(spark, binary, cwd, paths, workdir):
+    """The Spark job over `paths` (named relative to `cwd`, as ingest names them), then
+    `pullparity load` of its output: returns the output directory and the SQLite file."""
+    import subprocess
+
+    import pullparity_spark
+    out = os.path.join(workdir, "run")
+    previous = os.getcwd()
+    os.chdir(cwd)
+    try:
+        summary = pullparity_spark.run_job(spark, paths, out, binary)
+    finally:
+        os.chdir(previous)
+    db = os.path.join(workdir, "spark.sqlite")
+    result = subprocess.run([binary, "load", out, "--db", db], capture_output=True, text=True)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert result.stdout.startswith(f"Loaded {out} (spark "), result.stdout
+    return summary, out, db

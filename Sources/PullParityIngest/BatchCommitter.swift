@@ -1,5 +1,5 @@
-import PullParityCore
-import PullParityStore
+internal import PullParityCore
+internal import PullParityStore
 
 /// Writes batches inside the ingest's current transaction: events (skipping duplicates,
 /// quarantining conflicts), rejected lines, and a fresh derivation of every session touched.
@@ -30,71 +30,15 @@ struct BatchCommitter {
     _ chunk: IngestBatch, into tx: IngestTransaction, derivedRefs: inout Set<Int64>, times: inout IngestStageTimes
   ) throws -> (counts: RunCounts, known: Bool) {
     var clock = ContinuousClock.now
-    // A chunk written before changes nothing: its lines are what they were. If the run that
-    // wrote it did not finish, this run resumes its work: that run counted the lines.
     if let fingerprint = chunk.fingerprint, let known = try tx.knownChunk(fingerprint) {
-      var counts = RunCounts()
-      if known.resumable {
-        try tx.claimChunk(fingerprint, runID: runID)
-        counts.linesResumed = chunk.linesRead
-      } else {
-        counts.linesRead = chunk.linesRead
-        counts.blankLines = known.blank
-        counts.duplicates = known.events
-        counts.alreadyQuarantined = known.conflicts + known.rejected
-      }
+      let counts = try countKnown(chunk, known, fingerprint: fingerprint, tx)
       times.storeEvents += lap(&clock)
       return (counts, true)
     }
     let batch = chunk.isParsed ? chunk : parse(chunk)
-    var counts = RunCounts()
-    counts.linesRead = batch.linesRead
-    counts.blankLines = batch.blankLines
-
-    // Sessions seen before keep their ref; new ones get the next (refs only ever grow, so the
-    // events' session index is appended to, not inserted into at random).
-    var refs: [Int64] = []
-    var existed: [Bool] = []
-    refs.reserveCapacity(batch.sessions.count)
-    for session in batch.sessions {
-      let existing = try tx.sessionRef(of: session.sessionID)
-      refs.append(existing ?? tx.newSessionRef())
-      existed.append(existing != nil)
-    }
-    var sourceIDs: [Int64] = []
-    for name in sourceNames { sourceIDs.append(try tx.sourceID(named: name)) }
-
-    var writer = BatchEventWriter(
-      batch: batch, tx: tx, refs: refs, sourceIDs: sourceIDs,
-      quarantine: { [self] rejection, row, raw, eventID in
-        try quarantine(
-          tx, rejection, sourceIndex: row.sourceIndex, line: row.line, byteOffset: row.byteOffset, raw: raw,
-          eventID: eventID)
-      })
-    try batch.arena.withUnsafeBytes { arena in
-      // Lines whose id (hash) repeats within the batch go first, one by one and in input
-      // order: which version is stored must not depend on how the batch is grouped.
-      try writer.store(batch.repeatedIDRows, groupable: false, arena: arena)
-      // The rest session by session, so each session's events get consecutive event_pk values:
-      // one span row per session and batch instead of an index entry per event.
-      let rest = batch.sessions.flatMap { $0.rowIndices.filter { !batch.rows[$0].idRepeatsInBatch } }
-      try writer.store(rest, groupable: true, arena: arena)
-      try writer.closeSpans()
-      for line in batch.rejected {
-        let added = try quarantine(
-          tx, line.rejection, sourceIndex: line.sourceIndex, line: line.line, byteOffset: line.byteOffset,
-          raw: line.raw.bytes(in: arena), eventID: nil)
-        if added { writer.counts.quarantined += 1 } else { writer.counts.alreadyQuarantined += 1 }
-      }
-    }
-    counts.eventsStored = writer.counts.eventsStored
-    counts.duplicates = writer.counts.duplicates
-    counts.conflicts = writer.counts.conflicts
-    counts.quarantined = writer.counts.quarantined
-    counts.alreadyQuarantined = writer.counts.alreadyQuarantined
-    let stored = writer.stored
+    let (refs, existed) = try sessionRefs(of: batch, tx)
+    var (counts, stored) = try storeRows(of: batch, refs: refs, tx)
     times.storeEvents += lap(&clock)
-
     for (i, session) in batch.sessions.enumerated() {
       let storedCount = session.rowIndices.count { stored[$0] }
       guard storedCount > 0 else { continue }
@@ -120,6 +64,74 @@ struct BatchCommitter {
         runID: runID)
     }
     return (counts, false)
+  }
+
+  /// A chunk written before changes nothing: its lines are what they were. If the run that
+  /// wrote it did not finish, this run resumes its work: that run counted the lines.
+  private func countKnown(
+    _ chunk: IngestBatch, _ known: ChunkOutcome, fingerprint: ChunkFingerprint, _ tx: IngestTransaction
+  ) throws -> RunCounts {
+    var counts = RunCounts()
+    if known.resumable {
+      try tx.claimChunk(fingerprint, runID: runID)
+      counts.linesResumed = chunk.linesRead
+    } else {
+      counts.linesRead = chunk.linesRead
+      counts.blankLines = known.blank
+      counts.duplicates = known.events
+      counts.alreadyQuarantined = known.conflicts + known.rejected
+    }
+    return counts
+  }
+
+  /// Sessions seen before keep their ref; new ones get the next (refs only ever grow, so the
+  /// events' session index is appended to, not inserted into at random).
+  private func sessionRefs(of batch: IngestBatch, _ tx: IngestTransaction) throws -> ([Int64], [Bool]) {
+    var refs: [Int64] = []
+    var existed: [Bool] = []
+    refs.reserveCapacity(batch.sessions.count)
+    for session in batch.sessions {
+      let existing = try tx.sessionRef(of: session.sessionID)
+      refs.append(existing ?? tx.newSessionRef())
+      existed.append(existing != nil)
+    }
+    return (refs, existed)
+  }
+
+  /// Stores the batch's events and quarantines its bad lines; returns the counts and which
+  /// rows were stored (not duplicates or conflicts).
+  private func storeRows(
+    of batch: IngestBatch, refs: [Int64], _ tx: IngestTransaction
+  ) throws -> (RunCounts, [Bool]) {
+    var sourceIDs: [Int64] = []
+    for name in sourceNames { sourceIDs.append(try tx.sourceID(named: name)) }
+    var writer = BatchEventWriter(
+      batch: batch, tx: tx, refs: refs, sourceIDs: sourceIDs,
+      quarantine: { [self] rejection, row, raw, eventID in
+        try quarantine(
+          tx, rejection, sourceIndex: row.sourceIndex, line: row.line, byteOffset: row.byteOffset, raw: raw,
+          eventID: eventID)
+      })
+    try batch.arena.withUnsafeBytes { arena in
+      // Lines whose id (hash) repeats within the batch go first, one by one and in input
+      // order: which version is stored must not depend on how the batch is grouped.
+      try writer.store(batch.repeatedIDRows, groupable: false, arena: arena)
+      // The rest session by session, so each session's events get consecutive event_pk values:
+      // one span row per session and batch instead of an index entry per event.
+      let rest = batch.sessions.flatMap { $0.rowIndices.filter { !batch.rows[$0].idRepeatsInBatch } }
+      try writer.store(rest, groupable: true, arena: arena)
+      try writer.closeSpans()
+      for line in batch.rejected {
+        let added = try quarantine(
+          tx, line.rejection, sourceIndex: line.sourceIndex, line: line.line, byteOffset: line.byteOffset,
+          raw: line.raw.bytes(in: arena), eventID: nil)
+        if added { writer.counts.quarantined += 1 } else { writer.counts.alreadyQuarantined += 1 }
+      }
+    }
+    var counts = writer.counts
+    counts.linesRead = batch.linesRead
+    counts.blankLines = batch.blankLines
+    return (counts, writer.stored)
   }
 
   /// Derives the sessions deferred by this transaction's chunks; call before it commits.

@@ -1,12 +1,12 @@
 import Foundation
-public import GRDB
-public import PullParityCore
+package import GRDB
+package import PullParityCore
 
 /// The writes of one ingest batch, inside one transaction: raw events with duplicate and
 /// conflict detection, quarantined lines, and the sessions derived from them.
 ///
 /// Create one inside `PullParityDatabase.write` and let it go before the closure returns.
-public final class IngestTransaction {
+package final class IngestTransaction {
   private let db: Database
   private let findByIDHash: RawStatement
   private let insertEvent: RawStatement
@@ -25,71 +25,27 @@ public final class IngestTransaction {
   private let upsertSession: RawStatement
   private var sourceIDs: [String: Int64] = [:]
 
-  public init(_ db: Database) throws {
+  package init(_ db: Database) throws {
     self.db = db
-    findByIDHash = try RawStatement(db, "SELECT event_id, raw FROM events WHERE id_hash = ?")
-    insertEvent = try RawStatement(
-      db,
-      """
-      INSERT OR IGNORE INTO events (event_id, id_hash, session_id, session_ref, ts_ms, seq, platform, app,
-                          type, source_id, line, byte_offset, raw)
-      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-      """)
-    insertGroup = try RawStatement(db, Self.insertEventsSQL(rows: Self.groupSize))
-    findGroup = try RawStatement(
-      db,
-      "SELECT id_hash, event_pk, event_id, raw FROM events WHERE id_hash IN ("
-        + Array(repeating: "?", count: Self.groupSize).joined(separator: ", ") + ")")
-    insertQuarantine = try RawStatement(
-      db,
-      """
-      INSERT OR IGNORE INTO quarantine (source, line, byte_offset, category, reason, raw, event_id,
-                                        run_id, raw_hash)
-      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
-      """)
-    findSession = try RawStatement(db, "SELECT session_ref FROM sessions WHERE session_id = ?")
-    eventsOfSession = try RawStatement(
-      db,
-      """
-      SELECT e.raw, s.name, e.line
-      FROM session_spans sp
-      JOIN events e ON e.event_pk BETWEEN sp.first_event_pk AND sp.last_event_pk
-      JOIN sources s ON s.source_id = e.source_id
-      WHERE sp.session_ref = ?
-      """)
-    findChunk = try RawStatement(
-      db,
-      """
-      SELECT c.events, c.conflicts, c.rejected, c.blank, r.status IN ('interrupted', 'failed')
-      FROM ingested_chunks c LEFT JOIN ingest_runs r ON r.run_id = c.run_id
-      WHERE c.source = ?1 AND c.first_line = ?2 AND c.line_count = ?3 AND c.byte_count = ?4
-        AND c.content_hash = ?5 AND c.rules_version = ?6
-      """)
-    claimChunk = try RawStatement(
-      db,
-      """
-      UPDATE ingested_chunks SET run_id = ?7
-      WHERE source = ?1 AND first_line = ?2 AND line_count = ?3 AND byte_count = ?4 AND content_hash = ?5
-        AND rules_version = ?6
-      """)
-    insertChunk = try RawStatement(
-      db,
-      """
-      INSERT OR IGNORE INTO ingested_chunks (source, first_line, line_count, byte_count, content_hash,
-                                             rules_version, events, conflicts, rejected, blank, run_id)
-      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-      """)
-    insertSpan = try RawStatement(
-      db, "INSERT INTO session_spans (session_ref, first_event_pk, last_event_pk) VALUES (?, ?, ?)")
+    findByIDHash = try RawStatement(db, IngestStatementSQL.findByIDHash)
+    insertEvent = try RawStatement(db, IngestStatementSQL.insertEvent)
+    insertGroup = try RawStatement(db, IngestStatementSQL.insertGroup)
+    findGroup = try RawStatement(db, IngestStatementSQL.findGroup)
+    insertQuarantine = try RawStatement(db, IngestStatementSQL.insertQuarantine)
+    findSession = try RawStatement(db, IngestStatementSQL.findSession)
+    eventsOfSession = try RawStatement(db, IngestStatementSQL.eventsOfSession)
+    findChunk = try RawStatement(db, IngestStatementSQL.findChunk)
+    claimChunk = try RawStatement(db, IngestStatementSQL.claimChunk)
+    insertChunk = try RawStatement(db, IngestStatementSQL.insertChunk)
+    insertSpan = try RawStatement(db, IngestStatementSQL.insertSpan)
+    deleteViolations = try RawStatement(db, IngestStatementSQL.deleteViolations)
+    insertViolation = try RawStatement(db, IngestStatementSQL.insertViolation)
+    upsertSession = try RawStatement(db, IngestStatementSQL.upsertSession)
     nextSessionRef = (try Int64.fetchOne(db, sql: "SELECT max(session_ref) FROM sessions") ?? 0) + 1
-    deleteViolations = try RawStatement(db, "DELETE FROM violations WHERE session_id = ?")
-    insertViolation = try RawStatement(
-      db, "INSERT INTO violations (session_id, ordinal, kind, ts_ms, expected, actual) VALUES (?, ?, ?, ?, ?, ?)")
-    upsertSession = try RawStatement(db, SessionRowSQL.upsert)
   }
 
   /// The id of a source name, adding it on first use.
-  public func sourceID(named name: String) throws -> Int64 {
+  package func sourceID(named name: String) throws -> Int64 {
     if let id = sourceIDs[name] { return id }
     try db.execute(sql: "INSERT OR IGNORE INTO sources (name) VALUES (?)", arguments: [name])
     let id = try Int64.fetchOne(db, sql: "SELECT source_id FROM sources WHERE name = ?", arguments: [name])!
@@ -104,7 +60,7 @@ public final class IngestTransaction {
   /// same bytes) from a conflict (same id, other bytes) from a hash collision (other id: try the
   /// next hash value). `lookFirst` reads before inserting, the cheaper order when most events
   /// are duplicates (a re-sent file).
-  public func store(_ event: EventFields, idHash: Int64, lookFirst: Bool = false) throws -> EventStoreOutcome {
+  package func store(_ event: EventFields, idHash: Int64, lookFirst: Bool = false) throws -> EventStoreOutcome {
     var slot = idHash
     var insertNext = !lookFirst
     while true {
@@ -129,21 +85,13 @@ public final class IngestTransaction {
 
   /// Events written by one statement: measured, eight rows per INSERT cut SQLite's per-row
   /// overhead by about a sixth on the ingest benchmark.
-  public static let groupSize = 8
-
-  private static func insertEventsSQL(rows: Int) -> String {
-    """
-    INSERT OR IGNORE INTO events (event_id, id_hash, session_id, session_ref, ts_ms, seq, platform, app,
-                                  type, source_id, line, byte_offset, raw)
-    VALUES
-    """ + Array(repeating: "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", count: rows).joined(separator: ", ")
-  }
+  package static let groupSize = 8
 
   /// Stores `groupSize` events whose id hashes are all different, with one statement where it
   /// can: fresh events are inserted together, and only when some are not stored (or when
   /// `lookFirst`, when most are expected to be duplicates) is each one looked at. Returns each
   /// event's outcome, in order, and the `event_pk` of the stored ones.
-  public func storeGroup(
+  package func storeGroup(
     _ event: (Int) -> EventFields, idHashes: [Int64], lookFirst: Bool
   ) throws -> [(outcome: EventStoreOutcome, pk: Int64?)] {
     // A statement's parameters are numbered from 1; row r's are 13r+1 ... 13r+13.
@@ -231,7 +179,7 @@ public final class IngestTransaction {
   /// read again, under another name for its file, at another offset or in another file is
   /// the row recorded first.
   @discardableResult
-  public func quarantine(
+  package func quarantine(
     source: String, line: Int, byteOffset: Int, category: String, reason: String,
     raw: UnsafeRawBufferPointer, rawIsUTF8: Bool, eventID: String?, runID: Int64
   ) throws -> Bool {
@@ -249,7 +197,7 @@ public final class IngestTransaction {
   }
 
   /// The ref of a session derived before (its events were stored by an earlier batch), or nil.
-  public func sessionRef(of sessionID: String) throws -> Int64? {
+  package func sessionRef(of sessionID: String) throws -> Int64? {
     findSession.bind(1, sessionID)
     var ref: Int64?
     try findSession.forEachRow("looking up session \(sessionID)") { ref = $0.int64(0) }
@@ -257,16 +205,16 @@ public final class IngestTransaction {
   }
 
   /// A ref for a session seen for the first time: one more than any before.
-  public func newSessionRef() -> Int64 {
+  package func newSessionRef() -> Int64 {
     defer { nextSessionRef += 1 }
     return nextSessionRef
   }
 
   /// The `event_pk` of the last event stored.
-  public var lastEventPK: Int64 { db.lastInsertedRowID }
+  package var lastEventPK: Int64 { db.lastInsertedRowID }
 
   /// What a chunk with this fingerprint turned out to be, if one was written before.
-  public func knownChunk(_ chunk: ChunkFingerprint) throws -> ChunkOutcome? {
+  package func knownChunk(_ chunk: ChunkFingerprint) throws -> ChunkOutcome? {
     bind(chunk, to: findChunk)
     var outcome: ChunkOutcome?
     try findChunk.forEachRow("looking up a chunk of \(chunk.source)") { row in
@@ -278,7 +226,7 @@ public final class IngestTransaction {
   }
 
   /// Remembers a chunk written in this transaction by run `runID`.
-  public func recordChunk(_ chunk: ChunkFingerprint, outcome: ChunkOutcome, runID: Int64) throws {
+  package func recordChunk(_ chunk: ChunkFingerprint, outcome: ChunkOutcome, runID: Int64) throws {
     bind(chunk, to: insertChunk)
     insertChunk.bind(7, outcome.events)
     insertChunk.bind(8, outcome.conflicts)
@@ -290,7 +238,7 @@ public final class IngestTransaction {
 
   /// Makes run `runID` the one that finished a resumable chunk: a later run reading it again
   /// counts duplicates, not a second resumption.
-  public func claimChunk(_ chunk: ChunkFingerprint, runID: Int64) throws {
+  package func claimChunk(_ chunk: ChunkFingerprint, runID: Int64) throws {
     bind(chunk, to: claimChunk)
     claimChunk.bind(7, runID)
     try claimChunk.execute("resuming a chunk of \(chunk.source)")
@@ -306,7 +254,7 @@ public final class IngestTransaction {
   }
 
   /// Records that a session's events are the consecutive rows `first...last`.
-  public func recordSpan(sessionRef: Int64, first: Int64, last: Int64) throws {
+  package func recordSpan(sessionRef: Int64, first: Int64, last: Int64) throws {
     insertSpan.bind(1, sessionRef)
     insertSpan.bind(2, first)
     insertSpan.bind(3, last)
@@ -314,7 +262,7 @@ public final class IngestTransaction {
   }
 
   /// Every stored event of a session, this transaction's included.
-  public func storedEvents(ofSession ref: Int64) throws -> [StoredEvent] {
+  package func storedEvents(ofSession ref: Int64) throws -> [StoredEvent] {
     var events: [StoredEvent] = []
     try forEachStoredEvent(ofSession: ref) { raw, source, line in
       events.append(StoredEvent(raw: String(decoding: raw, as: UTF8.self), source: source, line: line))
@@ -324,7 +272,7 @@ public final class IngestTransaction {
 
   /// Every stored event of a session, one at a time: the raw line's bytes (valid during the
   /// call), its source and line. A huge session is then never held as text and as events at once.
-  public func forEachStoredEvent(
+  package func forEachStoredEvent(
     ofSession ref: Int64, _ body: (UnsafeRawBufferPointer, String, Int) throws -> Void
   ) throws {
     eventsOfSession.bind(1, ref)
@@ -338,12 +286,12 @@ public final class IngestTransaction {
   }
 
   /// Replaces the derived rows of a session. `isNew`: it has no rows yet, nothing to clear.
-  public func save(_ session: DerivedSession, ref: Int64, isNew: Bool = false) throws {
+  package func save(_ session: DerivedSession, ref: Int64, isNew: Bool = false) throws {
     try save(SessionRow(session), violations: ViolationRow.rows(of: session), ref: ref, isNew: isNew)
   }
 
   /// The same from rows (`pullparity load`, from a distributed run's derived tables).
-  public func save(_ row: SessionRow, violations: [ViolationRow], ref: Int64, isNew: Bool = false) throws {
+  package func save(_ row: SessionRow, violations: [ViolationRow], ref: Int64, isNew: Bool = false) throws {
     if !isNew {
       deleteViolations.bind(1, row.sessionID)
       try deleteViolations.execute("clearing violations of \(row.sessionID)")

@@ -1,0 +1,79 @@
+/// The SQL of the statements an `IngestTransaction` prepares once and runs per row: kept apart
+/// from the class so the statements read as a list.
+enum IngestStatementSQL {
+  static let findByIDHash =
+    "SELECT event_id, raw FROM events WHERE id_hash = ?"
+
+  static let insertEvent =
+    """
+    INSERT OR IGNORE INTO events (event_id, id_hash, session_id, session_ref, ts_ms, seq, platform, app,
+                        type, source_id, line, byte_offset, raw)
+    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+    """
+
+  /// `insertEvent` for `IngestTransaction.groupSize` rows at once.
+  static let insertGroup =
+    """
+    INSERT OR IGNORE INTO events (event_id, id_hash, session_id, session_ref, ts_ms, seq, platform, app,
+                                  type, source_id, line, byte_offset, raw)
+    VALUES
+    """ + Array(repeating: "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", count: IngestTransaction.groupSize)
+    .joined(separator: ", ")
+
+  static let findGroup =
+    "SELECT id_hash, event_pk, event_id, raw FROM events WHERE id_hash IN ("
+      + Array(repeating: "?", count: IngestTransaction.groupSize).joined(separator: ", ") + ")"
+
+  static let insertQuarantine =
+    """
+    INSERT OR IGNORE INTO quarantine (source, line, byte_offset, category, reason, raw, event_id,
+                                      run_id, raw_hash)
+    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+    """
+
+  static let findSession =
+    "SELECT session_ref FROM sessions WHERE session_id = ?"
+
+  static let eventsOfSession =
+    """
+    SELECT e.raw, s.name, e.line
+    FROM session_spans sp
+    JOIN events e ON e.event_pk BETWEEN sp.first_event_pk AND sp.last_event_pk
+    JOIN sources s ON s.source_id = e.source_id
+    WHERE sp.session_ref = ?
+    """
+
+  static let findChunk =
+    """
+    SELECT c.events, c.conflicts, c.rejected, c.blank, r.status IN ('interrupted', 'failed')
+    FROM ingested_chunks c LEFT JOIN ingest_runs r ON r.run_id = c.run_id
+    WHERE c.source = ?1 AND c.first_line = ?2 AND c.line_count = ?3 AND c.byte_count = ?4
+      AND c.content_hash = ?5 AND c.rules_version = ?6
+    """
+
+  static let claimChunk =
+    """
+    UPDATE ingested_chunks SET run_id = ?7
+    WHERE source = ?1 AND first_line = ?2 AND line_count = ?3 AND byte_count = ?4 AND content_hash = ?5
+      AND rules_version = ?6
+    """
+
+  static let insertChunk =
+    """
+    INSERT OR IGNORE INTO ingested_chunks (source, first_line, line_count, byte_count, content_hash,
+                                           rules_version, events, conflicts, rejected, blank, run_id)
+    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+    """
+
+  static let insertSpan =
+    "INSERT INTO session_spans (session_ref, first_event_pk, last_event_pk) VALUES (?, ?, ?)"
+
+  static let deleteViolations =
+    "DELETE FROM violations WHERE session_id = ?"
+
+  static let insertViolation =
+    "INSERT INTO violations (session_id, ordinal, kind, ts_ms, expected, actual) VALUES (?, ?, ?, ?, ?, ?)"
+
+  static let upsertSession =
+    SessionRowSQL.upsert
+}

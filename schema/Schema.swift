@@ -1,8 +1,8 @@
 /// The versioned SQL files of this folder, compiled into the binary.
-public enum Schema {
+package enum Schema {
   /// Migrations in the order they apply. Names are the file names without `.sql`; a shipped
   /// migration is never edited, a change is a new file appended here.
-  public static let migrations: [(name: String, sql: String)] = [
+  package static let migrations: [(name: String, sql: String)] = [
     ("0001_events_and_sessions", text(PackageResources._001_events_and_sessions_sql)),
     ("0002_dashboard_views", text(PackageResources._002_dashboard_views_sql)),
     ("0003_profiles", text(PackageResources._003_profiles_sql)),
@@ -10,7 +10,7 @@ public enum Schema {
   ]
 
   /// schema/README.md: every table, column and view for dashboard authors.
-  public static let documentation = text(PackageResources.README_md)
+  package static let documentation = text(PackageResources.README_md)
 
   private static func text(_ bytes: [UInt8]) -> String { String(decoding: bytes, as: UTF8.self) }
 }

@@ -1,5 +1,5 @@
-import PullParityCore
-import PullParityStore
+internal import PullParityCore
+internal import PullParityStore
 
 /// Fills a batch on the reading thread: rows for the writer, plus the batch's sessions derived
 /// from its own events (which are dropped once derived: the batch carries no `Event`).

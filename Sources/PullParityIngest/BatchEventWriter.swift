@@ -1,4 +1,4 @@
-import PullParityStore
+internal import PullParityStore
 
 /// Stores a batch's event rows, eight to a statement where it can, keeps the tally, and
 /// records where each session's events landed. A struct with mutating methods rather than a

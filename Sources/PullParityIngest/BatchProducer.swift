@@ -1,6 +1,6 @@
 import Foundation
-import PullParityCore
-import PullParityStore
+internal import PullParityCore
+internal import PullParityStore
 
 /// The reading side of an ingest: reads every input line by line, parses each line, derives
 /// the batch's sessions and hands full batches to the writer. Runs on its own thread, so all

@@ -1,4 +1,4 @@
-import PullParityCore
+internal import PullParityCore
 
 /// One session's events within a batch, derived on the reading thread as if the session were
 /// new. The writer uses that derivation when it is (the common case) and derives again from

@@ -6,13 +6,13 @@ import Foundation
 /// Input lines are `source TAB offset TAB line TAB raw` (docs/distributed-formats.md): the raw
 /// line last and untouched, so it may hold tabs and any bytes but a line end; `line` may be
 /// empty when the reader does not know it.
-public struct DecodeStream {
+package struct DecodeStream {
   private var decoder: LineDecoder
   private let encoder: JSONEncoder
   /// Raw lines longer than this are rejected as `too_long`, as `ingest --max-line-bytes` does.
   private let maxLineBytes: Int
 
-  public init(parser: ParserKind = .simdjson, maxLineBytes: Int = IngestOptions.defaultMaxLineBytes) {
+  package init(parser: ParserKind = .simdjson, maxLineBytes: Int = IngestOptions.defaultMaxLineBytes) {
     decoder = LineDecoder(parser)
     self.maxLineBytes = maxLineBytes
     encoder = JSONEncoder()
@@ -20,7 +20,7 @@ public struct DecodeStream {
   }
 
   /// Reads standard input to its end; calls `emit` with every output line (no line end).
-  public mutating func run(inputName: String = "-", emit: (String) throws -> Void) throws {
+  package mutating func run(inputName: String = "-", emit: (String) throws -> Void) throws {
     // The reader holds whole lines up to the largest cap; the ingest's cap applies to the raw
     // part below, so that a line ingest would refuse as too long is refused here the same way.
     let reader = LineReader(

@@ -1,39 +1,39 @@
-public import PullParityCore
+package import PullParityCore
 
 /// One line of `pullparity decode`'s output (docs/distributed-formats.md): what an input line
 /// turned out to be — an event, a rejection or a blank — with where it came from. `derive`
 /// reads the event lines back, and a distributed run's `events` and `quarantine` tables are
 /// made of them.
-public struct DecodedLine: Codable, Equatable, Sendable {
-  public enum Kind: String, Codable, Sendable {
+package struct DecodedLine: Codable, Equatable, Sendable {
+  package enum Kind: String, Codable, Sendable {
     case event, rejected, blank
   }
 
-  public var kind: Kind
-  public var source: String
-  public var offset: Int
-  public var line: Int?
-  public var eventID: String?
-  public var sessionID: String?
-  public var tsMs: Double?
-  public var seq: Int?
-  public var type: String?
-  public var platform: String?
-  public var app: String?
-  public var profile: String?
-  public var appVersion: String?
-  public var osVersion: String?
-  public var device: String?
-  public var screen: String?
-  public var empty: Bool?
-  public var payload: DecodedPayload?
+  package var kind: Kind
+  package var source: String
+  package var offset: Int
+  package var line: Int?
+  package var eventID: String?
+  package var sessionID: String?
+  package var tsMs: Double?
+  package var seq: Int?
+  package var type: String?
+  package var platform: String?
+  package var app: String?
+  package var profile: String?
+  package var appVersion: String?
+  package var osVersion: String?
+  package var device: String?
+  package var screen: String?
+  package var empty: Bool?
+  package var payload: DecodedPayload?
   /// For rejections: `quarantine.category` and `quarantine.reason`.
-  public var category: String?
-  public var reason: String?
+  package var category: String?
+  package var reason: String?
   /// The line as received, without its line end; absent for blanks and when not UTF-8.
-  public var raw: String?
+  package var raw: String?
   /// The line's bytes in hexadecimal when they are not UTF-8 (only ever an `invalid_utf8` rejection).
-  public var rawHex: String?
+  package var rawHex: String?
 
   enum CodingKeys: String, CodingKey {
     case kind, source, offset, line, eventID = "event_id", sessionID = "session_id", tsMs = "ts_ms", seq, type
@@ -41,14 +41,14 @@ public struct DecodedLine: Codable, Equatable, Sendable {
     case payload, category, reason, raw, rawHex = "raw_hex"
   }
 
-  public init(kind: Kind, origin: LineOrigin) {
+  package init(kind: Kind, origin: LineOrigin) {
     self.kind = kind
     source = origin.source
     offset = origin.offset
     line = origin.line
   }
 
-  public init(_ event: Event, origin: LineOrigin, raw: String) {
+  package init(_ event: Event, origin: LineOrigin, raw: String) {
     self.init(kind: .event, origin: origin)
     eventID = event.eventID
     sessionID = event.sessionID
@@ -67,7 +67,7 @@ public struct DecodedLine: Codable, Equatable, Sendable {
     self.raw = raw
   }
 
-  public init(_ rejection: Rejection, origin: LineOrigin, raw: UnsafeRawBufferPointer) {
+  package init(_ rejection: Rejection, origin: LineOrigin, raw: UnsafeRawBufferPointer) {
     self.init(kind: .rejected, origin: origin)
     category = rejection.reason.rawValue
     reason = rejection.message
@@ -81,5 +81,5 @@ public struct DecodedLine: Codable, Equatable, Sendable {
     }
   }
 
-  public var origin: LineOrigin { LineOrigin(source: source, offset: offset, line: line) }
+  package var origin: LineOrigin { LineOrigin(source: source, offset: offset, line: line) }
 }

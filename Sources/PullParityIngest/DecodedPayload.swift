@@ -1,34 +1,34 @@
-public import PullParityCore
+package import PullParityCore
 
 /// The fields an event's type carries (contract §2), as `pullparity decode` writes them: only
 /// the ones the type has, keyed as in the contract.
-public struct DecodedPayload: Codable, Equatable, Sendable {
-  public var distance: Double?
-  public var offset: Double?
-  public var reason: String?
-  public var text: String?
-  public var state: String?
-  public var trigger: String?
-  public var indicator: Indicator?
-  public var progress: Double?
-  public var visible: Int?
-  public var key: String?
-  public var ok: Bool?
-  public var error: String?
-  public var message: String?
+package struct DecodedPayload: Codable, Equatable, Sendable {
+  package var distance: Double?
+  package var offset: Double?
+  package var reason: String?
+  package var text: String?
+  package var state: String?
+  package var trigger: String?
+  package var indicator: Indicator?
+  package var progress: Double?
+  package var visible: Int?
+  package var key: String?
+  package var ok: Bool?
+  package var error: String?
+  package var message: String?
 
-  public struct Indicator: Codable, Equatable, Sendable {
-    public var kind: String?
-    public var count: Int?
-    public var staggerMs: Double?
-    public var cycleMs: Double?
+  package struct Indicator: Codable, Equatable, Sendable {
+    package var kind: String?
+    package var count: Int?
+    package var staggerMs: Double?
+    package var cycleMs: Double?
 
     enum CodingKeys: String, CodingKey {
       case kind, count, staggerMs = "stagger_ms", cycleMs = "cycle_ms"
     }
   }
 
-  public init(_ payload: EventPayload) {
+  package init(_ payload: EventPayload) {
     switch payload {
     case .pullStart, .indicatorHidden, .scrollToTop, .fetchStart, .contentCleared: break
     case .pullMove(let distance, let offset):

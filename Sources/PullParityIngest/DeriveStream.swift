@@ -1,13 +1,13 @@
 import Foundation
-public import PullParityCore
-import PullParityStore
+package import PullParityCore
+internal import PullParityStore
 
 /// `pullparity derive`: the event lines of `decode` in, grouped by session, out come the rows
 /// of `sessions` and `violations`, then one `profiles` row per profile used. Each event's raw
 /// line is decoded again by ingest's `LineDecoder` and each session derived by Core's
 /// `SessionDeriver`, exactly as `ingest` and `replay` do; the order of events within a session
 /// does not matter (the deriver puts them in log order), but a session's events must be together.
-public struct DeriveStream {
+package struct DeriveStream {
   private let profiles: ProfileCatalog
   private var decoder: LineDecoder
   private let jsonDecoder = JSONDecoder()
@@ -16,7 +16,7 @@ public struct DeriveStream {
   private var finished: Set<String> = []
   private var profilesUsed: Set<String> = []
 
-  public init(profiles: ProfileCatalog, parser: ParserKind = .simdjson) {
+  package init(profiles: ProfileCatalog, parser: ParserKind = .simdjson) {
     self.profiles = profiles
     decoder = LineDecoder(parser)
     encoder = JSONEncoder()
@@ -26,7 +26,7 @@ public struct DeriveStream {
   /// Reads standard input to its end; calls `emit` with every output line (no line end).
   /// - Returns: the number of sessions derived.
   @discardableResult
-  public mutating func run(inputName: String = "-", emit: (String) throws -> Void) throws -> Int {
+  package mutating func run(inputName: String = "-", emit: (String) throws -> Void) throws -> Int {
     // Decoded lines carry the raw line whole: any length ingest accepted must pass here.
     let reader = LineReader(
       source: FileByteSource(descriptor: 0, name: inputName), name: inputName, maxLineBytes: IngestOptions.largestMaxLineBytes)

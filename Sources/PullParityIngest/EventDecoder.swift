@@ -1,19 +1,19 @@
-public import PullParityCore
+package import PullParityCore
 
 /// Applies the contract's field rules (§1–2, §9) to what a parser extracted, whichever parser
 /// it was. Every rejection names the field and what was wrong with it.
-public enum EventDecoder {
+package enum EventDecoder {
   /// Timestamps outside this window are rejected as absurd: they are almost always seconds
   /// sent as milliseconds, or a zeroed clock. 2000-01-01 to 2100-01-01, UTC.
-  public static let plausibleTimestamps: Range<Double> = 946_684_800_000..<4_102_444_800_000
-  public static let maxIdentifierLength = 128
+  package static let plausibleTimestamps: Range<Double> = 946_684_800_000..<4_102_444_800_000
+  package static let maxIdentifierLength = 128
   /// Bump whenever a rule here changes what a line turns into: chunks ingested under other
   /// rules are then read afresh instead of being skipped as already seen. 2: the parsers'
   /// limits no longer reject lines for unknown fields; lines over the length limit; a leading
   /// byte order mark.
-  public static let rulesVersion = 2
+  package static let rulesVersion = 2
 
-  public static func decode(_ fields: ExtractedFields) -> Result<Event, Rejection> {
+  package static func decode(_ fields: ExtractedFields) -> Result<Event, Rejection> {
     do {
       return .success(try decodeEvent(fields))
     } catch let rejection as Rejection {

@@ -1,6 +1,6 @@
 /// The fields of the contract (§1–2) a parser extracts from a line. Anything else is an unknown
 /// field: allowed, and kept in the raw line.
-public enum EventField: Int, CaseIterable, Sendable {
+package enum EventField: Int, CaseIterable, Sendable {
   case eventID, sessionID, ts, platform, app, type
   case seq, profile, appVersion, osVersion, device, screen, empty
   case distance, offset, reason, text, state, trigger, indicator
@@ -9,7 +9,7 @@ public enum EventField: Int, CaseIterable, Sendable {
   case indicatorKind, indicatorCount, indicatorStaggerMs, indicatorCycleMs
 
   /// The JSON key: for `indicator*` members, the key inside the `indicator` object.
-  public var key: String {
+  package var key: String {
     switch self {
     case .eventID: "event_id"
     case .sessionID: "session_id"
@@ -45,7 +45,7 @@ public enum EventField: Int, CaseIterable, Sendable {
   }
 
   /// How a finding names the field.
-  public var path: String {
+  package var path: String {
     switch self {
     case .indicatorKind, .indicatorCount, .indicatorStaggerMs, .indicatorCycleMs: "indicator.\(key)"
     default: key

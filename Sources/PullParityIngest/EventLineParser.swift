@@ -2,7 +2,7 @@
 ///
 /// Implementations differ only in speed. They must agree on every line, malformed ones included
 /// (a test holds them to it); all contract rules live in `EventDecoder`, behind this seam.
-public protocol EventLineParser {
+package protocol EventLineParser {
   /// Extracts the known fields of the JSON object on `line` (no line end).
   ///
   /// `line` may be read up to `readableCount` bytes from its start; parsers that need padding

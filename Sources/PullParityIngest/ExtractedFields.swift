@@ -3,20 +3,20 @@
 /// This is the parsing seam's output: a parser only has to turn bytes into these values, and
 /// `EventDecoder` applies every rule of the contract the same way whichever parser ran.
 /// A repeated key keeps its last value.
-public struct ExtractedFields: Equatable, Sendable {
+package struct ExtractedFields: Equatable, Sendable {
   /// One slot per `EventField`, stored inline: a line's fields cost no heap allocation.
   private var values: [30 of JSONValue?]
 
-  public init() {
+  package init() {
     values = .init(repeating: nil)
   }
 
-  public subscript(field: EventField) -> JSONValue? {
+  package subscript(field: EventField) -> JSONValue? {
     get { values[field.rawValue] }
     set { values[field.rawValue] = newValue }
   }
 
-  public static func == (lhs: ExtractedFields, rhs: ExtractedFields) -> Bool {
+  package static func == (lhs: ExtractedFields, rhs: ExtractedFields) -> Bool {
     EventField.allCases.allSatisfy { lhs[$0] == rhs[$0] }
   }
 }

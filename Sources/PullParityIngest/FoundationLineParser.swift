@@ -29,10 +29,10 @@ import Foundation
 ///
 /// Slow (JSONSerialization, bridging, a second pass over the bytes): meant for tests and as a
 /// reference, not for ingesting gigabytes.
-public struct FoundationLineParser: EventLineParser {
-  public init() {}
+package struct FoundationLineParser: EventLineParser {
+  package init() {}
 
-  public mutating func extractFields(
+  package mutating func extractFields(
     _ line: UnsafeRawBufferPointer, readableCount: Int
   ) -> Result<ExtractedFields, Rejection> {
     guard String(validating: line, as: UTF8.self) != nil else {

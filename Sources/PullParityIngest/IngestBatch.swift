@@ -1,5 +1,5 @@
-import PullParityCore
-import PullParityStore
+internal import PullParityCore
+internal import PullParityStore
 
 /// Lines read and parsed, waiting to be written. Bytes (raw lines and the texts the writer
 /// binds) sit in one arena, so a batch costs a few growing buffers, not objects per line.

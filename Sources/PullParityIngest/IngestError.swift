@@ -1,5 +1,5 @@
 /// Failures that stop an ingest (bad lines never do: they are quarantined).
-public enum IngestError: Error, CustomStringConvertible, Equatable {
+package enum IngestError: Error, CustomStringConvertible, Equatable {
   case cannotOpen(path: String, reason: String)
   case readFailed(path: String, reason: String)
   case noInput(path: String)
@@ -11,14 +11,14 @@ public enum IngestError: Error, CustomStringConvertible, Equatable {
 
   /// Fails one input but not the run: the other inputs are still ingested, and the run ends
   /// with exit 2 naming it.
-  public var endsOnlyItsInput: Bool {
+  package var endsOnlyItsInput: Bool {
     switch self {
     case .truncated, .utf16: true
     default: false
     }
   }
 
-  public var description: String {
+  package var description: String {
     switch self {
     case .cannotOpen(let path, let reason): "cannot open \(path): \(reason)"
     case .readFailed(let path, let reason): "cannot read \(path): \(reason)"

@@ -1,9 +1,9 @@
 /// How far an ingest has got, reported after every committed batch.
-public struct IngestProgress: Sendable {
-  public var linesRead: Int
-  public var eventsStored: Int
+package struct IngestProgress: Sendable {
+  package var linesRead: Int
+  package var eventsStored: Int
   /// Input bytes consumed so far (compressed bytes for `.gz` files) and in all, when known.
-  public var bytesRead: Int
-  public var totalBytes: Int?
-  public var elapsedSeconds: Double
+  package var bytesRead: Int
+  package var totalBytes: Int?
+  package var elapsedSeconds: Double
 }

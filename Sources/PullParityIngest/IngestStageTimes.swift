@@ -1,23 +1,23 @@
 /// Where an ingest spent its time, in seconds. Reading and parsing run on their own thread,
 /// alongside the writer, so the stages add up to more than the wall time.
-public struct IngestStageTimes: Sendable, Equatable {
+package struct IngestStageTimes: Sendable, Equatable {
   /// Reading, decompressing, splitting lines, parsing them and deriving the batch's sessions
   /// (the reading thread).
-  public var readAndParse = 0.0
+  package var readAndParse = 0.0
   /// Duplicate checks and inserts of events and quarantined lines.
-  public var storeEvents = 0.0
+  package var storeEvents = 0.0
   /// Sessions that had events stored before: reading them back and running the state machine.
-  public var derive = 0.0
+  package var derive = 0.0
   /// Writing sessions and violations.
-  public var storeSessions = 0.0
+  package var storeSessions = 0.0
   /// Committing transactions (the WAL write).
-  public var commit = 0.0
+  package var commit = 0.0
   /// The writer waiting for the next parsed batch.
-  public var waitingForInput = 0.0
+  package var waitingForInput = 0.0
   /// Sessions read back and derived from all their stored events: once per transaction that
   /// touched a session with events stored before (not a time: the count that keeps a huge
   /// session from costing quadratic time).
-  public var sessionsReadBack = 0
+  package var sessionsReadBack = 0
 
-  public init() {}
+  package init() {}
 }

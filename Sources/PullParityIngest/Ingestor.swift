@@ -1,17 +1,17 @@
 import Foundation
-import PullParityCore
-public import PullParityStore
+internal import PullParityCore
+package import PullParityStore
 
 /// Reads inputs line by line, parses them, and commits them batch by batch.
 ///
 /// A producer thread reads, parses and derives while this thread writes: the two cores
 /// overlap, and a bounded channel of two chunks keeps memory bounded by the batch, never by
 /// the input.
-public struct Ingestor {
-  public var database: PullParityDatabase
-  public var options: IngestOptions
+package struct Ingestor {
+  package var database: PullParityDatabase
+  package var options: IngestOptions
 
-  public init(database: PullParityDatabase, options: IngestOptions) {
+  package init(database: PullParityDatabase, options: IngestOptions) {
     self.database = database
     self.options = options
   }
@@ -21,7 +21,7 @@ public struct Ingestor {
   /// - Parameters:
   ///   - shouldStop: asked after every committed transaction; `true` ends the run cleanly there.
   ///   - progress: called after every chunk written (a transaction holds several).
-  public func run(
+  package func run(
     _ inputs: [InputFile], shouldStop: () -> Bool = { false },
     progress: (IngestProgress) -> Void = { _ in }
   ) throws -> IngestSummary {

@@ -5,12 +5,12 @@ import Foundation
 /// Files are read in path order whatever order they were named in, so that "first seen" (which
 /// version of a conflicting event wins, which of two equal timestamps comes first) depends on
 /// the files, not on how a shell expanded a glob. Standard input, when named, comes last.
-public enum InputCatalog {
+package enum InputCatalog {
   /// File names taken from a directory: JSON lines, optionally gzip-compressed. Plain `.json`
   /// is left out on purpose: next to logs it is usually a manifest or a config file.
-  public static let logExtensions = [".jsonl", ".ndjson"]
+  package static let logExtensions = [".jsonl", ".ndjson"]
 
-  public static func expand(_ paths: [String]) throws -> [InputFile] {
+  package static func expand(_ paths: [String]) throws -> [InputFile] {
     var files: [InputFile] = []
     var readsStandardInput = false
     let fileManager = FileManager.default
@@ -40,7 +40,7 @@ public enum InputCatalog {
   /// The same file named `a.jsonl`, `./a.jsonl` or `logs//../a.jsonl` is one source: the
   /// name is recorded with its events and keeps re-ingesting it idempotent. Relative paths
   /// stay relative (they are what a person typed and reads back in messages).
-  public static func normalized(_ path: String) -> String {
+  package static func normalized(_ path: String) -> String {
     let absolute = path.hasPrefix("/")
     var parts: [Substring] = []
     for part in path.split(separator: "/", omittingEmptySubsequences: true) {

@@ -1,22 +1,22 @@
 /// One physical line of an input, pointing into the reader's buffer (valid only during the
 /// callback that receives it).
-public struct InputLine {
+package struct InputLine {
   /// The line's bytes without `\n` and without a `\r` before it; for a line over the length
   /// limit, only its first bytes.
-  public var bytes: UnsafeRawBufferPointer
+  package var bytes: UnsafeRawBufferPointer
   /// How many bytes may be read from `bytes.baseAddress` (at least `bytes.count`): the rest of
   /// the reader's buffer, which parsers that need padding use instead of copying.
-  public var readableCount: Int
+  package var readableCount: Int
   /// 1-based.
-  public var number: Int
+  package var number: Int
   /// Offset of the line's first byte in the (decompressed) input.
-  public var byteOffset: Int
+  package var byteOffset: Int
   /// The line's whole length in bytes (more than `bytes.count` when it is too long).
-  public var length: Int
+  package var length: Int
   /// Longer than the ingest's `maxLineBytes`: not parsed, quarantined as `too_long`.
-  public var isTooLong: Bool
+  package var isTooLong: Bool
 
-  public init(
+  package init(
     bytes: UnsafeRawBufferPointer, readableCount: Int, number: Int, byteOffset: Int, length: Int? = nil,
     isTooLong: Bool = false
   ) {
@@ -29,5 +29,5 @@ public struct InputLine {
   }
 
   /// Empty or only `\r` (docs/events.md §9): neither an event nor a rejection.
-  public var isBlank: Bool { length == 0 }
+  package var isBlank: Bool { length == 0 }
 }

@@ -1,6 +1,6 @@
 /// A top-level field's value as the JSON parser found it: enough for the contract's type rules
 /// (a string where a number belongs is a different rejection than a missing field).
-public enum JSONValue: Equatable, Sendable {
+package enum JSONValue: Equatable, Sendable {
   case null
   case bool(Bool)
   case number(Double)

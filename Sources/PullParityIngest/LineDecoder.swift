@@ -1,20 +1,20 @@
-public import PullParityCore
-public import PullParityStore
+package import PullParityCore
+package import PullParityStore
 
 /// A parser and the contract's rules together: a line of bytes to an event, a blank, or a
 /// rejection. Used on input lines and on stored raw lines alike.
-public struct LineDecoder {
+package struct LineDecoder {
   private var parser: any EventLineParser
 
-  public init(parser: any EventLineParser) {
+  package init(parser: any EventLineParser) {
     self.parser = parser
   }
 
-  public init(_ kind: ParserKind) {
+  package init(_ kind: ParserKind) {
     self.init(parser: kind.makeParser())
   }
 
-  public mutating func decode(_ line: UnsafeRawBufferPointer, readableCount: Int) -> LineParseResult {
+  package mutating func decode(_ line: UnsafeRawBufferPointer, readableCount: Int) -> LineParseResult {
     guard !line.isEmpty else { return .blank }
     switch parser.extractFields(line, readableCount: readableCount) {
     case .failure(let rejection):
@@ -28,7 +28,7 @@ public struct LineDecoder {
   }
 
   /// Decodes a whole line held in a String (stored raw lines, tests).
-  public mutating func decode(_ line: String) -> LineParseResult {
+  package mutating func decode(_ line: String) -> LineParseResult {
     var line = line
     return line.withUTF8 { bytes in
       decode(UnsafeRawBufferPointer(bytes), readableCount: bytes.count)
@@ -41,7 +41,7 @@ extension LineDecoder {
   /// (ingest, replay, the session drill-down, the report's timelines). A line that no longer
   /// passes today's rules is left out; when none does, this throws rather than hand the state
   /// machine an empty session.
-  public mutating func sessionEvents(_ stored: [StoredEvent], sessionID: String) throws -> [RecordedEvent] {
+  package mutating func sessionEvents(_ stored: [StoredEvent], sessionID: String) throws -> [RecordedEvent] {
     try sessionEvents(sessionID: sessionID) { visit in
       for line in stored {
         var raw = line.raw
@@ -53,7 +53,7 @@ extension LineDecoder {
   /// The same, with the lines handed over one at a time as (raw bytes, source, line) by
   /// `forEachLine` (`IngestTransaction.forEachStoredEvent`), so that a huge session is never
   /// held as text and as events at once.
-  public mutating func sessionEvents(
+  package mutating func sessionEvents(
     sessionID: String,
     forEachLine: (_ visit: (UnsafeRawBufferPointer, String, Int) throws -> Void) throws -> Void
   ) throws -> [RecordedEvent] {

@@ -1,7 +1,7 @@
-public import PullParityCore
+package import PullParityCore
 
 /// What one physical line of input turned out to be.
-public enum LineParseResult: Equatable, Sendable {
+package enum LineParseResult: Equatable, Sendable {
   case event(Event)
   /// Empty or only `\r`: neither an event nor a rejection.
   case blank

@@ -1,4 +1,4 @@
-import PullParityStore
+internal import PullParityStore
 
 /// The writes of `pullparity load` inside its transaction: events with their session refs and
 /// spans, quarantined lines, then sessions with their violations.

@@ -1,18 +1,18 @@
 import Foundation
-public import PullParityCore
+package import PullParityCore
 
 /// Loads user profiles from JSON: `{"profiles": [ … ]}` or a bare array of profiles, keyed as
 /// `pullparity profiles --format json` prints them. A profile named like a built-in one
 /// replaces it whole.
-public enum ProfileFile {
-  public static func load(path: String) throws -> [Profile] {
+package enum ProfileFile {
+  package static func load(path: String) throws -> [Profile] {
     guard let data = FileManager.default.contents(atPath: path) else {
       throw ProfileFileError(path: path, field: "", problem: "cannot read the file")
     }
     return try parse(data, path: path)
   }
 
-  public static func parse(_ data: Data, path: String) throws -> [Profile] {
+  package static func parse(_ data: Data, path: String) throws -> [Profile] {
     try checkStrictJSON(data, path: path)
     let profiles: [Profile]
     do {

@@ -1,4 +1,4 @@
-import PullParityCore
+internal import PullParityCore
 
 /// The keys and enumerated values a profile file may hold, built from the profile types' own
 /// coding keys, so a field is accepted exactly when the decoder reads it. Decoding alone would

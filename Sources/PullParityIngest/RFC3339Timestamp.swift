@@ -2,8 +2,8 @@
 ///
 /// Strict on purpose: the offset is required (a local time is ambiguous, docs/events.md §9), fields are
 /// range-checked, and fractions of any length are kept to the sub-millisecond.
-public enum RFC3339Timestamp {
-  public static func epochMilliseconds(_ text: String) -> Double? {
+package enum RFC3339Timestamp {
+  package static func epochMilliseconds(_ text: String) -> Double? {
     var text = text
     return text.withUTF8 { parse(Array($0)) }
   }

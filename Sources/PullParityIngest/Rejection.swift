@@ -1,13 +1,13 @@
 /// Why a line was not stored, in words that name the field and what was wrong.
-public struct Rejection: Error, Equatable, Sendable {
-  public var reason: RejectionReason
-  public var message: String
+package struct Rejection: Error, Equatable, Sendable {
+  package var reason: RejectionReason
+  package var message: String
 
-  public init(_ reason: RejectionReason, _ message: String) {
+  package init(_ reason: RejectionReason, _ message: String) {
     self.reason = reason
     self.message = message
   }
 
   /// `reason: message`, as stored in `quarantine.reason`.
-  public var description: String { "\(reason.rawValue): \(message)" }
+  package var description: String { "\(reason.rawValue): \(message)" }
 }

@@ -1,6 +1,6 @@
 /// The categories of a quarantined line (docs/events.md §7, §9). Raw values are stored in
 /// `quarantine.category`.
-public enum RejectionReason: String, CaseIterable, Sendable {
+package enum RejectionReason: String, CaseIterable, Sendable {
   case invalidUTF8 = "invalid_utf8"
   case notJSON = "not_json"
   case notAnObject = "not_an_object"

@@ -1,10 +1,10 @@
 /// What a replay rebuilt and what came out differently.
-public struct ReplaySummary: Sendable {
-  public var sessions: Int
-  public var events: Int
+package struct ReplaySummary: Sendable {
+  package var sessions: Int
+  package var events: Int
   /// Sessions whose outcome or set of violation kinds differ from before, by id.
-  public var changed: [String]
-  public var added: Int
-  public var removed: Int
-  public var durationSeconds: Double
+  package var changed: [String]
+  package var added: Int
+  package var removed: Int
+  package var durationSeconds: Double
 }

@@ -1,14 +1,14 @@
-public import PullParityCore
-public import PullParityStore
+package import PullParityCore
+package import PullParityStore
 
 /// Rebuilds every derived table from the stored raw events, in one transaction: after a
 /// profile change or a new release of the rules, the database says what today's rules say.
-public struct Replayer {
-  public var database: PullParityDatabase
-  public var profiles: ProfileCatalog
-  public var parser: ParserKind
+package struct Replayer {
+  package var database: PullParityDatabase
+  package var profiles: ProfileCatalog
+  package var parser: ParserKind
 
-  public init(database: PullParityDatabase, profiles: ProfileCatalog, parser: ParserKind = .simdjson) {
+  package init(database: PullParityDatabase, profiles: ProfileCatalog, parser: ParserKind = .simdjson) {
     self.database = database
     self.profiles = profiles
     self.parser = parser
@@ -24,7 +24,7 @@ public struct Replayer {
       advice: "Pass --profiles with a file that defines \(forgotten.map(\.name).joined(separator: ", ")).")
   }
 
-  public func run() throws -> ReplaySummary {
+  package func run() throws -> ReplaySummary {
     let started = ContinuousClock.now
     var decoder = LineDecoder(parser)
     return try database.write { db in

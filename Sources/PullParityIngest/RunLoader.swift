@@ -1,19 +1,19 @@
 import Foundation
-import PullParityCore
-public import PullParityStore
+internal import PullParityCore
+package import PullParityStore
 
 /// `pullparity load`: puts what a distributed run wrote (docs/distributed-formats.md) into an
 /// empty SQLite file, through the same `IngestTransaction` and ledger as `ingest`, so that
 /// `report`, `qa`, `compare`, `session` and dashboards read it unchanged. One transaction: a
 /// load that fails leaves the file as it was.
-public struct RunLoader {
-  public var database: PullParityDatabase
+package struct RunLoader {
+  package var database: PullParityDatabase
 
-  public init(database: PullParityDatabase) {
+  package init(database: PullParityDatabase) {
     self.database = database
   }
 
-  public func load(directory: String) throws -> RunSummaryFile {
+  package func load(directory: String) throws -> RunSummaryFile {
     let summary = try Self.summary(in: directory)
     let profiles = try Self.profiles(in: directory)
     let started = Date()

@@ -1,4 +1,4 @@
-import CSimdjson
+internal import CSimdjson
 
 /// The fast parser of the seam: simdjson's DOM parser behind the `CSimdjson` shim, one line at a
 /// time (a malformed line never affects another).
@@ -8,20 +8,20 @@ import CSimdjson
 ///
 /// A value is used from one thread at a time. Copies are independent: the first parse through a
 /// copy that shares its simdjson handle gives that copy a handle of its own.
-public struct SimdjsonLineParser: EventLineParser {
+package struct SimdjsonLineParser: EventLineParser {
   private var handle: Handle
 
   /// Bytes past the end of a line that let it be parsed without a copy.
-  public static var requiredPadding: Int { pp_required_padding() }
+  package static var requiredPadding: Int { pp_required_padding() }
 
   /// The simdjson kernel chosen for this CPU (`haswell`, `westmere`, `fallback`, ...).
-  public static var implementationName: String { String(cString: pp_simdjson_implementation()) }
+  package static var implementationName: String { String(cString: pp_simdjson_implementation()) }
 
-  public init() {
+  package init() {
     handle = Handle()
   }
 
-  public mutating func extractFields(
+  package mutating func extractFields(
     _ line: UnsafeRawBufferPointer, readableCount: Int
   ) -> Result<ExtractedFields, Rejection> {
     if !isKnownUniquelyReferenced(&handle) { handle = Handle() }

@@ -1,9 +1,9 @@
 /// One line of `pullparity derive`'s output: a row and the table it belongs to.
-public struct TableLine<Row: Codable & Sendable>: Codable, Sendable {
-  public var table: String
-  public var row: Row
+package struct TableLine<Row: Codable & Sendable>: Codable, Sendable {
+  package var table: String
+  package var row: Row
 
-  public init(table: String, row: Row) {
+  package init(table: String, row: Row) {
     self.table = table
     self.row = row
   }

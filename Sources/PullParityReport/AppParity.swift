@@ -1,15 +1,15 @@
-public import PullParityCore
+package import PullParityCore
 
 /// One app's parity under one profile version: its rules and one group per slice. An app whose
 /// sessions were derived with two versions of its profile appears once per version.
-public struct AppParity: Equatable, Sendable, Encodable {
-  public var app: String
+package struct AppParity: Equatable, Sendable, Encodable {
+  package var app: String
   /// The rules these sessions were derived and are judged with.
-  public var profile: Profile
-  public var profileHash: String
+  package var profile: Profile
+  package var profileHash: String
   /// Other versions of the profile that sessions of this app in the selection were derived with.
-  public var otherProfileVersions: [Int]
-  public var groups: [ParityGroup]
+  package var otherProfileVersions: [Int]
+  package var groups: [ParityGroup]
 
   enum CodingKeys: String, CodingKey {
     case app, profile, unit, groups
@@ -18,7 +18,7 @@ public struct AppParity: Equatable, Sendable, Encodable {
     case otherProfileVersions = "other_profile_versions"
   }
 
-  public func encode(to encoder: any Encoder) throws {
+  package func encode(to encoder: any Encoder) throws {
     var container = encoder.container(keyedBy: CodingKeys.self)
     try container.encode(app, forKey: .app)
     try container.encode(profile.name, forKey: .profile)

@@ -1,21 +1,21 @@
-import PullParityCore
+internal import PullParityCore
 
 /// The parity report as RFC 4180 CSV (CRLF line ends, a header row): one row per app × group ×
 /// platform × metric, then one per app × group × platform × rule, for spreadsheets and
 /// dashboards. Figures carry the text report's one decimal so every format shows the same
 /// numbers; the JSON format has full precision. CSV has no place for a preamble, so the
 /// report's context (database, filter, session span, tool, time) closes every row.
-public struct CSVReportRenderer {
-  public static let columns = [
+package struct CSVReportRenderer {
+  package static let columns = [
     "app", "profile", "profile_version", "dimension", "group", "platform", "kind", "metric", "unit", "n", "p50",
     "p90", "p95", "numerator", "denominator", "rate_percent", "reference_platform", "difference", "ci_low",
     "ci_high", "tolerance", "budget_percent", "verdict", "database", "filter", "first_session", "last_session",
     "tool_version", "generated_at",
   ]
 
-  public init() {}
+  package init() {}
 
-  public func render(_ report: ParityReport) -> String {
+  package func render(_ report: ParityReport) -> String {
     var lines = [Self.line(Self.columns)]
     let context = Self.context(report.context)
     for app in report.apps {

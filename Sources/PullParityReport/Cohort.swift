@@ -1,16 +1,16 @@
-public import PullParityStore
+package import PullParityStore
 
 /// One side of a comparison: the sessions a `--baseline` or `--candidate` selector picks, within
 /// the common filters that apply to both sides.
-public struct Cohort: Equatable, Sendable, Encodable {
+package struct Cohort: Equatable, Sendable, Encodable {
   /// `baseline` or `candidate`.
-  public var name: String
+  package var name: String
   /// The selector as given, without blanks around its parts: `app_version=3.8.1,screen=feed`.
-  public var selector: String
+  package var selector: String
   /// The common filters narrowed by the selector: what is read from the database.
-  public var filter: SessionFilter
+  package var filter: SessionFilter
 
-  public init(name: String, selector: String, filter: SessionFilter) {
+  package init(name: String, selector: String, filter: SessionFilter) {
     self.name = name
     self.selector = selector
     self.filter = filter
@@ -19,7 +19,7 @@ public struct Cohort: Equatable, Sendable, Encodable {
   /// Parses `key=value[,key=value...]` (keys: `CohortKey`) and narrows `base` by it. `time`
   /// turns a `since`/`until` value into epoch ms, `nil` when it is not a time; it is passed in
   /// so that cohorts and the common `--since`/`--until` read times the same way.
-  public static func parse(
+  package static func parse(
     name: String, selector text: String, within base: SessionFilter, time: (String) -> Double?
   ) throws(CohortSelectorError) -> Cohort {
     let parts = text.split(separator: ",", omittingEmptySubsequences: false).map { trimmed($0) }
@@ -59,7 +59,7 @@ public struct Cohort: Equatable, Sendable, Encodable {
 
   /// Both cohorts of a comparison; refuses a pair that selects the same sessions, since that
   /// comparison would pass whatever the data.
-  public static func pair(
+  package static func pair(
     baseline: String, candidate: String, within base: SessionFilter, time: (String) -> Double?
   ) throws(CohortSelectorError) -> (baseline: Cohort, candidate: Cohort) {
     let first = try parse(name: "baseline", selector: baseline, within: base, time: time)

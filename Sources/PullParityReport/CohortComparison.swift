@@ -1,5 +1,5 @@
-public import PullParityCore
-public import PullParityStore
+package import PullParityCore
+package import PullParityStore
 
 /// Two cohorts of one app's sessions (two app versions, two platforms, before and after a date)
 /// compared metric by metric: what `pullparity compare` prints.
@@ -7,27 +7,27 @@ public import PullParityStore
 /// Figures are computed exactly as `report` computes them (p50 by linear interpolation, rates
 /// over the sessions where the flag applies, rules as `RuleEvaluator` counts them), with the
 /// same tolerances and minimum sample, so a compare of two platforms agrees with the report.
-public struct CohortComparison: Equatable, Sendable, Encodable {
+package struct CohortComparison: Equatable, Sendable, Encodable {
   /// Bumped on any change of this JSON's shape.
-  public static let formatVersion = 2
+  package static let formatVersion = 2
 
-  public var baseline: Cohort
-  public var candidate: Cohort
+  package var baseline: Cohort
+  package var candidate: Cohort
   /// The apps of the compared sessions, in name order: one, unless the caller allowed more.
-  public var apps: [String]
+  package var apps: [String]
   /// Only sessions of this trigger were compared; `nil`: all sessions, whatever their trigger.
-  public var trigger: RefreshTrigger?
-  public var context: ReportContext
-  public var baselineSessions: Int
-  public var candidateSessions: Int
+  package var trigger: RefreshTrigger?
+  package var context: ReportContext
+  package var baselineSessions: Int
+  package var candidateSessions: Int
   /// One per `ComparedFigure` of the app's profile, in its order.
-  public var deltas: [CohortDelta]
+  package var deltas: [CohortDelta]
 
   /// `baselineSessions` and `candidateSessions` are the sessions each cohort's filter read;
   /// those of another trigger than `trigger` are left out here, so a pull's figures are not
   /// diluted by tab re-selects (as `report` keeps triggers apart). `profile` is the one the
   /// sessions were derived with; its rules are compared too.
-  public init(
+  package init(
     baseline: Cohort, baselineSessions: [SessionRecord], candidate: Cohort, candidateSessions: [SessionRecord],
     trigger: RefreshTrigger?, profile: Profile, violations: ViolationIndex, context: ReportContext
   ) {
@@ -55,12 +55,12 @@ public struct CohortComparison: Equatable, Sendable, Encodable {
   }
 
   /// The figures that got worse beyond their tolerance, in order.
-  public var regressions: [ComparedFigure] { deltas.filter { $0.verdict == .regression }.map(\.figure) }
+  package var regressions: [ComparedFigure] { deltas.filter { $0.verdict == .regression }.map(\.figure) }
 
   /// How the gate ends: a regression fails; no figure with enough sessions does not pass.
-  public var outcome: GateOutcome { context.policy.gate(deltas.map(\.verdict.gateVerdict)) }
+  package var outcome: GateOutcome { context.policy.gate(deltas.map(\.verdict.gateVerdict)) }
 
-  public func delta(_ figure: ComparedFigure) -> CohortDelta? { deltas.first { $0.figure == figure } }
+  package func delta(_ figure: ComparedFigure) -> CohortDelta? { deltas.first { $0.figure == figure } }
 
   enum CodingKeys: String, CodingKey {
     case formatVersion = "format_version"
@@ -73,7 +73,7 @@ public struct CohortComparison: Equatable, Sendable, Encodable {
     var sessions: Int
   }
 
-  public func encode(to encoder: any Encoder) throws {
+  package func encode(to encoder: any Encoder) throws {
     var container = encoder.container(keyedBy: CodingKeys.self)
     try container.encode(Self.formatVersion, forKey: .formatVersion)
     try container.encode(apps, forKey: .apps)

@@ -1,15 +1,15 @@
-import PullParityCore
-import PullParityStore
+internal import PullParityCore
+internal import PullParityStore
 
 /// `pullparity compare` for a terminal: who is compared, one row per metric, and the verdict.
-public struct CohortComparisonTextRenderer {
-  public var style: TextStyle
+package struct CohortComparisonTextRenderer {
+  package var style: TextStyle
 
-  public init(style: TextStyle = .plain) {
+  package init(style: TextStyle = .plain) {
     self.style = style
   }
 
-  public func render(_ comparison: CohortComparison) -> String {
+  package func render(_ comparison: CohortComparison) -> String {
     let e = TerminalText.escaped
     var out: [String] = []
     let apps = comparison.apps.isEmpty ? "no sessions" : comparison.apps.map(e).joined(separator: ", ")

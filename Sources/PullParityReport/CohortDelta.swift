@@ -1,24 +1,24 @@
 /// One figure from the baseline cohort to the candidate: both figures, the change, and whether
 /// the change is a regression.
-public struct CohortDelta: Equatable, Sendable, Encodable {
-  public var figure: ComparedFigure
+package struct CohortDelta: Equatable, Sendable, Encodable {
+  package var figure: ComparedFigure
   /// The unit of the figure (the profile's distance unit, ms or %).
-  public var unit: String
-  public var baseline: CohortMeasure
-  public var candidate: CohortMeasure
+  package var unit: String
+  package var baseline: CohortMeasure
+  package var candidate: CohortMeasure
   /// candidate − baseline: in the figure's unit, percentage points for rates. `nil` when a side
   /// has no value.
-  public var delta: Double?
+  package var delta: Double?
   /// Rates only: the 95 % confidence interval of `delta`.
-  public var interval: RateDifference?
+  package var interval: RateDifference?
   /// In the figure's unit, percentage points for rates.
-  public var tolerance: Double
-  public var verdict: CohortVerdict
+  package var tolerance: Double
+  package var verdict: CohortVerdict
 
   /// A rate regresses only when the whole interval of the change lies beyond the tolerance on
   /// the worse side; a p50 when it moves beyond the tolerance. Below the minimum sample on
   /// either side there is no verdict.
-  public init(
+  package init(
     figure: ComparedFigure, unit: String, baseline: CohortMeasure, candidate: CohortMeasure, tolerance: Double,
     policy: VerdictPolicy
   ) {
@@ -48,7 +48,7 @@ public struct CohortDelta: Equatable, Sendable, Encodable {
     case intervalHigh = "delta_ci_high"
   }
 
-  public func encode(to encoder: any Encoder) throws {
+  package func encode(to encoder: any Encoder) throws {
     var container = encoder.container(keyedBy: CodingKeys.self)
     try container.encode(figure.key, forKey: .metric)
     try container.encode(figure.isRuleFigure ? "rule" : "metric", forKey: .kind)

@@ -1,6 +1,6 @@
 /// What a cohort selector (`key=value`) may narrow on. The app is not one of them: a comparison
 /// is within one app, chosen for both cohorts with `--app`.
-public enum CohortKey: String, CaseIterable, Sendable, Codable {
+package enum CohortKey: String, CaseIterable, Sendable, Codable {
   case appVersion = "app_version"
   case platform
   case screen
@@ -10,5 +10,5 @@ public enum CohortKey: String, CaseIterable, Sendable, Codable {
   case until
 
   /// `app_version, platform, screen, since, until`, for error messages and help.
-  public static var list: String { allCases.map(\.rawValue).joined(separator: ", ") }
+  package static var list: String { allCases.map(\.rawValue).joined(separator: ", ") }
 }

@@ -1,19 +1,19 @@
 /// One cohort's figure for one compared figure: the p50 of a distribution, or a rate in percent
 /// with what it was counted from.
-public struct CohortMeasure: Equatable, Sendable, Encodable {
+package struct CohortMeasure: Equatable, Sendable, Encodable {
   /// p50 in the metric's unit; percent (0–100) for rates. `nil` without data.
-  public var value: Double?
+  package var value: Double?
   /// Sample size: the sessions with a value, or a rate's denominator.
-  public var n: Int
+  package var n: Int
   /// Rates only.
-  public var rate: Rate?
+  package var rate: Rate?
 
-  public init(value: Double?, n: Int) {
+  package init(value: Double?, n: Int) {
     self.value = value
     self.n = n
   }
 
-  public init(rate: Rate) {
+  package init(rate: Rate) {
     self.value = rate.percent
     self.n = rate.denominator
     self.rate = rate
@@ -23,7 +23,7 @@ public struct CohortMeasure: Equatable, Sendable, Encodable {
 
   /// A rate has the shape of every rate (numerator, denominator, percent); a distribution its
   /// p50 as `value` and its `n`.
-  public func encode(to encoder: any Encoder) throws {
+  package func encode(to encoder: any Encoder) throws {
     if let rate {
       try rate.encode(to: encoder)
       return

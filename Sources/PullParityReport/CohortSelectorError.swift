@@ -1,6 +1,6 @@
 /// Why a `--baseline`/`--candidate` selector was refused. `cohort` is the option's name without
 /// dashes (`baseline`, `candidate`).
-public enum CohortSelectorError: Error, Equatable, Sendable, CustomStringConvertible {
+package enum CohortSelectorError: Error, Equatable, Sendable, CustomStringConvertible {
   case empty(cohort: String)
   case notKeyValue(cohort: String, part: String)
   case unknownKey(cohort: String, key: String)
@@ -15,7 +15,7 @@ public enum CohortSelectorError: Error, Equatable, Sendable, CustomStringConvert
   /// Both selectors, with the common filters, pick the same sessions: nothing to compare.
   case sameSessions
 
-  public var description: String {
+  package var description: String {
     switch self {
     case .empty(let cohort):
       "--\(cohort) is empty; give one or more key=value selectors (keys: \(CohortKey.list))"

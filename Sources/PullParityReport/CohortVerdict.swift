@@ -1,5 +1,5 @@
 /// What happened to one figure from the baseline cohort to the candidate.
-public enum CohortVerdict: String, Sendable, Codable {
+package enum CohortVerdict: String, Sendable, Codable {
   /// Worse than the baseline by more than the tolerance: fails `compare`.
   case regression
   /// Better than the baseline by more than the tolerance.

@@ -1,15 +1,15 @@
-public import PullParityCore
-import PullParityStore
+package import PullParityCore
+internal import PullParityStore
 
 /// What `compare` compares between two cohorts: every parity metric, then the profile's rules
 /// that no metric already counts (late hide, reveal order, cache order...), so that an
 /// app-specific defect that appears or is fixed shows as a change.
-public enum ComparedFigure: Equatable, Sendable {
+package enum ComparedFigure: Equatable, Sendable {
   case metric(ParityMetric)
   case rule(ProfileRule)
 
   /// The figures compared for an app with `profile`.
-  public static func all(for profile: Profile) -> [ComparedFigure] {
+  package static func all(for profile: Profile) -> [ComparedFigure] {
     // Rules whose rate is a parity metric already (flash, hold compliance...) are not repeated.
     let counted: Set<ProfileRule> = [.holdCompliance, .flash, .prematureHide, .labelText, .armMismatch]
     return ParityMetric.allCases.map(ComparedFigure.metric)
@@ -17,31 +17,31 @@ public enum ComparedFigure: Equatable, Sendable {
   }
 
   /// The name in JSON: the metric's, or the rule's with a `_rate` suffix.
-  public var key: String {
+  package var key: String {
     switch self {
     case .metric(let metric): metric.rawValue
     case .rule(let rule): rule.rawValue + "_rate"
     }
   }
 
-  public var title: String {
+  package var title: String {
     switch self {
     case .metric(let metric): metric.title
     case .rule(let rule): rule.title
     }
   }
 
-  public var isRate: Bool {
+  package var isRate: Bool {
     if case .metric(let metric) = self { return metric.isRate }
     return true
   }
 
-  public func unit(distance: String) -> String {
+  package func unit(distance: String) -> String {
     if case .metric(let metric) = self { return metric.unit(distance: distance) }
     return "%"
   }
 
-  public var direction: MetricDirection {
+  package var direction: MetricDirection {
     switch self {
     case .metric(let metric): MetricDirection(metric)
     case .rule: .higherIsWorse
@@ -49,7 +49,7 @@ public enum ComparedFigure: Equatable, Sendable {
   }
 
   /// The tolerance of the metric, or the rate tolerance for a rule.
-  public func tolerance(_ tolerances: ParityTolerances) -> Double {
+  package func tolerance(_ tolerances: ParityTolerances) -> Double {
     if case .metric(let metric) = self { return tolerances.tolerance(for: metric) }
     return tolerances.ratePoints
   }

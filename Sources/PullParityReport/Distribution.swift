@@ -1,11 +1,11 @@
 /// Sample size and percentiles of one metric for one group of sessions.
-public struct Distribution: Equatable, Sendable, Encodable {
-  public var n: Int
-  public var p50: Double?
-  public var p90: Double?
-  public var p95: Double?
+package struct Distribution: Equatable, Sendable, Encodable {
+  package var n: Int
+  package var p50: Double?
+  package var p90: Double?
+  package var p95: Double?
 
-  public init(_ values: [Double]) {
+  package init(_ values: [Double]) {
     let sorted = values.sorted()
     n = sorted.count
     p50 = Percentile.of(sorted: sorted, 0.5)
@@ -15,7 +15,7 @@ public struct Distribution: Equatable, Sendable, Encodable {
 
   enum CodingKeys: String, CodingKey { case n, p50, p90, p95 }
 
-  public func encode(to encoder: any Encoder) throws {
+  package func encode(to encoder: any Encoder) throws {
     var container = encoder.container(keyedBy: CodingKeys.self)
     try container.encode(n, forKey: .n)
     try container.encode(Measured.value(p50), forKey: .p50)

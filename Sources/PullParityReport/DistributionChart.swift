@@ -1,4 +1,4 @@
-import PullParityCore
+internal import PullParityCore
 
 /// Box plots of one metric, a row per platform: box p25–p75, a bar at p50, whiskers p5–p95, and
 /// the sessions themselves as dots beneath, with the profile's threshold as a dashed line.

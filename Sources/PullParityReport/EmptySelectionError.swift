@@ -1,23 +1,23 @@
-import PullParityCore
-public import PullParityStore
+internal import PullParityCore
+package import PullParityStore
 
 /// A report, checklist or comparison matched no session. Nothing checked is not a pass, so the
 /// command fails, naming the filter and the values the database does have.
-public struct EmptySelectionError: Error, CustomStringConvertible, Sendable {
-  public var database: String
-  public var filter: SessionFilter
-  public var values: FilterValues
+package struct EmptySelectionError: Error, CustomStringConvertible, Sendable {
+  package var database: String
+  package var filter: SessionFilter
+  package var values: FilterValues
   /// What was being selected, e.g. "the baseline cohort (app_version=3.8.0)".
-  public var what: String
+  package var what: String
 
-  public init(database: String, filter: SessionFilter, values: FilterValues, what: String = "the selection") {
+  package init(database: String, filter: SessionFilter, values: FilterValues, what: String = "the selection") {
     self.database = database
     self.filter = filter
     self.values = values
     self.what = what
   }
 
-  public var description: String {
+  package var description: String {
     guard values.sessions > 0 else {
       return "\(database) holds no sessions: run `pullparity ingest` first. Nothing was checked."
     }

@@ -1,4 +1,4 @@
-import PullParityCore
+internal import PullParityCore
 
 /// Number formats shared by the text, Markdown, CSV and HTML renderers, so every format shows
 /// the same figures.

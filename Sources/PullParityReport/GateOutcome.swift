@@ -1,5 +1,5 @@
 /// How a gate (`report --check`, `qa`, `compare`) ends.
-public enum GateOutcome: String, Sendable, Codable {
+package enum GateOutcome: String, Sendable, Codable {
   case passed
   /// A figure failed its check.
   case failed
@@ -9,5 +9,5 @@ public enum GateOutcome: String, Sendable, Codable {
   case nothingJudged = "nothing_judged"
 
   /// The process exit code: 0 only when the gate passed.
-  public var exitCode: Int32 { self == .passed ? 0 : 1 }
+  package var exitCode: Int32 { self == .passed ? 0 : 1 }
 }

@@ -1,8 +1,8 @@
-import PullParityCore
-import PullParityStore
+internal import PullParityCore
+internal import PullParityStore
 
 /// How an app's sessions are sliced before platforms are compared.
-public enum GroupDimension: String, CaseIterable, Sendable, Codable {
+package enum GroupDimension: String, CaseIterable, Sendable, Codable {
   /// Pull, tab re-select and programmatic refreshes apart (the default: they are different
   /// gestures and must not dilute each other).
   case trigger

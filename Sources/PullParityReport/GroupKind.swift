@@ -1,5 +1,5 @@
 /// How a parity group could be judged.
-public enum GroupKind: String, Sendable, Codable {
+package enum GroupKind: String, Sendable, Codable {
   /// Two or more platforms: compared with the reference platform, and each judged against the
   /// profile.
   case compared

@@ -1,11 +1,11 @@
-import PullParityCore
-import PullParityStore
+internal import PullParityCore
+internal import PullParityStore
 
 /// The parity report as one self-contained HTML file: inline CSS and SVG, no script, nothing
 /// fetched, so it can be mailed, attached to a ticket or opened offline. Tables show the same
 /// figures as the text report; charts add what a table cannot, the per-session spread.
-public struct HTMLReportRenderer {
-  public init() {}
+package struct HTMLReportRenderer {
+  package init() {}
 
   /// The distance and time metrics drawn as box plots, with what each measures.
   private static let distributionCharts: [(metric: ParityMetric, about: String)] = [
@@ -15,7 +15,7 @@ public struct HTMLReportRenderer {
     (.visibleMs, "refreshing indicator shown until hidden"),
   ]
 
-  public func render(_ input: HTMLReportInput) -> String {
+  package func render(_ input: HTMLReportInput) -> String {
     let report = input.report
     let palette = ChartPalette(platforms: report.apps.flatMap(\.groups).flatMap(\.platforms).map(\.platform))
     let sessionsByGroup = groupSessions(input)

@@ -1,4 +1,4 @@
-import PullParityCore
+internal import PullParityCore
 
 /// The rules of a group's profile as an HTML table: per platform, the share of sessions that
 /// broke each rule, its budget and the verdict.

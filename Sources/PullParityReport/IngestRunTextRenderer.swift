@@ -1,10 +1,10 @@
-public import PullParityStore
+package import PullParityStore
 
 /// The `ingest_runs` ledger for a terminal, newest run first: one block per run, in 80 columns.
-public struct IngestRunTextRenderer {
-  public init() {}
+package struct IngestRunTextRenderer {
+  package init() {}
 
-  public func render(_ runs: [IngestRun]) -> String {
+  package func render(_ runs: [IngestRun]) -> String {
     guard !runs.isEmpty else { return "No ingest runs: run `pullparity ingest` first.\n" }
     return runs.flatMap(block).joined(separator: "\n") + "\n"
   }

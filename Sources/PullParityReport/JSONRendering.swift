@@ -1,8 +1,8 @@
 import Foundation
 
 /// Stable JSON: sorted keys, two-space indent, no escaped slashes.
-public enum JSONRendering {
-  public static func render(_ value: some Encodable) throws -> String {
+package enum JSONRendering {
+  package static func render(_ value: some Encodable) throws -> String {
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
     return String(decoding: try encoder.encode(value), as: UTF8.self) + "\n"

@@ -1,11 +1,11 @@
-import PullParityCore
+internal import PullParityCore
 
 /// The parity report as GitHub-flavoured Markdown, to paste into a pull request: the verdict
 /// first, then one table per app and group with the platforms side by side.
-public struct MarkdownReportRenderer {
-  public init() {}
+package struct MarkdownReportRenderer {
+  package init() {}
 
-  public func render(_ report: ParityReport) -> String {
+  package func render(_ report: ParityReport) -> String {
     var out: [String] = ["# Pull-to-refresh parity", "", summary(report), ""]
     out.append(
       "\(report.sessionCount) sessions, grouped by \(Self.escape(report.groupedBy.rawValue)); "

@@ -1,21 +1,21 @@
 /// One metric of one platform against the reference platform.
-public struct MetricComparison: Equatable, Sendable, Encodable {
-  public var metric: ParityMetric
-  public var platform: String
-  public var reference: String
+package struct MetricComparison: Equatable, Sendable, Encodable {
+  package var metric: ParityMetric
+  package var platform: String
+  package var reference: String
   /// p50 for distributions; percent (0–100) for rates.
-  public var value: Double?
-  public var referenceValue: Double?
+  package var value: Double?
+  package var referenceValue: Double?
   /// `value` − `referenceValue`: in the metric's unit, percentage points for rates.
-  public var difference: Double?
+  package var difference: Double?
   /// Rates only: the 95 % confidence interval of the difference, percentage points.
-  public var interval: RateDifference?
-  public var tolerance: Double
+  package var interval: RateDifference?
+  package var tolerance: Double
   /// The smaller side's sample: sessions with a value, or a rate's denominator.
-  public var n: Int
+  package var n: Int
   /// Rates fail when the whole interval lies beyond the tolerance; distributions when the p50s
   /// differ by more than it.
-  public var verdict: Verdict
+  package var verdict: Verdict
 
   enum CodingKeys: String, CodingKey {
     case metric, platform, reference, value, difference, tolerance, n, verdict
@@ -26,7 +26,7 @@ public struct MetricComparison: Equatable, Sendable, Encodable {
 
   private func rounded(_ x: Double?) -> Double? { metric.isRate ? Measured.percent(x) : Measured.value(x) }
 
-  public func encode(to encoder: any Encoder) throws {
+  package func encode(to encoder: any Encoder) throws {
     var container = encoder.container(keyedBy: CodingKeys.self)
     try container.encode(metric, forKey: .metric)
     try container.encode(platform, forKey: .platform)

@@ -1,5 +1,5 @@
 /// Which way a metric gets worse, which decides when a change between cohorts is a regression.
-public enum MetricDirection: String, Sendable, Codable {
+package enum MetricDirection: String, Sendable, Codable {
   /// Rates of things that should not happen: flash, premature hide, label violations, arm
   /// mismatch.
   case higherIsWorse = "higher_is_worse"
@@ -10,7 +10,7 @@ public enum MetricDirection: String, Sendable, Codable {
   /// is an improvement.
   case eitherIsWorse = "either_is_worse"
 
-  public init(_ metric: ParityMetric) {
+  package init(_ metric: ParityMetric) {
     switch metric {
     case .armDistance, .clientArmDistance, .timeToArmMs, .visibleMs: self = .eitherIsWorse
     case .holdComplianceRate: self = .lowerIsWorse
@@ -21,7 +21,7 @@ public enum MetricDirection: String, Sendable, Codable {
   /// The verdict on `delta` = candidate − baseline. A change of exactly the tolerance is still
   /// unchanged, as parity is in `report`. With an `interval` (rates), the whole interval must
   /// lie beyond the tolerance: a change that may be chance is not a regression.
-  public func verdict(delta: Double, interval: RateDifference? = nil, tolerance: Double) -> CohortVerdict {
+  package func verdict(delta: Double, interval: RateDifference? = nil, tolerance: Double) -> CohortVerdict {
     // The same hair of slack as `report`, for values equal in decimal but not in binary.
     let limit = tolerance + Measured.slack
     if let interval {
@@ -40,7 +40,7 @@ public enum MetricDirection: String, Sendable, Codable {
   }
 
   /// For the text table: the direction in which a change counts against the candidate.
-  public var worseWhen: String {
+  package var worseWhen: String {
     switch self {
     case .higherIsWorse: "higher"
     case .lowerIsWorse: "lower"

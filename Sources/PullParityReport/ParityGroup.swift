@@ -1,29 +1,29 @@
 /// The platforms of one app side by side, for one slice of its sessions (a trigger, a screen).
-public struct ParityGroup: Equatable, Sendable, Encodable {
+package struct ParityGroup: Equatable, Sendable, Encodable {
   /// What the slice is, e.g. `trigger` = `pull`.
-  public var dimension: String
-  public var value: String
+  package var dimension: String
+  package var value: String
   /// `nil` when the group has a single platform.
-  public var referencePlatform: String?
-  public var platforms: [PlatformSummary]
-  public var comparisons: [MetricComparison]
+  package var referencePlatform: String?
+  package var platforms: [PlatformSummary]
+  package var comparisons: [MetricComparison]
 
   /// The reference platform first, then the others in name order: the column order of every
   /// format.
-  public var orderedPlatforms: [PlatformSummary] {
+  package var orderedPlatforms: [PlatformSummary] {
     platforms.filter { $0.platform == referencePlatform } + platforms.filter { $0.platform != referencePlatform }
   }
 
   /// Every verdict of the group: the comparisons, then each platform's rules.
-  public var verdicts: [Verdict] { comparisons.map(\.verdict) + platforms.flatMap(\.rules).map(\.verdict) }
+  package var verdicts: [Verdict] { comparisons.map(\.verdict) + platforms.flatMap(\.rules).map(\.verdict) }
 
-  public var kind: GroupKind {
+  package var kind: GroupKind {
     guard verdicts.contains(where: \.isJudged) else { return .skipped }
     return platforms.count > 1 ? .compared : .judgedAlone
   }
 
   /// Fail when a comparison or a rule failed; else pass when anything was judged.
-  public var verdict: Verdict {
+  package var verdict: Verdict {
     if verdicts.contains(.fail) { return .fail }
     if verdicts.contains(.pass) { return .pass }
     return verdicts.contains(.insufficientData) ? .insufficientData : .noData
@@ -34,7 +34,7 @@ public struct ParityGroup: Equatable, Sendable, Encodable {
     case referencePlatform = "reference_platform"
   }
 
-  public func encode(to encoder: any Encoder) throws {
+  package func encode(to encoder: any Encoder) throws {
     var container = encoder.container(keyedBy: CodingKeys.self)
     try container.encode(dimension, forKey: .dimension)
     try container.encode(value, forKey: .value)

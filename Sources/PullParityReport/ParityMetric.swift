@@ -1,8 +1,8 @@
-import PullParityCore
+internal import PullParityCore
 
 /// The metrics parity compares (docs/events.md §6, plus the client's own arming point and the
 /// arm-mismatch rate, which is where a platform arming on the wrong distance shows).
-public enum ParityMetric: String, CaseIterable, Sendable, Codable {
+package enum ParityMetric: String, CaseIterable, Sendable, Codable {
   case armDistance = "arm_distance"
   case clientArmDistance = "client_arm_distance"
   case timeToArmMs = "time_to_arm_ms"
@@ -13,14 +13,14 @@ public enum ParityMetric: String, CaseIterable, Sendable, Codable {
   case labelViolationRate = "label_violation_rate"
   case armMismatchRate = "arm_mismatch_rate"
 
-  public var isRate: Bool {
+  package var isRate: Bool {
     switch self {
     case .armDistance, .clientArmDistance, .timeToArmMs, .visibleMs: false
     default: true
     }
   }
 
-  public var title: String {
+  package var title: String {
     switch self {
     case .armDistance: "arm distance"
     case .clientArmDistance: "client arm distance"
@@ -35,7 +35,7 @@ public enum ParityMetric: String, CaseIterable, Sendable, Codable {
   }
 
   /// The profile's distance unit (pt, px, dp), ms, or % for a share of sessions.
-  public func unit(distance: String) -> String {
+  package func unit(distance: String) -> String {
     switch self {
     case .armDistance, .clientArmDistance: distance
     case .timeToArmMs, .visibleMs: "ms"

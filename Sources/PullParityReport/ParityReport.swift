@@ -1,21 +1,21 @@
 /// Platforms compared per app, and each platform judged against its profile: what
 /// `pullparity report` prints.
-public struct ParityReport: Equatable, Sendable, Encodable {
+package struct ParityReport: Equatable, Sendable, Encodable {
   /// Bumped on any change of this JSON's shape; documented in the README.
-  public static let formatVersion = 2
+  package static let formatVersion = 2
 
-  public var context: ReportContext
-  public var groupedBy: GroupDimension
-  public var apps: [AppParity]
+  package var context: ReportContext
+  package var groupedBy: GroupDimension
+  package var apps: [AppParity]
 
-  public var groups: [ParityGroup] { apps.flatMap(\.groups) }
+  package var groups: [ParityGroup] { apps.flatMap(\.groups) }
 
   /// How `report --check` ends: a failure anywhere fails; nothing judged does not pass.
-  public var outcome: GateOutcome { context.policy.gate(groups.flatMap(\.verdicts)) }
+  package var outcome: GateOutcome { context.policy.gate(groups.flatMap(\.verdicts)) }
 
-  public var sessionCount: Int { groups.flatMap(\.platforms).reduce(0) { $0 + $1.sessions } }
+  package var sessionCount: Int { groups.flatMap(\.platforms).reduce(0) { $0 + $1.sessions } }
 
-  public func count(_ kind: GroupKind) -> Int { groups.count { $0.kind == kind } }
+  package func count(_ kind: GroupKind) -> Int { groups.count { $0.kind == kind } }
 
   enum CodingKeys: String, CodingKey {
     case formatVersion = "format_version"
@@ -39,7 +39,7 @@ public struct ParityReport: Equatable, Sendable, Encodable {
     }
   }
 
-  public func encode(to encoder: any Encoder) throws {
+  package func encode(to encoder: any Encoder) throws {
     var container = encoder.container(keyedBy: CodingKeys.self)
     try container.encode(Self.formatVersion, forKey: .formatVersion)
     try container.encode(context, forKey: .context)

@@ -1,15 +1,15 @@
-public import PullParityCore
-public import PullParityStore
+package import PullParityCore
+package import PullParityStore
 
 /// Builds the parity report from per-session rows: per app and profile version, per slice,
 /// the platforms compared with the reference platform and each judged against its profile.
 /// Percentiles are always computed from the sessions of the group itself, never combined from
 /// smaller groups.
-public struct ParityReportBuilder {
-  public var profiles: SessionProfiles
-  public var dimension: GroupDimension
+package struct ParityReportBuilder {
+  package var profiles: SessionProfiles
+  package var dimension: GroupDimension
 
-  public init(profiles: SessionProfiles, dimension: GroupDimension = .trigger) {
+  package init(profiles: SessionProfiles, dimension: GroupDimension = .trigger) {
     self.profiles = profiles
     self.dimension = dimension
   }
@@ -25,7 +25,7 @@ public struct ParityReportBuilder {
     }
   }
 
-  public func build(_ sessions: [SessionRecord], violations: ViolationIndex, context: ReportContext) -> ParityReport {
+  package func build(_ sessions: [SessionRecord], violations: ViolationIndex, context: ReportContext) -> ParityReport {
     var byApp: [AppKey: [SessionRecord]] = [:]
     for session in sessions {
       byApp[AppKey(app: session.app, profile: session.profile, version: session.profileVersion), default: []]
@@ -63,7 +63,7 @@ public struct ParityReportBuilder {
   }
 
   /// The profile's reference platform when present, else the first in name order.
-  public static func referencePlatform(profile: Profile, among platforms: [String]) -> String? {
+  package static func referencePlatform(profile: Profile, among platforms: [String]) -> String? {
     if let preferred = profile.referencePlatform, platforms.contains(preferred) { return preferred }
     return platforms.sorted().first
   }

@@ -1,26 +1,26 @@
 /// How far apart two platforms may be and still be at parity (docs/events.md §6 defaults).
-public struct ParityTolerances: Equatable, Sendable, Codable {
+package struct ParityTolerances: Equatable, Sendable, Codable {
   /// On the p50 of arm distances, pt/px.
-  public var armDistance: Double
+  package var armDistance: Double
   /// On the p50 of time to arm, ms. The contract sets no default; 50 ms is about three frames
   /// of touch sampling, below what a person feels.
-  public var timeToArmMs: Double
+  package var timeToArmMs: Double
   /// On the p50 of visible time, ms.
-  public var visibleMs: Double
+  package var visibleMs: Double
   /// On rates, in percentage points.
-  public var ratePoints: Double
+  package var ratePoints: Double
 
-  public init(armDistance: Double = 2, timeToArmMs: Double = 50, visibleMs: Double = 100, ratePoints: Double = 2) {
+  package init(armDistance: Double = 2, timeToArmMs: Double = 50, visibleMs: Double = 100, ratePoints: Double = 2) {
     self.armDistance = armDistance
     self.timeToArmMs = timeToArmMs
     self.visibleMs = visibleMs
     self.ratePoints = ratePoints
   }
 
-  public static let `default` = ParityTolerances()
+  package static let `default` = ParityTolerances()
 
   /// The tolerance for `metric`, in its own unit (percentage points for rates).
-  public func tolerance(for metric: ParityMetric) -> Double {
+  package func tolerance(for metric: ParityMetric) -> Double {
     switch metric {
     case .armDistance, .clientArmDistance: armDistance
     case .timeToArmMs: timeToArmMs

@@ -1,23 +1,23 @@
-public import PullParityCore
+package import PullParityCore
 
 /// The verdict every format starts or ends with, computed once so that text, Markdown and HTML
 /// name the same failing groups, metrics and rules.
-public enum ParityVerdict {
+package enum ParityVerdict {
   /// One group that failed: the metrics not at parity, and the rules broken with the platforms
   /// that broke them.
-  public struct GroupFailure: Equatable, Sendable {
-    public var app: String
-    public var group: String
-    public var metrics: [ParityMetric]
-    public var rules: [(rule: ProfileRule, platforms: [String])]
+  package struct GroupFailure: Equatable, Sendable {
+    package var app: String
+    package var group: String
+    package var metrics: [ParityMetric]
+    package var rules: [(rule: ProfileRule, platforms: [String])]
 
-    public static func == (lhs: GroupFailure, rhs: GroupFailure) -> Bool {
+    package static func == (lhs: GroupFailure, rhs: GroupFailure) -> Bool {
       lhs.app == rhs.app && lhs.group == rhs.group && lhs.metrics == rhs.metrics
         && lhs.rules.map(\.rule) == rhs.rules.map(\.rule) && lhs.rules.map(\.platforms) == rhs.rules.map(\.platforms)
     }
 
     /// "flash, arm mismatch; rules: flash (pwa), arm mismatch (ios)".
-    public var summary: String {
+    package var summary: String {
       var parts: [String] = []
       if !metrics.isEmpty { parts.append("parity of " + metrics.map(\.title).joined(separator: ", ")) }
       if !rules.isEmpty {
@@ -29,7 +29,7 @@ public enum ParityVerdict {
   }
 
   /// Groups that failed, with their failing metrics and rules in report order.
-  public static func failures(_ report: ParityReport) -> [GroupFailure] {
+  package static func failures(_ report: ParityReport) -> [GroupFailure] {
     report.apps.flatMap { app in
       app.groups.filter { $0.verdict == .fail }.map { group in
         var metrics: [ParityMetric] = []
@@ -46,14 +46,14 @@ public enum ParityVerdict {
   }
 
   /// "2 groups compared, 3 judged alone, 1 skipped".
-  public static func groupCounts(_ report: ParityReport) -> String {
+  package static func groupCounts(_ report: ParityReport) -> String {
     func groups(_ n: Int) -> String { n == 1 ? "1 group" : "\(n) groups" }
     return "\(groups(report.count(.compared))) compared, \(report.count(.judgedAlone)) judged alone (one platform), "
       + "\(report.count(.skipped)) skipped (fewer than \(report.context.policy.minSessions) sessions)"
   }
 
   /// The outcome in words, without the failure list.
-  public static func headline(_ report: ParityReport) -> String {
+  package static func headline(_ report: ParityReport) -> String {
     switch report.outcome {
     case .passed:
       report.groups.flatMap(\.verdicts).contains(.insufficientData)

@@ -1,8 +1,8 @@
 /// Percentiles of per-session values (docs/events.md §6): linear interpolation between the closest
 /// ranks, the definition of numpy's default and of R's type 7.
-public enum Percentile {
+package enum Percentile {
   /// The `p`-th percentile (0...1) of `sorted`, which must be in ascending order.
-  public static func of(sorted values: [Double], _ p: Double) -> Double? {
+  package static func of(sorted values: [Double], _ p: Double) -> Double? {
     guard !values.isEmpty else { return nil }
     let rank = p * Double(values.count - 1)
     let lower = Int(rank.rounded(.down))

@@ -1,10 +1,10 @@
-public import PullParityCore
+package import PullParityCore
 
 /// Profiles with every number, one block each.
-public struct ProfileTextRenderer {
-  public init() {}
+package struct ProfileTextRenderer {
+  package init() {}
 
-  public func render(_ profiles: [Profile]) -> String {
+  package func render(_ profiles: [Profile]) -> String {
     profiles.map(block).joined(separator: "\n")
   }
 

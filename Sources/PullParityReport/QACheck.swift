@@ -1,9 +1,9 @@
-import PullParityCore
+internal import PullParityCore
 
 /// The checklist items. The first six are the Padel parity spec's QA checklist; the others are
 /// the same kind of check for the FFCI ticket's and the Phlock indicator's rules. Which apply to an app follows from its profile,
 /// so a user's profile gets the checks its numbers call for.
-public enum QACheck: String, CaseIterable, Sendable, Codable {
+package enum QACheck: String, CaseIterable, Sendable, Codable {
   case dragTracking = "drag_tracking"
   case armParity = "arm_parity"
   case noFlash = "no_flash"
@@ -20,7 +20,7 @@ public enum QACheck: String, CaseIterable, Sendable, Codable {
   case tabReselect = "tab_reselect"
 
   /// The number of the item in the Padel spec's checklist, for the six that come from it.
-  public var seedItem: Int? {
+  package var seedItem: Int? {
     switch self {
     case .dragTracking: 1
     case .armParity: 2
@@ -32,7 +32,7 @@ public enum QACheck: String, CaseIterable, Sendable, Codable {
     }
   }
 
-  public var title: String {
+  package var title: String {
     switch self {
     case .dragTracking: "Indicator follows the drag"
     case .armParity: "Refresh arms near the reference platform's distance"

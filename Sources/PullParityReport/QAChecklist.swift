@@ -1,23 +1,23 @@
-import PullParityCore
-public import PullParityStore
+internal import PullParityCore
+package import PullParityStore
 
 /// Evaluates the checklist (the Padel spec's items 1–6 and the equivalent checks of the FFCI and
 /// Phlock rules) for every app and platform in the data.
-public struct QAChecklist {
+package struct QAChecklist {
   /// Drag tracking: how far the drawn offset may stray from `distance × resistance` (pt/px),
   /// and the longest gap between pull samples (ms) — 100 ms is 10 frames a second, where a
   /// drag visibly stutters.
-  public static let maxOffsetError = 2.0
-  public static let maxSampleGapMs = 100.0
+  package static let maxOffsetError = 2.0
+  package static let maxSampleGapMs = 100.0
 
   /// The profiles the sessions were derived with.
-  public var profiles: SessionProfiles
+  package var profiles: SessionProfiles
 
-  public init(profiles: SessionProfiles) {
+  package init(profiles: SessionProfiles) {
     self.profiles = profiles
   }
 
-  public func evaluate(sessions: [SessionRecord], violations: ViolationIndex, context: ReportContext) -> QAReport {
+  package func evaluate(sessions: [SessionRecord], violations: ViolationIndex, context: ReportContext) -> QAReport {
     var context = context
     context.span(sessions)
     var items: [QAItemResult] = []

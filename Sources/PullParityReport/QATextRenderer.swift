@@ -1,12 +1,12 @@
 /// The QA checklist, item by item per app and platform.
-public struct QATextRenderer {
-  public var style: TextStyle
+package struct QATextRenderer {
+  package var style: TextStyle
 
-  public init(style: TextStyle = .plain) {
+  package init(style: TextStyle = .plain) {
     self.style = style
   }
 
-  public func render(_ report: QAReport) -> String {
+  package func render(_ report: QAReport) -> String {
     var out: [String] = []
     for (label, value) in ReportHeader.lines(report.context) where label != "Tolerances" {
       out.append("\(label): \(TerminalText.escaped(value))".wrapped(width: 80, indent: "  "))

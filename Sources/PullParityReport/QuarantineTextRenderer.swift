@@ -1,20 +1,20 @@
-public import PullParityStore
+package import PullParityStore
 
 /// Quarantined lines for a terminal: where each is, why it was refused and how it began. All
 /// of it came from the input, so all of it goes through `TerminalText.escaped`.
-public struct QuarantineTextRenderer {
+package struct QuarantineTextRenderer {
   /// Characters of a raw line shown under it.
-  public static let rawShown = 100
+  package static let rawShown = 100
 
-  public init() {}
+  package init() {}
 
   /// `file:line: category: reason`, the form an ingest's summary names bad lines in.
-  public static func location(_ line: QuarantinedLine) -> String {
+  package static func location(_ line: QuarantinedLine) -> String {
     TerminalText.escaped("\(line.source):\(line.line): \(line.category): \(line.reason)")
   }
 
   /// - Parameter total: how many lines matched, of which `lines` are shown.
-  public func render(_ lines: [QuarantinedLine], total: Int) -> String {
+  package func render(_ lines: [QuarantinedLine], total: Int) -> String {
     guard !lines.isEmpty else { return "No quarantined line matches.\n" }
     var out: [String] = []
     for line in lines {

@@ -1,15 +1,15 @@
 /// A share of sessions, always with what it was counted from.
-public struct Rate: Equatable, Sendable, Encodable {
-  public var numerator: Int
-  public var denominator: Int
+package struct Rate: Equatable, Sendable, Encodable {
+  package var numerator: Int
+  package var denominator: Int
 
-  public init(numerator: Int, denominator: Int) {
+  package init(numerator: Int, denominator: Int) {
     self.numerator = numerator
     self.denominator = denominator
   }
 
   /// Counts the sessions where `flag` is known, and of those the ones where it is true.
-  public init<S: Sequence>(_ flags: S) where S.Element == Bool? {
+  package init<S: Sequence>(_ flags: S) where S.Element == Bool? {
     var numerator = 0
     var denominator = 0
     for case let flag? in flags {
@@ -20,14 +20,14 @@ public struct Rate: Equatable, Sendable, Encodable {
   }
 
   /// 0...1, `nil` with no sessions to count.
-  public var value: Double? { denominator == 0 ? nil : Double(numerator) / Double(denominator) }
+  package var value: Double? { denominator == 0 ? nil : Double(numerator) / Double(denominator) }
 
   /// 0...100, `nil` with no sessions to count.
-  public var percent: Double? { value.map { $0 * 100 } }
+  package var percent: Double? { value.map { $0 * 100 } }
 
   /// The Wilson score interval (0...1) at `z` standard errors: unlike the textbook ± interval it
   /// stays within 0...1 and is not empty at 0 % or 100 %, which are common rates here.
-  public func wilson(z: Double = 1.959_963_984_540_054) -> (low: Double, high: Double)? {
+  package func wilson(z: Double = 1.959_963_984_540_054) -> (low: Double, high: Double)? {
     guard let p = value else { return nil }
     let n = Double(denominator)
     let z2 = z * z
@@ -39,7 +39,7 @@ public struct Rate: Equatable, Sendable, Encodable {
   enum CodingKeys: String, CodingKey { case numerator, denominator, percent }
 
   /// One shape for every rate in every JSON output: numerator, denominator, percent.
-  public func encode(to encoder: any Encoder) throws {
+  package func encode(to encoder: any Encoder) throws {
     var container = encoder.container(keyedBy: CodingKeys.self)
     try container.encode(numerator, forKey: .numerator)
     try container.encode(denominator, forKey: .denominator)

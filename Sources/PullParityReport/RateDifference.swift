@@ -1,13 +1,13 @@
 /// The difference between two rates in percentage points, with its 95 % confidence interval by
 /// Newcombe's hybrid score method (his method 10), built from the two Wilson intervals: it
 /// behaves at 0 % and 100 % and on small samples, where the textbook interval does not.
-public struct RateDifference: Equatable, Sendable {
+package struct RateDifference: Equatable, Sendable {
   /// `rate` − `reference`, percentage points.
-  public var points: Double
-  public var low: Double
-  public var high: Double
+  package var points: Double
+  package var low: Double
+  package var high: Double
 
-  public init?(_ rate: Rate, minus reference: Rate) {
+  package init?(_ rate: Rate, minus reference: Rate) {
     guard let p1 = rate.value, let p2 = reference.value, let (l1, u1) = rate.wilson(),
       let (l2, u2) = reference.wilson()
     else { return nil }
@@ -19,7 +19,7 @@ public struct RateDifference: Equatable, Sendable {
 
   /// The whole interval lies beyond ±`tolerance`: the rates differ by more than the tolerance,
   /// not only by chance. A difference whose interval reaches into the tolerance is not a failure.
-  public func exceeds(tolerance: Double) -> Bool {
+  package func exceeds(tolerance: Double) -> Bool {
     low > tolerance + Measured.slack || high < -tolerance - Measured.slack
   }
 }

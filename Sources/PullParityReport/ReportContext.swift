@@ -1,27 +1,27 @@
 import Foundation
-import PullParityCore
-public import PullParityStore
+internal import PullParityCore
+package import PullParityStore
 
 /// What a report was made from, printed by every format so that a report read later (a CI
 /// artifact, a pasted table) says which data, filters, rules and thresholds it judged.
-public struct ReportContext: Equatable, Sendable, Encodable {
+package struct ReportContext: Equatable, Sendable, Encodable {
   /// The database file as named on the command line.
-  public var database: String
-  public var filter: SessionFilter
+  package var database: String
+  package var filter: SessionFilter
   /// Start times (epoch ms) of the first and last session selected.
-  public var firstSessionMs: Double?
-  public var lastSessionMs: Double?
+  package var firstSessionMs: Double?
+  package var lastSessionMs: Double?
   /// The profiles the selected sessions were derived and judged with.
-  public var profiles: [ProfileStamp]
-  public var toolVersion: String
+  package var profiles: [ProfileStamp]
+  package var toolVersion: String
   /// When the report was made, epoch ms (injected: tests and reproducible builds fix it).
-  public var generatedAtMs: Double
-  public var tolerances: ParityTolerances
-  public var policy: VerdictPolicy
+  package var generatedAtMs: Double
+  package var tolerances: ParityTolerances
+  package var policy: VerdictPolicy
   /// Selected sessions with more events than any gesture has, biggest first.
-  public var suspectSessions: [SuspectSession] = []
+  package var suspectSessions: [SuspectSession] = []
 
-  public init(
+  package init(
     database: String, filter: SessionFilter, toolVersion: String, generatedAtMs: Double,
     tolerances: ParityTolerances = .default, policy: VerdictPolicy = .default
   ) {
@@ -58,7 +58,7 @@ public struct ReportContext: Equatable, Sendable, Encodable {
     case suspectSessions = "suspect_sessions"
   }
 
-  public func encode(to encoder: any Encoder) throws {
+  package func encode(to encoder: any Encoder) throws {
     var container = encoder.container(keyedBy: CodingKeys.self)
     try container.encode(database, forKey: .database)
     try container.encode(filter, forKey: .filter)
@@ -75,7 +75,7 @@ public struct ReportContext: Equatable, Sendable, Encodable {
   }
 
   /// UTC with milliseconds: `2026-11-20T10:15:02.345Z`.
-  public static func rfc3339(_ ms: Double) -> String {
+  package static func rfc3339(_ ms: Double) -> String {
     let formatter = ISO8601DateFormatter()
     formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
     return formatter.string(from: Date(timeIntervalSince1970: ms / 1000))

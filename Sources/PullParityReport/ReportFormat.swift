@@ -1,5 +1,5 @@
 /// The output formats of `report`.
-public enum ReportFormat: String, CaseIterable, Sendable {
+package enum ReportFormat: String, CaseIterable, Sendable {
   case text
   case json
   case markdown
@@ -8,9 +8,9 @@ public enum ReportFormat: String, CaseIterable, Sendable {
 
   /// HTML charts per-session values and example timelines; the other formats need only the
   /// report, so the CLI reads sessions and events for HTML alone.
-  public var needsSessionDetail: Bool { self == .html }
+  package var needsSessionDetail: Bool { self == .html }
 
-  public func render(_ input: ReportRenderInput) throws -> String {
+  package func render(_ input: ReportRenderInput) throws -> String {
     switch self {
     case .text: TextReportRenderer(style: input.style).render(input.report)
     case .json: try JSONRendering.render(input.report)

@@ -1,13 +1,13 @@
-import PullParityCore
+internal import PullParityCore
 
-public import PullParityStore
+package import PullParityStore
 
 /// The context lines every human-readable format opens with: what was read, which rules judged
 /// it, and when. Values from the data are returned raw; each format escapes them its own way.
-public enum ReportHeader {
+package enum ReportHeader {
   /// `app=padel platform=ios since=2026-11-18T00:00:00Z`, in the cohort selectors' words, or
   /// `all sessions`.
-  public static func filter(_ filter: SessionFilter) -> String {
+  package static func filter(_ filter: SessionFilter) -> String {
     var parts: [String] = []
     if let app = filter.app { parts.append("app=\(app)") }
     if let platform = filter.platform { parts.append("platform=\(platform)") }
@@ -25,7 +25,7 @@ public enum ReportHeader {
   }
 
   /// The lines, each a label and a value.
-  public static func lines(_ context: ReportContext) -> [(label: String, value: String)] {
+  package static func lines(_ context: ReportContext) -> [(label: String, value: String)] {
     var span = "none"
     if let first = context.firstSessionMs, let last = context.lastSessionMs {
       span = "\(ReportContext.rfc3339(first)) to \(ReportContext.rfc3339(last))"

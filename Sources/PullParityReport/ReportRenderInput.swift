@@ -1,15 +1,15 @@
-public import PullParityStore
+package import PullParityStore
 
 /// Everything a report format may draw. Only HTML reads the sessions and timelines
 /// (see `ReportFormat.needsSessionDetail`), so callers of the other formats leave them empty.
-public struct ReportRenderInput: Sendable {
-  public var report: ParityReport
+package struct ReportRenderInput: Sendable {
+  package var report: ParityReport
   /// Colours text output only.
-  public var style: TextStyle
-  public var sessions: [SessionRecord]
-  public var timelines: [SessionTimeline]
+  package var style: TextStyle
+  package var sessions: [SessionRecord]
+  package var timelines: [SessionTimeline]
 
-  public init(
+  package init(
     report: ParityReport, style: TextStyle = .plain, sessions: [SessionRecord] = [],
     timelines: [SessionTimeline] = []
   ) {
@@ -19,7 +19,7 @@ public struct ReportRenderInput: Sendable {
     self.timelines = timelines
   }
 
-  public var html: HTMLReportInput {
+  package var html: HTMLReportInput {
     HTMLReportInput(report: report, sessions: sessions, timelines: timelines)
   }
 }

@@ -1,16 +1,16 @@
-public import PullParityCore
-public import PullParityStore
+package import PullParityCore
+package import PullParityStore
 
 /// Which sessions a rule judges and which of them broke it: the one definition that the parity
 /// report's rule table, `compare` and the QA checklist all count with.
-public enum RuleEvaluator {
+package enum RuleEvaluator {
   /// The sessions `rule` applies to, and those of them that broke it.
   ///
   /// Hold rules judge completed sessions (where the flags are defined), label copy the sessions
   /// of a profile with labels, arm mismatch the sessions where the client armed, cache order
   /// the sessions on the screens that require it; the other rules every session, since any
   /// session may break them.
-  public static func judge(
+  package static func judge(
     _ rule: ProfileRule, sessions: [SessionRecord], violations: ViolationIndex, profile: Profile
   ) -> (judged: [SessionRecord], failing: [SessionRecord]) {
     let judged: [SessionRecord]
@@ -47,7 +47,7 @@ public enum RuleEvaluator {
   }
 
   /// The rule judged for one platform: its rate, budget and verdict.
-  public static func result(
+  package static func result(
     _ rule: ProfileRule, sessions: [SessionRecord], violations: ViolationIndex, profile: Profile,
     policy: VerdictPolicy
   ) -> RuleResult {
@@ -60,7 +60,7 @@ public enum RuleEvaluator {
   }
 
   /// The rules `profile` asks for, judged for one platform's sessions.
-  public static func results(
+  package static func results(
     sessions: [SessionRecord], violations: ViolationIndex, profile: Profile, policy: VerdictPolicy
   ) -> [RuleResult] {
     ProfileRule.allCases.filter { $0.applies(to: profile) }.map {

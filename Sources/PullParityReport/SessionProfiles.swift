@@ -1,21 +1,21 @@
-public import PullParityCore
-public import PullParityStore
+package import PullParityCore
+package import PullParityStore
 
 /// The profiles sessions were derived with, as the database stores them: reports judge and
 /// label sessions with these, whatever profiles the reporting command itself knows.
-public struct SessionProfiles: Sendable {
+package struct SessionProfiles: Sendable {
   private var stored: [String: [Int: StoredProfile]] = [:]
   private let fallback: ProfileCatalog
 
   /// - Parameter fallback: stands in for a profile the database lacks (a file written before
   ///   profiles were stored), when its name and version match.
-  public init(stored rows: [StoredProfile], fallback: ProfileCatalog = ProfileCatalog()) {
+  package init(stored rows: [StoredProfile], fallback: ProfileCatalog = ProfileCatalog()) {
     for row in rows { stored[row.name, default: [:]][row.version] = row }
     self.fallback = fallback
   }
 
   /// The profile a session derived with `name` version `version` is judged with.
-  public func profile(_ name: String, version: Int) -> (profile: Profile, stamp: ProfileStamp) {
+  package func profile(_ name: String, version: Int) -> (profile: Profile, stamp: ProfileStamp) {
     if let row = stored[name]?[version] {
       return (row.profile, ProfileStamp(name: name, version: version, contentHash: row.contentHash, stored: true))
     }
@@ -29,7 +29,7 @@ public struct SessionProfiles: Sendable {
   }
 
   /// The profile of an app's sessions, by the name sessions record.
-  public func latest(_ name: String) -> Profile {
+  package func latest(_ name: String) -> Profile {
     stored[name].flatMap { $0.max { $0.key < $1.key }?.value.profile } ?? fallback.resolve(name)
   }
 }

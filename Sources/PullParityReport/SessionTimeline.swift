@@ -1,17 +1,17 @@
-public import PullParityCore
-public import PullParityStore
+package import PullParityCore
+package import PullParityStore
 
 /// One example session drawn on a time axis in the HTML report: why it failed, event by event.
-public struct SessionTimeline: Equatable, Sendable {
-  public var sessionID: String
-  public var app: String
-  public var platform: String
-  public var title: String
+package struct SessionTimeline: Equatable, Sendable {
+  package var sessionID: String
+  package var app: String
+  package var platform: String
+  package var title: String
   /// Events in log order.
-  public var marks: [TimelineMark]
-  public var violations: [TimelineMark]
+  package var marks: [TimelineMark]
+  package var violations: [TimelineMark]
 
-  public init(
+  package init(
     sessionID: String, app: String, platform: String, title: String, marks: [TimelineMark],
     violations: [TimelineMark]
   ) {
@@ -24,7 +24,7 @@ public struct SessionTimeline: Equatable, Sendable {
   }
 
   /// A session's stored events and violations on one axis whose zero is its first event.
-  public init(events: [RecordedEvent], violations: [ViolationRecord]) {
+  package init(events: [RecordedEvent], violations: [ViolationRecord]) {
     let ordered = events.sorted(by: RecordedEvent.inLogOrder)
     let first = ordered.first?.event
     let origin = first?.timestamp ?? violations.map(\.atMs).min() ?? 0
@@ -51,7 +51,7 @@ public struct SessionTimeline: Equatable, Sendable {
   /// Up to `limit` sessions worth drawing: a session for each violation kind first (in the order
   /// of `ViolationKind`, hold problems first) so the examples show different failures, then
   /// further failing sessions in id order.
-  public static func exampleSessionIDs(_ violations: [ViolationRecord], limit: Int = 3) -> [String] {
+  package static func exampleSessionIDs(_ violations: [ViolationRecord], limit: Int = 3) -> [String] {
     var picked: [ByteIdentity] = []
     for kind in ViolationKind.allCases where picked.count < limit {
       if let session = violations.first(where: { $0.kind == kind && !picked.contains(ByteIdentity($0.sessionID)) }) {

@@ -1,16 +1,16 @@
-public import PullParityCore
+package import PullParityCore
 
 /// A session's events in order with the state after each and every finding: why it failed.
 /// Everything that came from the log (ids, names, labels, reasons, error messages) goes
 /// through `TerminalText.escaped`.
-public struct SessionTraceRenderer {
-  public var style: TextStyle
+package struct SessionTraceRenderer {
+  package var style: TextStyle
 
-  public init(style: TextStyle = .plain) {
+  package init(style: TextStyle = .plain) {
     self.style = style
   }
 
-  public func render(_ session: DerivedSession, steps: [SessionStep]) -> String {
+  package func render(_ session: DerivedSession, steps: [SessionStep]) -> String {
     var out: [String] = []
     let m = session.metrics
     let e = TerminalText.escaped

@@ -1,8 +1,8 @@
 /// A selected session with more events than any gesture has (`SessionSize.suspectEventCount`),
 /// flagged in the report headers.
-public struct SuspectSession: Equatable, Sendable, Encodable {
-  public var sessionID: String
-  public var events: Int
+package struct SuspectSession: Equatable, Sendable, Encodable {
+  package var sessionID: String
+  package var events: Int
 
   enum CodingKeys: String, CodingKey {
     case sessionID = "session_id"

@@ -1,12 +1,12 @@
 /// Text from event logs made safe for a terminal: control characters (escape sequences that
 /// could retitle a window or recolour the screen) and bidirectional overrides are shown as
 /// `\u{…}` instead of acting.
-public enum TerminalText {
-  public static func escaped(_ text: String) -> String { escape(text, keepingLineBreaks: false) }
+package enum TerminalText {
+  package static func escaped(_ text: String) -> String { escape(text, keepingLineBreaks: false) }
 
   /// The same, leaving `\n`, `\r` and `\t` as they are, for formats where a quoted cell holds
   /// them (CSV).
-  public static func escapedKeepingLineBreaks(_ text: String) -> String { escape(text, keepingLineBreaks: true) }
+  package static func escapedKeepingLineBreaks(_ text: String) -> String { escape(text, keepingLineBreaks: true) }
 
   private static func escape(_ text: String, keepingLineBreaks: Bool) -> String {
     var out = ""

@@ -1,15 +1,15 @@
-import PullParityCore
+internal import PullParityCore
 
 /// The parity report for an 80-column terminal: the context, then per app and group the
 /// platforms side by side and each platform's rules, then the verdict.
-public struct TextReportRenderer {
-  public var style: TextStyle
+package struct TextReportRenderer {
+  package var style: TextStyle
 
-  public init(style: TextStyle = .plain) {
+  package init(style: TextStyle = .plain) {
     self.style = style
   }
 
-  public func render(_ report: ParityReport) -> String {
+  package func render(_ report: ParityReport) -> String {
     var out = [
       style.bold("Pull-to-refresh parity") + " — \(report.sessionCount) sessions, grouped by \(report.groupedBy.rawValue)"
     ]

@@ -1,17 +1,17 @@
 /// Colour for terminal output: on only when asked (a TTY without `NO_COLOR`).
-public struct TextStyle: Sendable {
-  public var colored: Bool
+package struct TextStyle: Sendable {
+  package var colored: Bool
 
-  public init(colored: Bool) {
+  package init(colored: Bool) {
     self.colored = colored
   }
 
-  public static let plain = TextStyle(colored: false)
+  package static let plain = TextStyle(colored: false)
 
-  public func good(_ text: String) -> String { paint(text, "32") }
-  public func bad(_ text: String) -> String { paint(text, "31;1") }
-  public func dim(_ text: String) -> String { paint(text, "2") }
-  public func bold(_ text: String) -> String { paint(text, "1") }
+  package func good(_ text: String) -> String { paint(text, "32") }
+  package func bad(_ text: String) -> String { paint(text, "31;1") }
+  package func dim(_ text: String) -> String { paint(text, "2") }
+  package func bold(_ text: String) -> String { paint(text, "1") }
 
   private func paint(_ text: String, _ code: String) -> String {
     colored ? Self.sequence(code) + text + Self.sequence(Self.reset) : text

@@ -1,4 +1,4 @@
-import PullParityCore
+internal import PullParityCore
 
 /// One session on a time axis: a tick per event (pull samples short and unlabelled), the span the
 /// indicator was visible, where the minimum hold ended, and the violations beneath.

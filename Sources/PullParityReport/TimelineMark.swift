@@ -1,12 +1,12 @@
 /// One point on a session timeline: an event (label is its type) or a violation (label is its kind).
-public struct TimelineMark: Equatable, Sendable {
+package struct TimelineMark: Equatable, Sendable {
   /// Milliseconds after the session's first event.
-  public var offsetMs: Double
-  public var label: String
+  package var offsetMs: Double
+  package var label: String
   /// The payload or the expected/actual of a violation, for tooltips and the event list.
-  public var detail: String
+  package var detail: String
 
-  public init(offsetMs: Double, label: String, detail: String = "") {
+  package init(offsetMs: Double, label: String, detail: String = "") {
     self.offsetMs = offsetMs
     self.label = label
     self.detail = detail

@@ -1,7 +1,7 @@
 /// The judgement of one figure: a platform against the reference, a platform against a rule of
 /// its profile, a QA item, a change between cohorts. Only `pass` and `fail` are verdicts about
 /// the app; the other two say why there is none.
-public enum Verdict: String, Sendable, Codable {
+package enum Verdict: String, Sendable, Codable {
   case pass
   case fail
   /// Fewer sessions than the minimum sample (`--min-sessions`): too few to say either way.
@@ -10,5 +10,5 @@ public enum Verdict: String, Sendable, Codable {
   case noData = "no_data"
 
   /// A verdict was reached (pass or fail).
-  public var isJudged: Bool { self == .pass || self == .fail }
+  package var isJudged: Bool { self == .pass || self == .fail }
 }

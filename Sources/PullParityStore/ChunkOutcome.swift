@@ -1,15 +1,15 @@
 /// What a chunk's lines turned out to be when it was written.
-public struct ChunkOutcome: Equatable, Sendable {
+package struct ChunkOutcome: Equatable, Sendable {
   /// Lines that were events: stored then, or duplicates of stored ones.
-  public var events: Int
-  public var conflicts: Int
-  public var rejected: Int
-  public var blank: Int
+  package var events: Int
+  package var conflicts: Int
+  package var rejected: Int
+  package var blank: Int
   /// Whether the run that committed the chunk left its work undone (killed, interrupted,
   /// failed): a run reading the chunk again resumes that work instead of counting it again.
-  public var resumable: Bool
+  package var resumable: Bool
 
-  public init(events: Int, conflicts: Int, rejected: Int, blank: Int, resumable: Bool = false) {
+  package init(events: Int, conflicts: Int, rejected: Int, blank: Int, resumable: Bool = false) {
     self.events = events
     self.conflicts = conflicts
     self.rejected = rejected

@@ -1,4 +1,4 @@
-import GRDB
+package import GRDB
 
 /// A statement's columns by name, looked up once: hot loops read cells by position without
 /// depending on the order of the SELECT list.

@@ -1,5 +1,5 @@
 /// What storing one event did (docs/events.md §9, duplicates and conflicts).
-public enum EventStoreOutcome: Equatable, Sendable {
+package enum EventStoreOutcome: Equatable, Sendable {
   case stored
   /// The same `event_id` with a byte-identical line was already stored: skipped.
   case duplicate

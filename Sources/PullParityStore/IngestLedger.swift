@@ -1,5 +1,5 @@
 import Foundation
-public import GRDB
+package import GRDB
 
 /// The `ingest_runs` table: one row per run, kept up to date inside every batch's transaction
 /// so that a killed run's row says what it had committed.
@@ -7,8 +7,8 @@ public import GRDB
 /// A run holds its lock (byte `run_id` of `<database>-lock`, see `DatabaseLockFile`) from the
 /// transaction that adds its row until it finishes. A writer that opens the database marks
 /// every `running` row whose lock nobody holds `interrupted`: its process died.
-public enum IngestLedger {
-  public static func begin(
+package enum IngestLedger {
+  package static func begin(
     _ database: PullParityDatabase, sources: [String], toolVersion: String,
     profileVersions: [String: Int], parser: String
   ) throws -> Int64 {
@@ -43,7 +43,7 @@ public enum IngestLedger {
   }
 
   /// Records the run's totals so far; call inside the batch's transaction.
-  public static func record(_ db: Database, runID: Int64, totals: RunCounts) throws {
+  package static func record(_ db: Database, runID: Int64, totals: RunCounts) throws {
     try db.execute(
       sql: """
         UPDATE ingest_runs SET lines_read = ?, events_stored = ?, duplicates = ?, conflicts = ?,
@@ -57,7 +57,7 @@ public enum IngestLedger {
       ])
   }
 
-  public static func finish(
+  package static func finish(
     _ database: PullParityDatabase, runID: Int64, status: RunStatus, totals: RunCounts,
     durationMs: Double
   ) throws {

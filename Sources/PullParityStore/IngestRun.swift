@@ -1,31 +1,31 @@
 import Foundation
-import GRDB
+package import GRDB
 
 /// One row of the `ingest_runs` ledger.
-public struct IngestRun: Sendable, Encodable {
-  public var id: Int64
-  public var startedAt: String
-  public var finishedAt: String?
+package struct IngestRun: Sendable, Encodable {
+  package var id: Int64
+  package var startedAt: String
+  package var finishedAt: String?
   /// running | completed | interrupted | failed.
-  public var status: String
+  package var status: String
   /// The sources read, in order.
-  public var sources: [String]
-  public var linesRead: Int
-  public var eventsStored: Int
-  public var duplicates: Int
-  public var conflicts: Int
-  public var quarantined: Int
+  package var sources: [String]
+  package var linesRead: Int
+  package var eventsStored: Int
+  package var duplicates: Int
+  package var conflicts: Int
+  package var quarantined: Int
   /// Bad lines this run met that an earlier run had already quarantined.
-  public var alreadyQuarantined: Int
-  public var blankLines: Int
+  package var alreadyQuarantined: Int
+  package var blankLines: Int
   /// Lines of chunks an interrupted run had committed, taken over rather than counted again.
-  public var linesResumed: Int
-  public var sessionsDerived: Int
-  public var durationMs: Double?
-  public var toolVersion: String
-  public var parser: String
+  package var linesResumed: Int
+  package var sessionsDerived: Int
+  package var durationMs: Double?
+  package var toolVersion: String
+  package var parser: String
   /// When a later writer found this run dead and marked it `interrupted`.
-  public var recoveredAt: String?
+  package var recoveredAt: String?
 
   init(row: Row) {
     id = row["run_id"]

@@ -1,10 +1,10 @@
-public import GRDB
+package import GRDB
 
 /// The database `pullparity load` writes a distributed run into.
-public enum LoadTarget {
+package enum LoadTarget {
   /// A run's tables are loaded whole into a new file: merging them with stored events would
   /// need the duplicate and re-derivation rules of `ingest`, which is what ingest is for.
-  public static func requireEmpty(_ db: Database) throws {
+  package static func requireEmpty(_ db: Database) throws {
     let sql = "SELECT (SELECT count(*) FROM events), (SELECT count(*) FROM sessions)"
     guard let row = try Row.fetchOne(db, sql: sql) else { return }
     let events: Int = row[0]

@@ -1,7 +1,7 @@
 import Foundation
-public import GRDB
+package import GRDB
 import GRDBSQLite
-import PullParitySchema
+package import PullParitySchema
 
 /// The SQLite file dashboards read: opened in WAL mode (a dashboard can read while an ingest
 /// writes) and migrated forward on open from the SQL files in `schema/`.
@@ -10,23 +10,23 @@ import PullParitySchema
 /// in `<database>-lock`), and every wait for another process (its migration, its write
 /// transaction) is bounded by `lockTimeout`, after which the command fails with a message that
 /// says so instead of SQLite's "database is locked".
-public final class PullParityDatabase: Sendable {
-  public let path: String
+package final class PullParityDatabase: Sendable {
+  package let path: String
   /// Set when the file could only be read as it is on disk (see `ImmutableRead`): tell the user.
-  public let note: String?
+  package let note: String?
   /// Seconds to wait for another process before giving up.
-  public let lockTimeout: Double
+  package let lockTimeout: Double
   let queue: DatabaseQueue
   /// Writers only: the migration lock and the locks that tell live runs from killed ones.
   let lockFile: DatabaseLockFile?
 
   /// How long a command waits for another process by default: longer than an ingest's
   /// transaction (seconds) by far, short enough that a stuck process is reported.
-  public static let defaultLockTimeout: Double = 60
+  package static let defaultLockTimeout: Double = 60
 
   /// Opens (creating if needed) and migrates the database at `path`; `readOnly` opens an
   /// existing one for reading, immutably when this user may not write it.
-  public init(path: String, readOnly: Bool = false, lockTimeout: Double = defaultLockTimeout) throws {
+  package init(path: String, readOnly: Bool = false, lockTimeout: Double = defaultLockTimeout) throws {
     try DatabaseIdentity.checkName(path)
     self.path = path
     self.lockTimeout = lockTimeout
@@ -145,18 +145,18 @@ public final class PullParityDatabase: Sendable {
   }
 
   /// Names of the migrations applied to this file.
-  public func appliedMigrations() throws -> [String] {
+  package func appliedMigrations() throws -> [String] {
     try read { db in try Self.migrator.appliedMigrations(db) }
   }
 
-  public func read<T>(_ body: (Database) throws -> T) throws -> T {
+  package func read<T>(_ body: (Database) throws -> T) throws -> T {
     try wrap("reading \(path)") { try queue.read(body) }
   }
 
   /// One transaction: all of `body` is committed, or none of it. It begins IMMEDIATE (GRDB's
   /// default for writes), so waiting for another writer happens at its start, bounded by
   /// `lockTimeout`.
-  public func write<T>(_ body: (Database) throws -> T) throws -> T {
+  package func write<T>(_ body: (Database) throws -> T) throws -> T {
     try wrap("writing \(path)") { try queue.write(body) }
   }
 

@@ -1,14 +1,14 @@
-import GRDB
+package import GRDB
 
 /// Which quarantined lines to list: every condition that is set must hold.
-public struct QuarantineFilter: Sendable {
-  public var runID: Int64?
+package struct QuarantineFilter: Sendable {
+  package var runID: Int64?
   /// `quarantine.category`: not_json, missing_field, …, conflict.
-  public var category: String?
+  package var category: String?
   /// `quarantine.source`, as the ingest recorded it.
-  public var source: String?
+  package var source: String?
 
-  public init(runID: Int64? = nil, category: String? = nil, source: String? = nil) {
+  package init(runID: Int64? = nil, category: String? = nil, source: String? = nil) {
     self.runID = runID
     self.category = category
     self.source = source

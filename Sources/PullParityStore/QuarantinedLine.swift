@@ -1,20 +1,20 @@
 import Foundation
-import GRDB
+package import GRDB
 
 /// A line the quarantine table holds, as `pullparity quarantine` lists it.
-public struct QuarantinedLine: Sendable, Encodable {
-  public var id: Int64
-  public var source: String
-  public var line: Int
-  public var byteOffset: Int
-  public var category: String
+package struct QuarantinedLine: Sendable, Encodable {
+  package var id: Int64
+  package var source: String
+  package var line: Int
+  package var byteOffset: Int
+  package var category: String
   /// Names the field and what was wrong with it.
-  public var reason: String
+  package var reason: String
   /// The line as received; bytes that are not UTF-8 (a BLOB in the table) become U+FFFD.
-  public var raw: String
+  package var raw: String
   /// For a conflict: the id whose stored version won.
-  public var eventID: String?
-  public var runID: Int64
+  package var eventID: String?
+  package var runID: Int64
 
   init(row: Row) {
     id = row["quarantine_id"]

@@ -1,11 +1,11 @@
-public import GRDB
-import PullParityCore
+package import GRDB
+package import PullParityCore
 
 /// The reads and deletes of a replay, inside one transaction with its `IngestTransaction`.
-public struct ReplayTransaction {
+package struct ReplayTransaction {
   private let db: Database
 
-  public init(_ db: Database) {
+  package init(_ db: Database) {
     self.db = db
   }
 
@@ -27,13 +27,13 @@ public struct ReplayTransaction {
   }
 
   /// Empties the derived tables; the raw log stays.
-  public func clearDerived() throws {
+  package func clearDerived() throws {
     try db.execute(sql: "DELETE FROM violations; DELETE FROM sessions")
   }
 
   /// Calls `body` once per session with its ref and all its stored events, reading the log in
   /// session order so that only one session's events are in memory at a time.
-  public func forEachSession(_ body: (Int64, [StoredEvent]) throws -> Void) throws {
+  package func forEachSession(_ body: (Int64, [StoredEvent]) throws -> Void) throws {
     let rows = try Row.fetchCursor(
       db,
       sql: """

@@ -1,17 +1,17 @@
-import GRDB
-public import PullParityCore
+package import GRDB
+package import PullParityCore
 
 /// The reads behind reports, checks and the session drill-down.
-public struct ReportQueries {
-  public let database: PullParityDatabase
+package struct ReportQueries {
+  package let database: PullParityDatabase
 
-  public init(_ database: PullParityDatabase) {
+  package init(_ database: PullParityDatabase) {
     self.database = database
   }
 
   /// Sessions matching `filter`, in first-seen order: a plain scan of the table, which on a
   /// large file is many times faster than visiting rows in id order through the index.
-  public func sessions(_ filter: SessionFilter) throws -> [SessionRecord] {
+  package func sessions(_ filter: SessionFilter) throws -> [SessionRecord] {
     let (clause, arguments) = filter.sql()
     let sql = """
       SELECT s.session_id, s.app, s.profile, s.profile_version, s.platform, s.app_version, s.screen,
@@ -51,7 +51,7 @@ public struct ReportQueries {
   }
 
   /// Violations of the sessions matching `filter`, by session id then order of finding.
-  public func violations(_ filter: SessionFilter) throws -> [ViolationRecord] {
+  package func violations(_ filter: SessionFilter) throws -> [ViolationRecord] {
     let (clause, arguments) = filter.sql()
     let sql = """
       SELECT v.session_id, s.app, s.platform, v.kind, v.ts_ms, v.expected, v.actual
@@ -69,7 +69,7 @@ public struct ReportQueries {
   }
 
   /// The raw events of one session, for the drill-down.
-  public func storedEvents(ofSession sessionID: String) throws -> [StoredEvent] {
+  package func storedEvents(ofSession sessionID: String) throws -> [StoredEvent] {
     try database.read { db in
       try Row.fetchAll(
         db,
@@ -88,7 +88,7 @@ public struct ReportQueries {
   /// Sessions whose id starts with `prefix`, ignoring ASCII case (a drill-down may name a
   /// session by a prefix, typed in lower case when iOS wrote the UUID in upper case). A scan of
   /// `sessions`, which is small next to `events`.
-  public func sessionIDs(startingWith prefix: String, limit: Int = 5) throws -> [String] {
+  package func sessionIDs(startingWith prefix: String, limit: Int = 5) throws -> [String] {
     let pattern = prefix.replacing("\\", with: "\\\\").replacing("%", with: "\\%").replacing("_", with: "\\_") + "%"
     return try database.read { db in
       try String.fetchAll(
@@ -98,7 +98,7 @@ public struct ReportQueries {
   }
 
   /// Every app, platform, app version and screen that sessions have, each in name order.
-  public func filterValues() throws -> FilterValues {
+  package func filterValues() throws -> FilterValues {
     try database.read { db in
       func distinct(_ column: String) throws -> [String] {
         try String.fetchAll(
@@ -111,12 +111,12 @@ public struct ReportQueries {
   }
 
   /// The profiles sessions were derived with.
-  public func storedProfiles() throws -> [StoredProfile] {
+  package func storedProfiles() throws -> [StoredProfile] {
     try database.read { try ProfileRegistry.stored($0) }
   }
 
   /// Sessions by outcome across the whole database.
-  public func outcomeCounts() throws -> [SessionOutcome: Int] {
+  package func outcomeCounts() throws -> [SessionOutcome: Int] {
     try database.read { db in
       var counts: [SessionOutcome: Int] = [:]
       for row in try Row.fetchAll(db, sql: "SELECT outcome, count(*) AS sessions FROM sessions GROUP BY outcome") {

@@ -4,25 +4,25 @@
 /// `quarantined` + `alreadyQuarantined` + `blankLines`. Lines of chunks that a run which left
 /// its work undone had committed are `linesResumed` and nothing else, so the counters summed
 /// over a killed run and the run that finished its work equal those of one clean run.
-public struct RunCounts: Equatable, Sendable {
+package struct RunCounts: Equatable, Sendable {
   /// Lines this run accounted for (resumed lines are not among them).
-  public var linesRead = 0
-  public var blankLines = 0
-  public var eventsStored = 0
-  public var duplicates = 0
+  package var linesRead = 0
+  package var blankLines = 0
+  package var eventsStored = 0
+  package var duplicates = 0
   /// Conflicts this run added to the quarantine.
-  public var conflicts = 0
+  package var conflicts = 0
   /// Malformed lines this run added to the quarantine.
-  public var quarantined = 0
+  package var quarantined = 0
   /// Bad lines (conflicts included) that were in the quarantine already.
-  public var alreadyQuarantined = 0
+  package var alreadyQuarantined = 0
   /// Lines read again that an earlier, unfinished run had committed and counted.
-  public var linesResumed = 0
-  public var sessionsDerived = 0
+  package var linesResumed = 0
+  package var sessionsDerived = 0
 
-  public init() {}
+  package init() {}
 
-  public static func += (lhs: inout RunCounts, rhs: RunCounts) {
+  package static func += (lhs: inout RunCounts, rhs: RunCounts) {
     lhs.linesRead += rhs.linesRead
     lhs.blankLines += rhs.blankLines
     lhs.eventsStored += rhs.eventsStored

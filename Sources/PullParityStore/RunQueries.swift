@@ -1,15 +1,15 @@
-import GRDB
+package import GRDB
 
 /// Reads about ingest runs and what they quarantined.
-public struct RunQueries {
-  public let database: PullParityDatabase
+package struct RunQueries {
+  package let database: PullParityDatabase
 
-  public init(_ database: PullParityDatabase) {
+  package init(_ database: PullParityDatabase) {
     self.database = database
   }
 
   /// Quarantined lines matching `filter`, in source and line order.
-  public func quarantined(_ filter: QuarantineFilter, limit: Int? = nil) throws -> [QuarantinedLine] {
+  package func quarantined(_ filter: QuarantineFilter, limit: Int? = nil) throws -> [QuarantinedLine] {
     let (condition, arguments) = filter.sql
     return try database.read { db in
       try Row.fetchAll(
@@ -24,7 +24,7 @@ public struct RunQueries {
   }
 
   /// How many quarantined lines match `filter`.
-  public func quarantinedCount(_ filter: QuarantineFilter) throws -> Int {
+  package func quarantinedCount(_ filter: QuarantineFilter) throws -> Int {
     let (condition, arguments) = filter.sql
     return try database.read { db in
       try Int.fetchOne(db, sql: "SELECT count(*) FROM quarantine WHERE \(condition)", arguments: arguments) ?? 0
@@ -32,7 +32,7 @@ public struct RunQueries {
   }
 
   /// The `ingest_runs` ledger, newest first.
-  public func runs(limit: Int? = nil) throws -> [IngestRun] {
+  package func runs(limit: Int? = nil) throws -> [IngestRun] {
     try database.read { db in
       try Row.fetchAll(db, sql: "SELECT * FROM ingest_runs ORDER BY run_id DESC LIMIT ?", arguments: [limit ?? -1])
         .map(IngestRun.init(row:))

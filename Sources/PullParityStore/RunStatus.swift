@@ -1,5 +1,5 @@
 /// How an ingest run ended, as `ingest_runs.status` records it.
-public enum RunStatus: String, Sendable {
+package enum RunStatus: String, Sendable {
   /// Still writing, or killed and not yet noticed: the next writer to open the database marks
   /// a dead run `interrupted`.
   case running
@@ -11,5 +11,5 @@ public enum RunStatus: String, Sendable {
 
   /// Whether a later run that reads the chunks this run committed resumes its work (counts
   /// them as resumed) rather than re-reading a finished input (counts duplicates).
-  public var leftWorkUndone: Bool { self == .interrupted || self == .failed }
+  package var leftWorkUndone: Bool { self == .interrupted || self == .failed }
 }

@@ -1,16 +1,16 @@
-import GRDB
+package import GRDB
 
 /// Which sessions a report or check looks at. `nil` fields do not filter.
-public struct SessionFilter: Equatable, Sendable, Codable {
-  public var app: String?
-  public var platform: String?
+package struct SessionFilter: Equatable, Sendable, Codable {
+  package var app: String?
+  package var platform: String?
   /// Sessions that started at or after / before these epoch milliseconds.
-  public var sinceMs: Double?
-  public var untilMs: Double?
-  public var appVersion: String?
-  public var screen: String?
+  package var sinceMs: Double?
+  package var untilMs: Double?
+  package var appVersion: String?
+  package var screen: String?
 
-  public init(
+  package init(
     app: String? = nil, platform: String? = nil, sinceMs: Double? = nil, untilMs: Double? = nil,
     appVersion: String? = nil, screen: String? = nil
   ) {
@@ -31,7 +31,7 @@ public struct SessionFilter: Equatable, Sendable, Codable {
   }
 
   /// No field filters.
-  public var isEmpty: Bool { self == SessionFilter() }
+  package var isEmpty: Bool { self == SessionFilter() }
 
   /// The WHERE clause over `sessions` (aliased `s`) and its arguments.
   func sql() -> (clause: String, arguments: StatementArguments) {

@@ -1,21 +1,21 @@
-public import PullParityCore
+package import PullParityCore
 
 /// A stored session as reports read it.
-public struct SessionRecord: Equatable, Sendable {
-  public var sessionID: String
-  public var app: String
-  public var profile: String
-  public var profileVersion: Int
-  public var platform: String
-  public var appVersion: String?
-  public var screen: String?
-  public var empty: Bool
-  public var startedAtMs: Double
-  public var metrics: SessionMetrics
+package struct SessionRecord: Equatable, Sendable {
+  package var sessionID: String
+  package var app: String
+  package var profile: String
+  package var profileVersion: Int
+  package var platform: String
+  package var appVersion: String?
+  package var screen: String?
+  package var empty: Bool
+  package var startedAtMs: Double
+  package var metrics: SessionMetrics
   /// `sessions.event_count`.
-  public var eventCount: Int
+  package var eventCount: Int
 
-  public init(
+  package init(
     sessionID: String, app: String, profile: String, profileVersion: Int, platform: String,
     appVersion: String?, screen: String?, empty: Bool, startedAtMs: Double, metrics: SessionMetrics,
     eventCount: Int = 0

@@ -1,41 +1,41 @@
-public import PullParityCore
+package import PullParityCore
 
 /// A `sessions` row as plain columns (flags 0/1), keyed by column name when encoded: what
 /// `pullparity derive` writes and `pullparity load` reads back. `session_ref` is left out: it is
 /// a join key the loading database hands out, not a fact about the session.
-public struct SessionRow: Codable, Equatable, Sendable {
-  public var sessionID: String
-  public var app: String
-  public var profile: String
-  public var profileVersion: Int
-  public var platform: String
-  public var appVersion: String?
-  public var osVersion: String?
-  public var device: String?
-  public var screen: String?
-  public var empty: Int
-  public var outcome: String
-  public var finalState: String
-  public var trigger: String?
-  public var timeToArmMs: Double?
-  public var armDistance: Double?
-  public var clientArmDistance: Double?
-  public var releaseDistance: Double?
-  public var loadMs: Double?
-  public var visibleMs: Double?
-  public var flash: Int?
-  public var prematureHide: Int?
-  public var lateHide: Int?
-  public var holdCompliant: Int?
-  public var labelViolations: Int?
-  public var armMismatch: Int?
-  public var loadOk: Int?
-  public var maxSampleGapMs: Double?
-  public var maxOffsetError: Double?
-  public var violationCount: Int
-  public var eventCount: Int
-  public var startedAtMs: Double
-  public var endedAtMs: Double
+package struct SessionRow: Codable, Equatable, Sendable {
+  package var sessionID: String
+  package var app: String
+  package var profile: String
+  package var profileVersion: Int
+  package var platform: String
+  package var appVersion: String?
+  package var osVersion: String?
+  package var device: String?
+  package var screen: String?
+  package var empty: Int
+  package var outcome: String
+  package var finalState: String
+  package var trigger: String?
+  package var timeToArmMs: Double?
+  package var armDistance: Double?
+  package var clientArmDistance: Double?
+  package var releaseDistance: Double?
+  package var loadMs: Double?
+  package var visibleMs: Double?
+  package var flash: Int?
+  package var prematureHide: Int?
+  package var lateHide: Int?
+  package var holdCompliant: Int?
+  package var labelViolations: Int?
+  package var armMismatch: Int?
+  package var loadOk: Int?
+  package var maxSampleGapMs: Double?
+  package var maxOffsetError: Double?
+  package var violationCount: Int
+  package var eventCount: Int
+  package var startedAtMs: Double
+  package var endedAtMs: Double
 
   enum CodingKeys: String, CodingKey {
     case sessionID = "session_id", app, profile, profileVersion = "profile_version", platform
@@ -50,7 +50,7 @@ public struct SessionRow: Codable, Equatable, Sendable {
   }
 
   /// The one mapping from a derived session to its columns (ingest writes through it too).
-  public init(_ session: DerivedSession) {
+  package init(_ session: DerivedSession) {
     let m = session.metrics
     sessionID = session.sessionID
     app = session.app

@@ -1,11 +1,11 @@
 /// 64-bit FNV-1a: a stable (across runs and machines) integer key for ids, so the hot path
 /// probes and sorts integers instead of text. Collisions are expected and handled: every
 /// match is confirmed on the full id.
-public enum StableHash {
-  public static let fnvOffsetBasis = Int64(bitPattern: 0xcbf2_9ce4_8422_2325)
+package enum StableHash {
+  package static let fnvOffsetBasis = Int64(bitPattern: 0xcbf2_9ce4_8422_2325)
 
   /// FNV-1a of `bytes`, continuing from `seed` (chain calls to hash several buffers as one).
-  public static func fnv1a64(_ bytes: UnsafeRawBufferPointer, seed: Int64 = fnvOffsetBasis) -> Int64 {
+  package static func fnv1a64(_ bytes: UnsafeRawBufferPointer, seed: Int64 = fnvOffsetBasis) -> Int64 {
     var hash = UInt64(bitPattern: seed)
     for byte in bytes {
       hash ^= UInt64(byte)
@@ -15,11 +15,11 @@ public enum StableHash {
   }
 
   /// FNV-1a of one more byte.
-  public static func fnv1a64(byte: UInt8, seed: Int64) -> Int64 {
+  package static func fnv1a64(byte: UInt8, seed: Int64) -> Int64 {
     Int64(bitPattern: (UInt64(bitPattern: seed) ^ UInt64(byte)) &* 0x0000_0100_0000_01b3)
   }
 
-  public static func fnv1a64(_ text: String) -> Int64 {
+  package static func fnv1a64(_ text: String) -> Int64 {
     var text = text
     return text.withUTF8 { fnv1a64(UnsafeRawBufferPointer($0)) }
   }

@@ -1,6 +1,6 @@
 /// A stored event as read back for re-derivation: the raw line is the truth, it is parsed again.
-public struct StoredEvent: Sendable {
-  public var raw: String
-  public var source: String
-  public var line: Int
+package struct StoredEvent: Sendable {
+  package var raw: String
+  package var source: String
+  package var line: Int
 }

@@ -1,16 +1,16 @@
-public import PullParityCore
+package import PullParityCore
 
 /// A stored violation with the session dimensions reports group it by.
-public struct ViolationRecord: Equatable, Sendable {
-  public var sessionID: String
-  public var app: String
-  public var platform: String
-  public var kind: ViolationKind
-  public var atMs: Double
-  public var expected: String?
-  public var actual: String?
+package struct ViolationRecord: Equatable, Sendable {
+  package var sessionID: String
+  package var app: String
+  package var platform: String
+  package var kind: ViolationKind
+  package var atMs: Double
+  package var expected: String?
+  package var actual: String?
 
-  public init(
+  package init(
     sessionID: String, app: String, platform: String, kind: ViolationKind, atMs: Double, expected: String?,
     actual: String?
   ) {

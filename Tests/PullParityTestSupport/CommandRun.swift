@@ -1,12 +1,12 @@
 import Foundation
 
 /// Runs the built `pullparity` binary and collects what it printed.
-public struct CommandRun: Sendable {
-  public var exitCode: Int32
-  public var stdout: String
-  public var stderr: String
+package struct CommandRun: Sendable {
+  package var exitCode: Int32
+  package var stdout: String
+  package var stderr: String
 
-  public static func pullparity(
+  package static func pullparity(
     _ arguments: [String], stdin: Data? = nil, currentDirectory: URL? = nil,
     environment: [String: String] = [:], standardOutput: FileHandle? = nil
   ) throws -> CommandRun {
@@ -16,7 +16,7 @@ public struct CommandRun: Sendable {
   }
 
   /// Runs the built `pullparity` as the user and group `uid` (needs root; `setpriv`).
-  public static func pullparity(
+  package static func pullparity(
     asUser uid: Int, _ arguments: [String], environment: [String: String] = [:]
   ) throws -> CommandRun {
     try run(
@@ -25,7 +25,7 @@ public struct CommandRun: Sendable {
       environment: environment)
   }
 
-  public static func run(
+  package static func run(
     _ executable: URL, _ arguments: [String], stdin: Data? = nil, currentDirectory: URL? = nil,
     environment: [String: String] = [:], standardOutput: FileHandle? = nil
   ) throws -> CommandRun {

@@ -2,11 +2,11 @@ import GRDB
 import PullParityStore
 
 /// Tables as text rows, to compare two databases row for row.
-public enum DatabaseDump {
+package enum DatabaseDump {
   /// The derived tables and the raw log, each row rendered as text in a stable order.
   /// `ingest_runs` is left out: it is a ledger, every run adds to it. `session_ref` is left
   /// out: a join key handed out in first-seen order, it depends on the order logs arrive in.
-  public static let tables: [(name: String, columns: String, order: String)] = [
+  package static let tables: [(name: String, columns: String, order: String)] = [
     ("sessions", sessionColumns, "session_id"),
     ("violations", "*", "session_id, ordinal"),
     ("events", "event_id, session_id, ts_ms, seq, platform, app, type, raw", "event_id"),
@@ -20,7 +20,7 @@ public enum DatabaseDump {
     load_ok, max_sample_gap_ms, max_offset_error, violation_count, event_count, started_at_ms, ended_at_ms
     """
 
-  public static func rows(_ database: PullParityDatabase, table: String, columns: String = "*", order: String) throws
+  package static func rows(_ database: PullParityDatabase, table: String, columns: String = "*", order: String) throws
     -> [String]
   {
     try database.read { db in
@@ -28,7 +28,7 @@ public enum DatabaseDump {
     }
   }
 
-  public static func all(_ database: PullParityDatabase, only names: Set<String>? = nil) throws -> [String: [String]] {
+  package static func all(_ database: PullParityDatabase, only names: Set<String>? = nil) throws -> [String: [String]] {
     var dump: [String: [String]] = [:]
     for table in tables where names?.contains(table.name) ?? true {
       dump[table.name] = try rows(database, table: table.name, columns: table.columns, order: table.order)
@@ -36,7 +36,7 @@ public enum DatabaseDump {
     return dump
   }
 
-  public static func count(_ database: PullParityDatabase, _ table: String) throws -> Int {
+  package static func count(_ database: PullParityDatabase, _ table: String) throws -> Int {
     try database.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM \(table)") ?? 0 }
   }
 }

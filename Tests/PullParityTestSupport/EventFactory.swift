@@ -1,18 +1,18 @@
 import PullParityCore
 
 /// Builds the events of one hand-written session tersely: `f.at(120, .pullMove(distance: 30, offset: nil))`.
-public struct EventFactory {
-  public var sessionID: String
-  public var app: String
-  public var platform: String
-  public var screen: String?
-  public var appVersion: String?
-  public var empty: Bool?
+package struct EventFactory {
+  package var sessionID: String
+  package var app: String
+  package var platform: String
+  package var screen: String?
+  package var appVersion: String?
+  package var empty: Bool?
   /// Epoch ms that offsets given to `at` are added to.
-  public var origin: Double
+  package var origin: Double
   private var counter = 0
 
-  public init(
+  package init(
     sessionID: String = "s1", app: String = "padel", platform: String = "ios", screen: String? = nil,
     appVersion: String? = nil, empty: Bool? = nil, origin: Double = 1_795_000_000_000
   ) {
@@ -26,7 +26,7 @@ public struct EventFactory {
   }
 
   /// An event `offset` ms after the origin, with a fresh event id.
-  public mutating func at(_ offset: Double, _ payload: EventPayload, seq: Int? = nil) -> Event {
+  package mutating func at(_ offset: Double, _ payload: EventPayload, seq: Int? = nil) -> Event {
     counter += 1
     return Event(
       eventID: "\(sessionID)-e\(counter)", sessionID: sessionID, timestamp: origin + offset, seq: seq,
@@ -34,7 +34,7 @@ public struct EventFactory {
   }
 
   /// Wraps events as read from `source`, one per line in the given order.
-  public static func recorded(_ events: [Event], source: String = "test.jsonl") -> [RecordedEvent] {
+  package static func recorded(_ events: [Event], source: String = "test.jsonl") -> [RecordedEvent] {
     events.enumerated().map { RecordedEvent(event: $0.element, source: source, line: $0.offset + 1) }
   }
 }

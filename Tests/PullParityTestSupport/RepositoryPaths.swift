@@ -1,21 +1,21 @@
 import Foundation
 
 /// Paths of the repository the tests run from.
-public enum RepositoryPaths {
+package enum RepositoryPaths {
   /// The package root, found from this file's location.
-  public static let root: URL = URL(fileURLWithPath: #filePath)
+  package static let root: URL = URL(fileURLWithPath: #filePath)
     .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
-  public static let sampleEvents = root.appendingPathComponent("sample-events")
+  package static let sampleEvents = root.appendingPathComponent("sample-events")
 
   /// The generator's own ground truth for the sample logs.
-  public static func expectedSample() throws -> [String: Any] {
+  package static func expectedSample() throws -> [String: Any] {
     let data = try Data(contentsOf: sampleEvents.appendingPathComponent("EXPECTED.json"))
     return try JSONSerialization.jsonObject(with: data) as! [String: Any]
   }
 
   /// The built `pullparity` executable next to the test bundle.
-  public static var executable: URL {
+  package static var executable: URL {
     let candidates = [
       Bundle.main.bundleURL.appendingPathComponent("pullparity"),
       Bundle.main.bundleURL.deletingLastPathComponent().appendingPathComponent("pullparity"),

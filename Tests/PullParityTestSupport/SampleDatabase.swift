@@ -1,9 +1,9 @@
 import Foundation
 
 /// `sample-events/` ingested once per test process, for the many tests that only read it.
-public enum SampleDatabase {
+package enum SampleDatabase {
   /// The database file; created on first use, removed when the test process exits.
-  public static let path: String = {
+  package static let path: String = {
     let directory = FileManager.default.temporaryDirectory
       .appendingPathComponent("pullparity-samples-\(ProcessInfo.processInfo.processIdentifier)")
     try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)

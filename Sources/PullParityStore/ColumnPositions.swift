@@ -1,4 +1,4 @@
-package import GRDB
+internal import GRDB
 
 /// A statement's columns by name, looked up once: hot loops read cells by position without
 /// depending on the order of the SELECT list.

@@ -1,6 +1,6 @@
 import Foundation
-package import GRDB
-package import PullParitySchema
+internal import GRDB
+internal import PullParitySchema
 
 /// Whether a file given as the database is one PullParity may use: it refuses, before anything
 /// is changed, a file that is not SQLite at all and a SQLite database of another program (which

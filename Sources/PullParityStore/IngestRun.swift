@@ -1,5 +1,5 @@
 import Foundation
-package import GRDB
+internal import GRDB
 
 /// One row of the `ingest_runs` ledger.
 package struct IngestRun: Sendable, Encodable {

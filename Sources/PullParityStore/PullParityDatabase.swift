@@ -1,7 +1,7 @@
 import Foundation
 package import GRDB
 import GRDBSQLite
-package import PullParitySchema
+internal import PullParitySchema
 
 /// The SQLite file dashboards read: opened in WAL mode (a dashboard can read while an ingest
 /// writes) and migrated forward on open from the SQL files in `schema/`.

@@ -1,4 +1,4 @@
-package import GRDB
+internal import GRDB
 
 /// Which quarantined lines to list: every condition that is set must hold.
 package struct QuarantineFilter: Sendable {

@@ -1,5 +1,5 @@
 import Foundation
-package import GRDB
+internal import GRDB
 
 /// A line the quarantine table holds, as `pullparity quarantine` lists it.
 package struct QuarantinedLine: Sendable, Encodable {

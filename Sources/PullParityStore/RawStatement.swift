@@ -1,4 +1,4 @@
-package import GRDB
+internal import GRDB
 import GRDBSQLite
 
 /// A prepared statement driven through SQLite's C API. Used only on the ingest hot path, where

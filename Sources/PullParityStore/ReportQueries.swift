@@ -1,4 +1,4 @@
-package import GRDB
+internal import GRDB
 package import PullParityCore
 
 /// The reads behind reports, checks and the session drill-down.

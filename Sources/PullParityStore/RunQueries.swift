@@ -1,4 +1,4 @@
-package import GRDB
+internal import GRDB
 
 /// Reads about ingest runs and what they quarantined.
 package struct RunQueries {

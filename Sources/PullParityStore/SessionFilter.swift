@@ -1,4 +1,4 @@
-package import GRDB
+internal import GRDB
 
 /// Which sessions a report or check looks at. `nil` fields do not filter.
 package struct SessionFilter: Equatable, Sendable, Codable {

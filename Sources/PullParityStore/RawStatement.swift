@@ -112,7 +112,6 @@ final class RawStatement {
   }
 
   func int64(_ column: Int32) -> Int64 { sqlite3_column_int64(handle, column) }
-  func isNull(_ column: Int32) -> Bool { sqlite3_column_type(handle, column) == SQLITE_NULL }
 
   func string(_ column: Int32) -> String {
     guard let text = sqlite3_column_text(handle, column) else { return "" }

@@ -22,20 +22,8 @@ extension LineDecoder {
     sessionID: String,
     forEachLine: (_ visit: (UnsafeRawBufferPointer, String, Int) throws -> Void) throws -> Void
   ) throws -> [RecordedEvent] {
-    var events: [RecordedEvent] = []
-    var lines = 0
-    var firstRejected: (source: String, line: Int, rejection: Rejection)?
-    try forEachLine { raw, source, line in
-      lines += 1
-      switch decode(raw, readableCount: raw.count) {
-      case .event(let event): events.append(RecordedEvent(event: event, source: source, line: line))
-      case .rejected(let rejection): if firstRejected == nil { firstRejected = (source, line, rejection) }
-      case .blank: if firstRejected == nil { firstRejected = (source, line, Rejection(.notJSON, "the stored line is empty")) }
-      }
-    }
-    guard events.isEmpty else { return events }
-    throw StoredSessionError(
-      sessionID: sessionID, storedLines: lines, firstSource: firstRejected?.source, firstLine: firstRejected?.line,
-      firstRejection: firstRejected?.rejection)
+    var gathered = StoredSessionEvents()
+    try forEachLine { raw, source, line in gathered.add(raw, source: source, line: line, decoder: &self) }
+    return try gathered.finish(sessionID: sessionID)
   }
 }

@@ -36,9 +36,9 @@ package struct Replayer {
       let tx = try IngestTransaction(db)
       var after: [ByteIdentity: String] = [:]
       var events = 0
-      try replay.forEachSession { ref, stored in
+      func derive(_ ref: Int64, _ gathered: StoredSessionEvents) throws {
         // A session none of whose lines pass today's rules is gone after the replay.
-        guard let recorded = try? decoder.sessionEvents(stored, sessionID: "\(ref)") else { return }
+        guard let recorded = try? gathered.finish(sessionID: "\(ref)") else { return }
         events += recorded.count
         let session = SessionDeriver.derive(recorded, profiles: profiles)
         if used[session.profileName] == nil { used[session.profileName] = profiles.resolve(session.profileName) }
@@ -47,6 +47,18 @@ package struct Replayer {
         let kinds = session.violations.map(\.kind.rawValue).sorted().joined(separator: ",")
         after[ByteIdentity(session.sessionID)] = "\(session.metrics.outcome.rawValue)|\(kinds)"
       }
+      // Lines arrive session by session and are decoded as they come: a session is held once,
+      // as events.
+      var current: (ref: Int64, gathered: StoredSessionEvents)?
+      try replay.forEachStoredLine { ref, raw, source, line in
+        if current?.ref != ref {
+          if let current { try derive(current.ref, current.gathered) }
+          current = (ref, StoredSessionEvents())
+        }
+        var raw = raw
+        raw.withUTF8 { current!.gathered.add(UnsafeRawBufferPointer($0), source: source, line: line, decoder: &decoder) }
+      }
+      if let current { try derive(current.ref, current.gathered) }
       try ProfileRegistry.replace(with: used.keys.sorted().compactMap { used[$0] }, in: db)
       let changed = after.keys.filter { id in before[id].map { $0 != after[id] } ?? false }.sorted().map(\.text)
       let elapsed = ContinuousClock.now - started

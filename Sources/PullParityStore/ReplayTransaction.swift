@@ -33,7 +33,9 @@ package struct ReplayTransaction {
 
   /// Calls `body` once per session with its ref and all its stored events, reading the log in
   /// session order so that only one session's events are in memory at a time.
-  package func forEachSession(_ body: (Int64, [StoredEvent]) throws -> Void) throws {
+  /// Every stored line, session by session (by ref) and in storage order within a session,
+  /// one at a time: (session ref, raw line, source, line number).
+  package func forEachStoredLine(_ body: (Int64, String, String, Int) throws -> Void) throws {
     let rows = try Row.fetchCursor(
       db,
       sql: """
@@ -43,17 +45,8 @@ package struct ReplayTransaction {
         JOIN sources s ON s.source_id = e.source_id
         ORDER BY sp.session_ref, sp.first_event_pk
         """)
-    var current: Int64?
-    var pending: [StoredEvent] = []
     while let row = try rows.next() {
-      let ref: Int64 = row[0]
-      if ref != current {
-        if let current, !pending.isEmpty { try body(current, pending) }
-        pending.removeAll(keepingCapacity: true)
-        current = ref
-      }
-      pending.append(StoredEvent(raw: row[1], source: row[2], line: row[3]))
+      try body(row["session_ref"], row["raw"], row["name"], row["line"])
     }
-    if let current, !pending.isEmpty { try body(current, pending) }
   }
 }

@@ -35,6 +35,7 @@ let package = Package(
         .embedInCode("0002_dashboard_views.sql"),
         .embedInCode("0003_profiles.sql"),
         .embedInCode("0004_exact_run_ledger.sql"),
+        .embedInCode("0005_time_ordered_event_keys.sql"),
         .embedInCode("README.md"),
       ]
     ),
@@ -85,7 +86,9 @@ let package = Package(
     ),
     .testTarget(
       name: "PullParityStoreTests",
-      dependencies: ["PullParityStore", "PullParityTestSupport", .product(name: "GRDB", package: "GRDB.swift")]
+      dependencies: [
+        "PullParityStore", "PullParitySchema", "PullParityTestSupport", .product(name: "GRDB", package: "GRDB.swift"),
+      ]
     ),
     .testTarget(
       name: "PullParityReportTests",

@@ -7,6 +7,7 @@ package enum Schema {
     ("0002_dashboard_views", text(PackageResources._002_dashboard_views_sql)),
     ("0003_profiles", text(PackageResources._003_profiles_sql)),
     ("0004_exact_run_ledger", text(PackageResources._004_exact_run_ledger_sql)),
+    ("0005_time_ordered_event_keys", text(PackageResources._005_time_ordered_event_keys_sql)),
   ]
 
   /// schema/README.md: every table, column and view for dashboard authors.

@@ -98,6 +98,23 @@ def new_uuid(rng):
                                   h[17:20], h[20:32])
 
 
+def new_uuid_v7(rng, t):
+    """A UUIDv7 as the recorders write it: the event's Unix milliseconds in the first 48 bits,
+    so ids written in time order sort in time order; the other 74 bits random."""
+    h = "%012x%020x" % (t // TPM, rng.getrandbits(80))
+    return "%s-%s-7%s-%s%s-%s" % (h[:8], h[8:12], h[13:16], "89ab"[int(h[16], 16) & 3],
+                                  h[17:20], h[20:32])
+
+
+# How bench mode names events: "v7" (time-ordered, what the recorders write) or "v4" (random).
+# The sample keeps v4 ids: its files are committed and tests name their ids.
+EVENT_IDS = "v4"
+
+
+def new_event_id(rng, t):
+    return new_uuid_v7(rng, t) if EVENT_IDS == "v7" else new_uuid(rng)
+
+
 # ---------------------------------------------------------------------------
 # timestamp formats
 # ---------------------------------------------------------------------------
@@ -181,7 +198,7 @@ class Session(object):
                     ev[k][4] = k - i + 1
             i = j + 1
         for e in ev:
-            e[5] = new_uuid(rng)
+            e[5] = new_event_id(rng, e[0])
         order = list(range(n))
         keys = [e[0] for e in ev]
         if swap and n >= 3:
@@ -1187,12 +1204,12 @@ BENCH_MIX = [("padel", "pwa", 0.3), ("padel", "ios", 0.3), ("ffci", "ios", 0.2),
              ("phlock", "ios", 0.2)]
 
 
-def run_bench(n, out, seed, concurrency, expected_path):
+def run_bench(n, out, seed, concurrency, expected_path, day=0):
     rng = Random(seed)
     t_begin = time.time()
     heap = []
     counter = 0
-    now = WINDOW_START
+    now = WINDOW_START + day * DAY_MS * TPM
     written = 0
     done_counts = {}
     truncated = 0
@@ -1268,13 +1285,19 @@ def main(argv=None):
     bp.add_argument("--seed", type=int, default=1)
     bp.add_argument("--concurrency", type=int, default=40, help="sessions open at once")
     bp.add_argument("--expected", default=None)
+    bp.add_argument("--ids", choices=["v7", "v4"], default="v7",
+                    help="event ids: v7 (time-ordered, as the recorders write them) or v4 (random)")
+    bp.add_argument("--day", type=int, default=0,
+                    help="start this many days after 2026-11-16 (consecutive days of one history)")
     a = ap.parse_args(argv)
     if a.mode == "sample":
         run_sample(a.out, a.seed, a.expected or os.path.join(a.out, "EXPECTED.json"))
     else:
         if a.events < 1:
             ap.error("--events must be >= 1")
-        run_bench(a.events, a.out, a.seed, a.concurrency, a.expected)
+        global EVENT_IDS
+        EVENT_IDS = a.ids
+        run_bench(a.events, a.out, a.seed, a.concurrency, a.expected, a.day)
 
 
 if __name__ == "__main__":

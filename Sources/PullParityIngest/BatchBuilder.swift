@@ -20,8 +20,8 @@ struct BatchBuilder {
   /// Each session's events, grouped as they arrive so deriving needs no further copies.
   private var sessionEvents: [[RecordedEvent]] = []
   private var sessionIndexByID: [ByteIdentity: Int] = [:]
-  private var seenIDHashes: Set<Int64> = []
-  private var repeatedIDHashes: Set<Int64> = []
+  private var seenIDKeys: Set<Int64> = []
+  private var repeatedIDKeys: Set<Int64> = []
 
   init(profiles: ProfileCatalog, sourceNames: [String], expectedLines: Int, maxLineBytes: Int) {
     self.profiles = profiles
@@ -60,9 +60,9 @@ struct BatchBuilder {
       eventID: batch.copy(event.eventID), sessionID: batch.copy(event.sessionID),
       platform: batch.copy(event.platform), app: batch.copy(event.app), type: batch.copy(event.type.rawValue),
       raw: batch.copy(line.bytes), timestamp: event.timestamp, seq: event.seq,
-      idHash: StableHash.fnv1a64(event.eventID), sessionIndex: sessionIndex, sourceIndex: sourceIndex,
+      idKey: EventKey.of(event.eventID), sessionIndex: sessionIndex, sourceIndex: sourceIndex,
       line: line.number, byteOffset: line.byteOffset)
-    if !seenIDHashes.insert(row.idHash).inserted { repeatedIDHashes.insert(row.idHash) }
+    if !seenIDKeys.insert(row.idKey).inserted { repeatedIDKeys.insert(row.idKey) }
     batch.rows.append(row)
     if derivesSessions {
       sessionEvents[sessionIndex].append(
@@ -114,16 +114,16 @@ struct BatchBuilder {
         batch.sessions[index].derived = SessionDeriver.derive(sessionEvents[index], profiles: profiles)
       }
     }
-    if !repeatedIDHashes.isEmpty {
-      for index in batch.rows.indices where repeatedIDHashes.contains(batch.rows[index].idHash) {
+    if !repeatedIDKeys.isEmpty {
+      for index in batch.rows.indices where repeatedIDKeys.contains(batch.rows[index].idKey) {
         batch.rows[index].idRepeatsInBatch = true
         batch.repeatedIDRows.append(index)
       }
     }
     let full = batch
     batch = IngestBatch(expectedLines: full.rows.capacity)
-    seenIDHashes.removeAll(keepingCapacity: true)
-    repeatedIDHashes.removeAll(keepingCapacity: true)
+    seenIDKeys.removeAll(keepingCapacity: true)
+    repeatedIDKeys.removeAll(keepingCapacity: true)
     sessionEvents.removeAll(keepingCapacity: true)
     sessionIndexByID.removeAll(keepingCapacity: true)
     return full

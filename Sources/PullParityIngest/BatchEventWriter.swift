@@ -38,13 +38,13 @@ struct BatchEventWriter {
       while start + size <= indices.count, !lastWasDuplicate {
         let group = Array(indices[start..<(start + size)])
         let results = try tx.storeGroup(
-          { fields(group[$0], arena) }, idHashes: group.map { batch.rows[$0].idHash }, lookFirst: lastWasDuplicate)
+          { fields(group[$0], arena) }, idKeys: group.map { batch.rows[$0].idKey }, lookFirst: lastWasDuplicate)
         for (index, result) in zip(group, results) { try record(index, result.outcome, result.pk, arena) }
         start += size
       }
     }
     for index in indices[start...] {
-      let outcome = try tx.store(fields(index, arena), idHash: batch.rows[index].idHash, lookFirst: lastWasDuplicate)
+      let outcome = try tx.store(fields(index, arena), idKey: batch.rows[index].idKey, lookFirst: lastWasDuplicate)
       try record(index, outcome, outcome == .stored ? tx.lastEventPK : nil, arena)
     }
   }

@@ -9,12 +9,12 @@ struct EventRow: Sendable {
   var raw: ArenaSlice
   var timestamp: Double
   var seq: Int?
-  var idHash: Int64
+  var idKey: Int64
   /// Index of its session in the batch's `sessions`.
   var sessionIndex: Int
   var sourceIndex: Int
   var line: Int
   var byteOffset: Int
-  /// Another line of the batch has the same id hash (a re-sent line, a conflict).
+  /// Another line of the batch has the same id key (a re-sent line, a conflict).
   var idRepeatsInBatch = false
 }

@@ -7,7 +7,7 @@ struct IngestBatch: Sendable {
   var rows: [EventRow] = []
   var rejected: [RejectedLine] = []
   var sessions: [BatchSession] = []
-  /// Rows whose id hash repeats within the batch, in input order.
+  /// Rows whose id key repeats within the batch, in input order.
   var repeatedIDRows: [Int] = []
   var arena: [UInt8] = []
   var linesRead = 0

@@ -37,7 +37,7 @@ struct LoadWriter {
                     eventID: .init(eventID), sessionID: .init(sessionID), platform: .init(platform), app: .init(app),
                     type: .init(type), raw: .init(raw), timestamp: row.tsMs, seq: row.seq, sessionRef: ref,
                     sourceID: sourceID, line: row.line, byteOffset: row.byteOffset),
-                  idHash: StableHash.fnv1a64(row.eventID))
+                  idKey: EventKey.of(row.eventID))
               }
             }
           }

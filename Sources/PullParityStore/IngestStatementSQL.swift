@@ -1,7 +1,7 @@
 /// The SQL of the statements an `IngestTransaction` prepares once and runs per row: kept apart
 /// from the class so the statements read as a list.
 enum IngestStatementSQL {
-  static let findByIDHash =
+  static let findByIDKey =
     "SELECT event_id, raw FROM events WHERE id_hash = ?"
 
   static let insertEvent =

@@ -8,7 +8,7 @@ package import PullParityCore
 /// Create one inside `PullParityDatabase.write` and let it go before the closure returns.
 package final class IngestTransaction {
   private let db: Database
-  private let findByIDHash: RawStatement
+  private let findByIDKey: RawStatement
   private let insertEvent: RawStatement
   private let insertGroup: RawStatement
   private let findGroup: RawStatement
@@ -27,7 +27,7 @@ package final class IngestTransaction {
 
   package init(_ db: Database) throws {
     self.db = db
-    findByIDHash = try RawStatement(db, IngestStatementSQL.findByIDHash)
+    findByIDKey = try RawStatement(db, IngestStatementSQL.findByIDKey)
     insertEvent = try RawStatement(db, IngestStatementSQL.insertEvent)
     insertGroup = try RawStatement(db, IngestStatementSQL.insertGroup)
     findGroup = try RawStatement(db, IngestStatementSQL.findGroup)
@@ -55,13 +55,13 @@ package final class IngestTransaction {
 
   /// Stores an event with its raw line unless its `event_id` is already stored.
   ///
-  /// `id_hash` is unique, so the insert is the duplicate check: a new event costs one index
-  /// descent. Only when the hash is taken is the stored row read, to tell a duplicate (same id,
-  /// same bytes) from a conflict (same id, other bytes) from a hash collision (other id: try the
-  /// next hash value). `lookFirst` reads before inserting, the cheaper order when most events
+  /// `id_hash` (the key: `EventKey`) is unique, so the insert is the duplicate check: a new event costs one index
+  /// descent. Only when the key is taken is the stored row read, to tell a duplicate (same id,
+  /// same bytes) from a conflict (same id, other bytes) from a key collision (other id: try the
+  /// next key value). `lookFirst` reads before inserting, the cheaper order when most events
   /// are duplicates (a re-sent file).
-  package func store(_ event: EventFields, idHash: Int64, lookFirst: Bool = false) throws -> EventStoreOutcome {
-    var slot = idHash
+  package func store(_ event: EventFields, idKey: Int64, lookFirst: Bool = false) throws -> EventStoreOutcome {
+    var slot = idKey
     var insertNext = !lookFirst
     while true {
       if insertNext, try insert(event, slot: slot) { return .stored }
@@ -76,7 +76,7 @@ package final class IngestTransaction {
       case .some(let outcome?):
         return outcome
       case .some(nil):
-        // Another id has this hash: probe the next value.
+        // Another id has this key: probe the next value.
         slot &+= 1
         insertNext = !lookFirst
       }
@@ -87,17 +87,17 @@ package final class IngestTransaction {
   /// overhead by about a sixth on the ingest benchmark.
   package static let groupSize = 8
 
-  /// Stores `groupSize` events whose id hashes are all different, with one statement where it
+  /// Stores `groupSize` events whose id keys are all different, with one statement where it
   /// can: fresh events are inserted together, and only when some are not stored (or when
   /// `lookFirst`, when most are expected to be duplicates) is each one looked at. Returns each
   /// event's outcome, in order, and the `event_pk` of the stored ones.
   package func storeGroup(
-    _ event: (Int) -> EventFields, idHashes: [Int64], lookFirst: Bool
+    _ event: (Int) -> EventFields, idKeys: [Int64], lookFirst: Bool
   ) throws -> [(outcome: EventStoreOutcome, pk: Int64?)] {
     // A statement's parameters are numbered from 1; row r's are 13r+1 ... 13r+13.
-    precondition(idHashes.count == Self.groupSize)
+    precondition(idKeys.count == Self.groupSize)
     if !lookFirst {
-      for row in 0..<Self.groupSize { bind(event(row), slot: idHashes[row], to: insertGroup, from: Int32(row * 13)) }
+      for row in 0..<Self.groupSize { bind(event(row), slot: idKeys[row], to: insertGroup, from: Int32(row * 13)) }
       let changes = try insertGroup.executeCountingChanges("storing \(Self.groupSize) events")
       let last = db.lastInsertedRowID
       if changes == Self.groupSize {
@@ -105,21 +105,21 @@ package final class IngestTransaction {
       }
       // Some were stored, some not: rows this statement wrote have the newest keys.
       let firstNew = changes > 0 ? last - Int64(changes) + 1 : Int64.max
-      return try resolveGroup(event, idHashes: idHashes, storedFrom: firstNew)
+      return try resolveGroup(event, idKeys: idKeys, storedFrom: firstNew)
     }
-    return try resolveGroup(event, idHashes: idHashes, storedFrom: Int64.max)
+    return try resolveGroup(event, idKeys: idKeys, storedFrom: Int64.max)
   }
 
   /// Finds what became of each event of a group, storing those that are not stored yet.
   private func resolveGroup(
-    _ event: (Int) -> EventFields, idHashes: [Int64], storedFrom firstNew: Int64
+    _ event: (Int) -> EventFields, idKeys: [Int64], storedFrom firstNew: Int64
   ) throws -> [(outcome: EventStoreOutcome, pk: Int64?)] {
     var results = [(outcome: EventStoreOutcome, pk: Int64?)?](repeating: nil, count: Self.groupSize)
-    for (row, hash) in idHashes.enumerated() { findGroup.bind(Int32(row + 1), hash) }
+    for (row, key) in idKeys.enumerated() { findGroup.bind(Int32(row + 1), key) }
     try findGroup.forEachRow("looking up \(Self.groupSize) events") { found in
-      let hash = found.int64(0)
-      // The group's hashes are all different: at most one event matches this row.
-      guard let row = idHashes.firstIndex(of: hash) else { return }
+      let key = found.int64(0)
+      // The group's keys are all different: at most one event matches this row.
+      guard let row = idKeys.firstIndex(of: key) else { return }
       let fields = event(row)
       guard Self.sameBytes(found.bytes(2), fields.eventID) else { return }
       let pk = found.int64(1)
@@ -131,8 +131,8 @@ package final class IngestTransaction {
     }
     return try results.enumerated().map { row, result in
       if let result { return result }
-      // Not stored, or its hash is another id's: the one-by-one path inserts or probes on.
-      let outcome = try store(event(row), idHash: idHashes[row])
+      // Not stored, or its key is another id's: the one-by-one path inserts or probes on.
+      let outcome = try store(event(row), idKey: idKeys[row])
       return (outcome, outcome == .stored ? lastEventPK : nil)
     }
   }
@@ -160,9 +160,9 @@ package final class IngestTransaction {
 
   /// `nil`: no row at `slot`. `.some(nil)`: a row of another id. Else duplicate or conflict.
   private func storedEvent(at slot: Int64, comparingWith event: EventFields) throws -> EventStoreOutcome?? {
-    findByIDHash.bind(1, slot)
+    findByIDKey.bind(1, slot)
     var result: EventStoreOutcome?? = .none
-    try findByIDHash.forEachRow("looking up event \(Self.text(event.eventID))") { row in
+    try findByIDKey.forEachRow("looking up event \(Self.text(event.eventID))") { row in
       guard Self.sameBytes(row.bytes(0), event.eventID) else {
         result = .some(nil)
         return

@@ -139,7 +139,13 @@ package final class PullParityDatabase: Sendable {
   static var migrator: DatabaseMigrator {
     var migrator = DatabaseMigrator()
     for migration in Schema.migrations {
-      migrator.registerMigration(migration.name) { db in try db.execute(sql: migration.sql) }
+      migrator.registerMigration(migration.name) { db in
+        if migration.name == EventKeyMigration.name {
+          try EventKeyMigration.run(db, sql: migration.sql)
+        } else {
+          try db.execute(sql: migration.sql)
+        }
+      }
     }
     return migrator
   }

@@ -207,7 +207,10 @@ import Testing
         ])
       let migrations = try database.appliedMigrations()
       #expect(
-        migrations == ["0001_events_and_sessions", "0002_dashboard_views", "0003_profiles", "0004_exact_run_ledger"])
+        migrations == [
+          "0001_events_and_sessions", "0002_dashboard_views", "0003_profiles", "0004_exact_run_ledger",
+          "0005_time_ordered_event_keys",
+        ])
     }
   }
 

@@ -7,7 +7,7 @@ import Testing
 /// collide (forced here, since real 64-bit collisions are too rare to meet in a test).
 @Suite struct IngestTransactionTests {
   func store(
-    eventID: String, raw: String, idHash: Int64, in tx: IngestTransaction, source: Int64, lookFirst: Bool
+    eventID: String, raw: String, idKey: Int64, in tx: IngestTransaction, source: Int64, lookFirst: Bool
   ) throws -> EventStoreOutcome {
     var eventID = eventID
     var raw = raw
@@ -23,7 +23,7 @@ import Testing
                   platform: UnsafeRawBufferPointer(platform), app: UnsafeRawBufferPointer(app),
                   type: UnsafeRawBufferPointer(type), raw: UnsafeRawBufferPointer(raw), timestamp: 1_795_000_000_000,
                   seq: nil, sessionRef: 1, sourceID: source, line: 1, byteOffset: 0)
-                return try tx.store(fields, idHash: idHash, lookFirst: lookFirst)
+                return try tx.store(fields, idKey: idKey, lookFirst: lookFirst)
               }
             }
           }
@@ -41,7 +41,7 @@ import Testing
       let source = try tx.sourceID(named: "test.jsonl")
       func put(_ id: String, _ raw: String) throws -> EventStoreOutcome {
         // "a" and "b" are made to share hash 7: "b" is stored under the next value.
-        try store(eventID: id, raw: raw, idHash: 7, in: tx, source: source, lookFirst: lookFirst)
+        try store(eventID: id, raw: raw, idKey: 7, in: tx, source: source, lookFirst: lookFirst)
       }
       #expect(try put("a", #"{"event_id":"a"}"#) == .stored)
       #expect(try put("b", #"{"event_id":"b"}"#) == .stored)
@@ -65,7 +65,7 @@ import Testing
       let tx = try IngestTransaction(db)
       let source = try tx.sourceID(named: "test.jsonl")
       func put(_ id: String, _ raw: String, _ hash: Int64) throws -> EventStoreOutcome {
-        try store(eventID: id, raw: raw, idHash: hash, in: tx, source: source, lookFirst: false)
+        try store(eventID: id, raw: raw, idKey: hash, in: tx, source: source, lookFirst: false)
       }
       #expect(try put("dup", "dup-line", 100) == .stored)
       #expect(try put("conf", "conf-line", 101) == .stored)
@@ -88,7 +88,7 @@ import Testing
               app: texts[2].withUnsafeBytes { $0 }, type: texts[3].withUnsafeBytes { $0 },
               raw: UnsafeRawBufferPointer(start: rows[i].1.withUnsafeBytes { $0.baseAddress }, count: rows[i].1.count),
               timestamp: 1_795_000_000_000, seq: nil, sessionRef: 1, sourceID: source, line: i + 1, byteOffset: 0)
-          }, idHashes: group.map(\.2), lookFirst: lookFirst)
+          }, idKeys: group.map(\.2), lookFirst: lookFirst)
       }
       #expect(
         results.map(\.outcome)

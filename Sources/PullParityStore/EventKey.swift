@@ -1,0 +1,46 @@
+/// The integer an event is found by (`events.id_hash`, unique; the column kept its first
+/// name): where the duplicate check of every insert descends, so where in the index new keys
+/// land decides what a day's ingest costs once the history is large.
+///
+/// A UUIDv7 (what the recorders write) starts with its Unix milliseconds: its key is those 48
+/// bits followed by 16 bits of the id's hash, so keys grow with time, a day's inserts touch
+/// only the newest pages of the index and the cost of a day does not grow with the history.
+/// Any other id is keyed by its 64-bit FNV-1a hash. A key is where a search starts: when the
+/// key is taken by another id, the next free value is used (see `IngestTransaction.store`).
+package enum EventKey {
+  /// The key to look for `eventID` at first.
+  package static func of(_ eventID: UnsafeRawBufferPointer) -> Int64 {
+    let hash = StableHash.fnv1a64(eventID)
+    guard let millis = uuidV7Milliseconds(eventID) else { return hash }
+    return Int64(bitPattern: millis << 16 | UInt64(UInt16(truncatingIfNeeded: hash)))
+  }
+
+  package static func of(_ eventID: String) -> Int64 {
+    var eventID = eventID
+    return eventID.withUTF8 { of(UnsafeRawBufferPointer($0)) }
+  }
+
+  /// The timestamp of a UUIDv7 in its canonical text form (8-4-4-4-12 hex digits, either case,
+  /// version digit 7), or nil for any other id.
+  static func uuidV7Milliseconds(_ id: UnsafeRawBufferPointer) -> UInt64? {
+    guard id.count == 36, id[8] == dash, id[13] == dash, id[18] == dash, id[23] == dash, id[14] == UInt8(ascii: "7")
+    else { return nil }
+    var millis: UInt64 = 0
+    for index in 0..<36 where index != 8 && index != 13 && index != 18 && index != 23 {
+      guard let digit = hexValue(id[index]) else { return nil }
+      if index < 13 { millis = millis << 4 | UInt64(digit) }
+    }
+    return millis
+  }
+
+  private static let dash = UInt8(ascii: "-")
+
+  private static func hexValue(_ byte: UInt8) -> UInt8? {
+    switch byte {
+    case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
+    case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
+    case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
+    default: nil
+    }
+  }
+}

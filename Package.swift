@@ -41,6 +41,8 @@ let package = Package(
     ),
 
     .systemLibrary(name: "CZlib", providers: [.apt(["zlib1g-dev"])]),
+    // XXH3 fingerprints each chunk of input lines at memory speed (Debian's libxxhash-dev).
+    .systemLibrary(name: "CXXHash", providers: [.apt(["libxxhash-dev"])]),
 
     .target(
       name: "CSimdjson",
@@ -57,7 +59,7 @@ let package = Package(
     ),
     .target(
       name: "PullParityIngest",
-      dependencies: ["PullParityCore", "PullParityStore", "CZlib", "CSimdjson"]
+      dependencies: ["PullParityCore", "PullParityStore", "CZlib", "CSimdjson", "CXXHash"]
     ),
     .target(
       name: "PullParityReport",

@@ -13,7 +13,12 @@ package struct ByteIdentity: Hashable, Sendable, Comparable, CustomStringConvert
   }
 
   package static func == (lhs: ByteIdentity, rhs: ByteIdentity) -> Bool {
-    lhs.text.utf8.elementsEqual(rhs.text.utf8)
+    // Over the contiguous bytes, not the generic UTF-8 view: ids are compared on every
+    // dictionary probe of ingest and report, and the view's element-by-element walk showed in
+    // profiles.
+    var (left, right) = (lhs.text, rhs.text)
+    guard left.utf8.count == right.utf8.count else { return false }
+    return left.withUTF8 { left in right.withUTF8 { right in left.elementsEqual(right) } }
   }
 
   /// Byte order, as SQLite's BINARY collation sorts ids.

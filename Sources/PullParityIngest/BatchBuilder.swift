@@ -15,7 +15,7 @@ struct BatchBuilder {
   /// Parse lines as they come; off while a re-sent file streams by (see `UnparsedLine`).
   var parsesLines = true
   private var firstLine: (sourceIndex: Int, number: Int)?
-  private var contentHash = StableHash.fnvOffsetBasis
+  private var contentHash = ChunkContentHash()
   private var byteCount = 0
   /// Each session's events, grouped as they arrive so deriving needs no further copies.
   private var sessionEvents: [[RecordedEvent]] = []
@@ -80,8 +80,7 @@ struct BatchBuilder {
   /// Counts a line and folds its bytes into the chunk's fingerprint.
   mutating func countLine(_ line: InputLine, sourceIndex: Int) {
     if firstLine == nil { firstLine = (sourceIndex, line.number) }
-    contentHash = StableHash.fnv1a64(line.bytes, seed: contentHash)
-    contentHash = StableHash.fnv1a64(byte: UInt8(ascii: "\n"), seed: contentHash)
+    contentHash.add(line.bytes)
     // A line over the limit is known by its first bytes and its length.
     byteCount += line.length + 1
     batch.linesRead += 1
@@ -103,11 +102,11 @@ struct BatchBuilder {
     if let firstLine {
       batch.fingerprint = ChunkFingerprint(
         source: sourceNames[firstLine.sourceIndex], firstLine: firstLine.number, lineCount: batch.linesRead,
-        byteCount: byteCount, contentHash: contentHash, rulesVersion: EventDecoder.rulesVersion)
+        byteCount: byteCount, contentHash: contentHash.value, rulesVersion: EventDecoder.rulesVersion)
     }
     batch.isParsed = parsesLines
     firstLine = nil
-    contentHash = StableHash.fnvOffsetBasis
+    contentHash = ChunkContentHash()
     byteCount = 0
     if derivesSessions {
       for index in batch.sessions.indices {

@@ -20,15 +20,16 @@ package enum EventKey {
     return eventID.withUTF8 { of(UnsafeRawBufferPointer($0)) }
   }
 
-  /// The timestamp of a UUIDv7 in its canonical text form (8-4-4-4-12 hex digits, either case,
-  /// version digit 7), or nil for any other id.
+  /// The timestamp of a UUIDv7 in its canonical text form (8-4-4-4-12, version digit 7, the
+  /// timestamp's 12 digits hex in either case), or nil for any other id. Only what the key
+  /// uses is checked: the other digits do not change where the id is looked up.
   static func uuidV7Milliseconds(_ id: UnsafeRawBufferPointer) -> UInt64? {
     guard id.count == 36, id[8] == dash, id[13] == dash, id[18] == dash, id[23] == dash, id[14] == UInt8(ascii: "7")
     else { return nil }
     var millis: UInt64 = 0
-    for index in 0..<36 where index != 8 && index != 13 && index != 18 && index != 23 {
+    for index in 0..<13 where index != 8 {
       guard let digit = hexValue(id[index]) else { return nil }
-      if index < 13 { millis = millis << 4 | UInt64(digit) }
+      millis = millis << 4 | UInt64(digit)
     }
     return millis
   }

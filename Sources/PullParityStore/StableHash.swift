@@ -14,11 +14,6 @@ package enum StableHash {
     return Int64(bitPattern: hash)
   }
 
-  /// FNV-1a of one more byte.
-  package static func fnv1a64(byte: UInt8, seed: Int64) -> Int64 {
-    Int64(bitPattern: (UInt64(bitPattern: seed) ^ UInt64(byte)) &* 0x0000_0100_0000_01b3)
-  }
-
   package static func fnv1a64(_ text: String) -> Int64 {
     var text = text
     return text.withUTF8 { fnv1a64(UnsafeRawBufferPointer($0)) }

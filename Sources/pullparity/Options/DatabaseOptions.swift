@@ -11,13 +11,23 @@ struct DatabaseOptions: ParsableArguments {
       valueName: "seconds"))
   var lockTimeout: Double = PullParityDatabase.defaultLockTimeout
 
+  @Option(
+    help: ArgumentHelp(
+      "SQLite's page cache, in MiB: most of the memory a command holds (default: \(PullParityDatabase.defaultCacheMiB.writer) to write, \(PullParityDatabase.defaultCacheMiB.reader) to read).",
+      valueName: "MiB"))
+  var cacheSize: Int?
+
   func validate() throws {
     guard lockTimeout >= 0, lockTimeout.isFinite else { throw ValidationError("--lock-timeout must be 0 or more") }
+    if let cacheSize, !(1...65_536).contains(cacheSize) {
+      throw ValidationError("--cache-size must be 1 to 65536 (MiB)")
+    }
   }
 
   /// Opens the database; a note about how it was opened (read as it is on disk) goes to stderr.
   func open(readOnly: Bool = false) throws -> PullParityDatabase {
-    let database = try PullParityDatabase(path: path, readOnly: readOnly, lockTimeout: lockTimeout)
+    let database = try PullParityDatabase(
+      path: path, readOnly: readOnly, lockTimeout: lockTimeout, cacheMiB: cacheSize)
     if let note = database.note { try FileHandleOutput.standardError.write(note + "\n") }
     return database
   }

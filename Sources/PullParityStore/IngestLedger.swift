@@ -24,7 +24,7 @@ package enum IngestLedger {
             VALUES (?, ?, ?, ?, ?, ?)
             """,
           arguments: [
-            timestamp(Date()), RunStatus.running.rawValue, json(sources), toolVersion,
+            timestamp(database.clock.now()), RunStatus.running.rawValue, json(sources), toolVersion,
             json(profileVersions), parser,
           ])
         let runID = db.lastInsertedRowID
@@ -66,7 +66,7 @@ package enum IngestLedger {
       try record(db, runID: runID, totals: totals)
       try db.execute(
         sql: "UPDATE ingest_runs SET status = ?, finished_at = ?, duration_ms = ? WHERE run_id = ?",
-        arguments: [status.rawValue, timestamp(Date()), durationMs, runID])
+        arguments: [status.rawValue, timestamp(database.clock.now()), durationMs, runID])
     }
   }
 
@@ -79,7 +79,7 @@ package enum IngestLedger {
       for runID in running where try !lockFile.isHeldElsewhere(byte: runID) {
         try db.execute(
           sql: "UPDATE ingest_runs SET status = ?, recovered_at = ? WHERE run_id = ? AND status = ?",
-          arguments: [RunStatus.interrupted.rawValue, timestamp(Date()), runID, RunStatus.running.rawValue])
+          arguments: [RunStatus.interrupted.rawValue, timestamp(database.clock.now()), runID, RunStatus.running.rawValue])
       }
     }
   }

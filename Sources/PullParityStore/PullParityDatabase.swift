@@ -16,6 +16,8 @@ package final class PullParityDatabase: Sendable {
   package let note: String?
   /// Seconds to wait for another process before giving up.
   package let lockTimeout: Double
+  /// What the ledger, the ingest and the replay read the time from.
+  package let clock: PipelineClock
   let queue: DatabaseQueue
   /// Writers only: the migration lock and the locks that tell live runs from killed ones.
   let lockFile: DatabaseLockFile?
@@ -26,10 +28,13 @@ package final class PullParityDatabase: Sendable {
 
   /// Opens (creating if needed) and migrates the database at `path`; `readOnly` opens an
   /// existing one for reading, immutably when this user may not write it.
-  package init(path: String, readOnly: Bool = false, lockTimeout: Double = defaultLockTimeout) throws {
+  package init(
+    path: String, readOnly: Bool = false, lockTimeout: Double = defaultLockTimeout, clock: PipelineClock = .system
+  ) throws {
     try DatabaseIdentity.checkName(path)
     self.path = path
     self.lockTimeout = lockTimeout
+    self.clock = clock
     if readOnly {
       (queue, note) = try Self.openForReading(path, lockTimeout: lockTimeout)
       lockFile = nil

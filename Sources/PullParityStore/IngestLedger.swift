@@ -79,7 +79,9 @@ package enum IngestLedger {
       for runID in running where try !lockFile.isHeldElsewhere(byte: runID) {
         try db.execute(
           sql: "UPDATE ingest_runs SET status = ?, recovered_at = ? WHERE run_id = ? AND status = ?",
-          arguments: [RunStatus.interrupted.rawValue, timestamp(database.clock.now()), runID, RunStatus.running.rawValue])
+          arguments: [
+            RunStatus.interrupted.rawValue, timestamp(database.clock.now()), runID, RunStatus.running.rawValue,
+          ])
       }
     }
   }

@@ -15,7 +15,9 @@ import Testing
     let runID = try IngestLedger.begin(
       database, sources: ["a.jsonl"], toolVersion: "test", profileVersions: [:], parser: "foundation")
     try IngestLedger.finish(database, runID: runID, status: .completed, totals: RunCounts(), durationMs: 0)
-    let row = try database.read { try Row.fetchOne($0, sql: "SELECT started_at, finished_at, recovered_at FROM ingest_runs")! }
+    let row = try database.read {
+      try Row.fetchOne($0, sql: "SELECT started_at, finished_at, recovered_at FROM ingest_runs")!
+    }
     #expect(row["started_at"] as String == "2026-11-18T11:06:40.250Z")
     #expect(row["finished_at"] as String == "2026-11-18T11:06:40.250Z")
     #expect(row["recovered_at"] as String? == nil)
@@ -28,7 +30,8 @@ import Testing
     let path = dir.path("dead.sqlite")
     do {
       let dying = try PullParityDatabase(path: path, clock: .constant(Self.begun))
-      _ = try IngestLedger.begin(dying, sources: ["a.jsonl"], toolVersion: "test", profileVersions: [:], parser: "foundation")
+      _ = try IngestLedger.begin(
+        dying, sources: ["a.jsonl"], toolVersion: "test", profileVersions: [:], parser: "foundation")
     }
     let reopened = try PullParityDatabase(path: path, clock: .constant(Self.reopened))
     let row = try reopened.read {

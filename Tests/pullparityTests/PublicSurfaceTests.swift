@@ -22,7 +22,8 @@ import Testing
     #expect(names.count > 10, "\(module): \(names)")
     for name in names {
       #expect(
-        list.contains("`\(name)`") || list.contains("``\(name)"), "\(module).\(name) is public but not listed in \(document)")
+        list.contains("`\(name)`") || list.contains("``\(name)"),
+        "\(module).\(name) is public but not listed in \(document)")
     }
   }
 

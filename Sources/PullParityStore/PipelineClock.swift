@@ -30,7 +30,10 @@ package struct PipelineClock: Sendable {
 
   /// Seconds from `start` (an `elapsed()` reading) to now.
   package func seconds(since start: Duration) -> Double {
-    let d = elapsed() - start
-    return Double(d.components.seconds) + Double(d.components.attoseconds) / 1e18
+    Self.seconds(elapsed() - start)
+  }
+
+  package static func seconds(_ duration: Duration) -> Double {
+    Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
   }
 }

@@ -4,7 +4,11 @@ import PackageDescription
 
 let package = Package(
   name: "PullParity",
-  platforms: [.macOS(.v14), .iOS(.v17)],
+  // Apple minimums are those of the products client apps link: Core uses the standard library
+  // only, and the Recorder's `hold` and clock need `Clock`/`Duration` (iOS 16, macOS 13); nothing
+  // else in them is newer. The `pullparity` command and the targets behind it are built and
+  // tested on Linux only (Glibc signals, `Synchronization.Atomic`, simdjson and zlib from apt).
+  platforms: [.macOS(.v13), .iOS(.v16), .tvOS(.v16), .watchOS(.v9), .visionOS(.v1)],
   products: [
     .executable(name: "pullparity", targets: ["pullparity"]),
     .library(name: "PullParityCore", targets: ["PullParityCore"]),

@@ -33,7 +33,9 @@ enum GestureReducer {
     case (.pulling, .cancel), (.armed, .cancel), (.released, .cancel):
       state.phase = .cancelled
     case (.idle, .scrollToTop):
-      state.scrolledToTop = true
+      // Accepted and nothing more: no rule of the contract reads it (a `tab_reselect` refresh
+      // is not judged on whether a scroll to the top came first).
+      break
     default:
       return nil
     }

@@ -1,5 +1,5 @@
 /// The refreshing indicator's animation, as a client reports it or a profile requires it.
-/// Absent numbers are not checked.
+/// Absent numbers are not checked, and `kind` never is (see `Profile.indicator`).
 public struct IndicatorConfig: Equatable, Sendable, Codable {
   public var kind: IndicatorKind?
   public var count: Int?

@@ -13,7 +13,9 @@ public struct Profile: Equatable, Sendable, Codable {
   public var minHoldMs: Double
   /// How long after the hold or the load may the indicator take to go (fade-outs, a frame).
   public var hideSlackMs: Double
-  /// The indicator every `indicator_shown` must report; `nil` fields are not checked.
+  /// What an `indicator_shown` is checked against: count, stagger and cycle, each only where
+  /// both the profile and the event give it. `kind` describes and is not checked; an
+  /// `indicator_shown` that reports no indicator is not checked either.
   public var indicator: IndicatorConfig?
   /// Exact label copy; `nil` when the app shows no labels.
   public var labels: LabelCopy?
@@ -23,7 +25,8 @@ public struct Profile: Equatable, Sendable, Codable {
   public var cacheInvalidationScreens: [String]
   /// A failed load must be followed by an `error_shown`.
   public var errorMustBeShown: Bool
-  /// The platform others are compared with in the QA checklist; `nil`: the first in name order.
+  /// The platform the parity report and the QA checklist compare the others with, when it has
+  /// sessions; otherwise (or when `nil`) the first in name order.
   public var referencePlatform: String?
   /// What distances are measured in; reports label them with it.
   public var unit: DistanceUnit

@@ -103,31 +103,23 @@ public struct SessionMetrics: Equatable, Sendable {
   ) -> [Violation] {
     var findings: [Violation] = []
     if let visible = metrics.visibleMs {
-      let flash = visible < profile.minHoldMs - comparisonSlack
-      metrics.flash = flash
-      if flash {
-        findings.append(
-          Violation(
-            kind: .flash, at: hiddenAt, expected: "visible ≥ \(NumberText.format(profile.minHoldMs)) ms",
-            actual: "visible \(NumberText.format(visible)) ms"))
+      metrics.flash = flagged(visible < profile.minHoldMs - comparisonSlack, in: &findings) {
+        Violation(
+          kind: .flash, at: hiddenAt, expected: "visible ≥ \(NumberText.format(profile.minHoldMs)) ms",
+          actual: "visible \(NumberText.format(visible)) ms")
       }
     }
-    metrics.prematureHide = state.hiddenBeforeLoad
-    if state.hiddenBeforeLoad {
-      findings.append(
-        Violation(
-          kind: .prematureHide, at: hiddenAt, expected: "hidden after load_complete",
-          actual: "hidden before load_complete"))
+    metrics.prematureHide = flagged(state.hiddenBeforeLoad, in: &findings) {
+      Violation(
+        kind: .prematureHide, at: hiddenAt, expected: "hidden after load_complete",
+        actual: "hidden before load_complete")
     }
     if let shownAt = state.indicatorShownAt, let loadAt = state.loadCompletedAt {
       let deadline = max(shownAt + profile.minHoldMs, loadAt) + profile.hideSlackMs
-      let late = hiddenAt > deadline + comparisonSlack
-      metrics.lateHide = late
-      if late {
-        findings.append(
-          Violation(
-            kind: .lateHide, at: hiddenAt, expected: "hidden ≤ \(NumberText.format(deadline - shownAt)) ms after shown",
-            actual: "hidden \(NumberText.format(hiddenAt - shownAt)) ms after shown"))
+      metrics.lateHide = flagged(hiddenAt > deadline + comparisonSlack, in: &findings) {
+        Violation(
+          kind: .lateHide, at: hiddenAt, expected: "hidden ≤ \(NumberText.format(deadline - shownAt)) ms after shown",
+          actual: "hidden \(NumberText.format(hiddenAt - shownAt)) ms after shown")
       }
     }
     metrics.holdCompliant = notAny(metrics.flash, metrics.prematureHide, metrics.lateHide)
@@ -148,14 +140,21 @@ public struct SessionMetrics: Equatable, Sendable {
           actual: "armed at \(NumberText.format(client.distance))")
       ]
     }
+    var findings: [Violation] = []
     let mismatch = abs(client.distance - machine.distance) > armMismatchTolerance + comparisonSlack
-    metrics.armMismatch = mismatch
-    guard mismatch else { return [] }
-    return [
+    metrics.armMismatch = flagged(mismatch, in: &findings) {
       Violation(
         kind: .armMismatch, at: client.at, expected: "armed at \(NumberText.format(machine.distance))",
         actual: "armed at \(NumberText.format(client.distance))")
-    ]
+    }
+    return findings
+  }
+
+  /// `broken`, with its violation added to `findings` when it is: a metric's flag and its
+  /// finding are set in one place, so they cannot disagree.
+  private static func flagged(_ broken: Bool, in findings: inout [Violation], _ violation: () -> Violation) -> Bool {
+    if broken { findings.append(violation()) }
+    return broken
   }
 
   private static func difference(_ end: Double?, minus start: Double?) -> Double? {

@@ -24,7 +24,6 @@ public struct SessionState: Equatable, Sendable {
   public var hiddenBeforeLoad: Bool
   public var errorShownAfterFailure: Bool
   public var cacheInvalidated: Bool
-  public var scrolledToTop: Bool
   public var labelViolations: Int
   public var lastPullSampleAt: Double?
   /// Longest time between consecutive pull samples (`pull_start`, then each `pull_move`).
@@ -39,7 +38,7 @@ public struct SessionState: Equatable, Sendable {
     indicatorShownAt: Double? = nil, indicatorHiddenAt: Double? = nil,
     loadCompletedAt: Double? = nil, loadSucceeded: Bool? = nil, hiddenBeforeLoad: Bool = false,
     errorShownAfterFailure: Bool = false, cacheInvalidated: Bool = false,
-    scrolledToTop: Bool = false, labelViolations: Int = 0, lastPullSampleAt: Double? = nil,
+    labelViolations: Int = 0, lastPullSampleAt: Double? = nil,
     maxSampleGapMs: Double? = nil, maxOffsetError: Double? = nil
   ) {
     self.phase = phase
@@ -57,7 +56,6 @@ public struct SessionState: Equatable, Sendable {
     self.hiddenBeforeLoad = hiddenBeforeLoad
     self.errorShownAfterFailure = errorShownAfterFailure
     self.cacheInvalidated = cacheInvalidated
-    self.scrolledToTop = scrolledToTop
     self.labelViolations = labelViolations
     self.lastPullSampleAt = lastPullSampleAt
     self.maxSampleGapMs = maxSampleGapMs

@@ -23,41 +23,41 @@ final class BatchChannel: @unchecked Sendable {
   /// Waits for room; returns false when the writer has stopped taking batches.
   @discardableResult
   func put(_ item: Item) -> Bool {
-    condition.lock()
-    defer { condition.unlock() }
-    while items.count >= capacity, !cancelled { condition.wait() }
-    guard !cancelled else { return false }
-    items.append(item)
-    condition.broadcast()
-    return true
+    locked {
+      while items.count >= capacity, !cancelled { condition.wait() }
+      guard !cancelled else { return false }
+      items.append(item)
+      condition.broadcast()
+      return true
+    }
   }
 
   /// No more items will come.
   func finish() {
-    condition.lock()
-    finished = true
-    condition.broadcast()
-    condition.unlock()
+    locked {
+      finished = true
+      condition.broadcast()
+    }
   }
 
   /// The next item, or nil once the producer has finished and everything was taken.
   func take() -> Item? {
-    condition.lock()
-    defer { condition.unlock() }
-    while items.isEmpty, !finished { condition.wait() }
-    guard !items.isEmpty else { return nil }
-    let item = items.removeFirst()
-    condition.broadcast()
-    return item
+    locked {
+      while items.isEmpty, !finished { condition.wait() }
+      guard !items.isEmpty else { return nil }
+      let item = items.removeFirst()
+      condition.broadcast()
+      return item
+    }
   }
 
   /// The writer stops: the producer's next `put` returns false and pending batches are dropped.
   func cancel() {
-    condition.lock()
-    cancelled = true
-    items.removeAll()
-    condition.broadcast()
-    condition.unlock()
+    locked {
+      cancelled = true
+      items.removeAll()
+      condition.broadcast()
+    }
   }
 
   private var mostlyDuplicates = false

@@ -12,6 +12,8 @@ struct BatchCommitter {
   let runID: Int64
   let sourceNames: [String]
   let maxLineBytes: Int
+  /// Times the stages (`IngestStageTimes`).
+  let clock: PipelineClock
   /// Re-parses stored raw lines of sessions that continue across batches.
   var storedLineDecoder: LineDecoder
   /// The names of the profiles the sessions written so far were derived with.
@@ -29,16 +31,16 @@ struct BatchCommitter {
   mutating func write(
     _ chunk: IngestBatch, into tx: IngestTransaction, derivedRefs: inout Set<Int64>, times: inout IngestStageTimes
   ) throws -> (counts: RunCounts, known: Bool) {
-    var clock = ContinuousClock.now
+    var mark = clock.elapsed()
     if let fingerprint = chunk.fingerprint, let known = try tx.knownChunk(fingerprint) {
       let counts = try countKnown(chunk, known, fingerprint: fingerprint, tx)
-      times.storeEvents += lap(&clock)
+      times.storeEvents += lap(&mark)
       return (counts, true)
     }
     let batch = chunk.isParsed ? chunk : parse(chunk)
     let (refs, existed) = try sessionRefs(of: batch, tx)
     var (counts, stored) = try storeRows(of: batch, refs: refs, tx)
-    times.storeEvents += lap(&clock)
+    times.storeEvents += lap(&mark)
     for (i, session) in batch.sessions.enumerated() {
       let storedCount = session.rowIndices.count { stored[$0] }
       guard storedCount > 0 else { continue }
@@ -49,9 +51,9 @@ struct BatchCommitter {
       }
       // The reading thread's derivation holds when the batch has all of the session's events.
       if let ahead = session.derived, storedCount == session.rowIndices.count {
-        try save(ahead, tx, ref: refs[i], isNew: true, times: &times, clock: &clock)
+        try save(ahead, tx, ref: refs[i], isNew: true, times: &times, mark: &mark)
       } else {
-        try derive(refs[i], tx, isNew: true, times: &times, clock: &clock)
+        try derive(refs[i], tx, isNew: true, times: &times, mark: &mark)
       }
     }
     if let fingerprint = batch.fingerprint {
@@ -136,8 +138,8 @@ struct BatchCommitter {
 
   /// Derives the sessions deferred by this transaction's chunks; call before it commits.
   mutating func deriveDeferred(_ tx: IngestTransaction, times: inout IngestStageTimes) throws {
-    var clock = ContinuousClock.now
-    for ref in deferred { try derive(ref, tx, isNew: false, times: &times, clock: &clock) }
+    var mark = clock.elapsed()
+    for ref in deferred { try derive(ref, tx, isNew: false, times: &times, mark: &mark) }
     deferred.removeAll()
     deferredSet.removeAll()
   }
@@ -145,7 +147,7 @@ struct BatchCommitter {
   /// Derives a session from all its stored events and saves it.
   private mutating func derive(
     _ ref: Int64, _ tx: IngestTransaction, isNew: Bool, times: inout IngestStageTimes,
-    clock: inout ContinuousClock.Instant
+    mark: inout Duration
   ) throws {
     let events: [RecordedEvent]
     do {
@@ -157,18 +159,18 @@ struct BatchCommitter {
       return
     }
     let derived = SessionDeriver.derive(events, profiles: profiles)
-    times.derive += lap(&clock)
+    times.derive += lap(&mark)
     times.sessionsReadBack += 1
-    try save(derived, tx, ref: ref, isNew: isNew, times: &times, clock: &clock)
+    try save(derived, tx, ref: ref, isNew: isNew, times: &times, mark: &mark)
   }
 
   private mutating func save(
     _ derived: DerivedSession, _ tx: IngestTransaction, ref: Int64, isNew: Bool, times: inout IngestStageTimes,
-    clock: inout ContinuousClock.Instant
+    mark: inout Duration
   ) throws {
     try tx.save(derived, ref: ref, isNew: isNew)
     profilesUsed.insert(derived.profileName)
-    times.storeSessions += lap(&clock)
+    times.storeSessions += lap(&mark)
   }
 
   /// Parses a chunk the reader only copied (it expected the chunk to be known, and it is not).
@@ -195,12 +197,11 @@ struct BatchCommitter {
     return batch
   }
 
-  /// Seconds since `clock`, which moves on to now.
-  private func lap(_ clock: inout ContinuousClock.Instant) -> Double {
-    let now = ContinuousClock.now
-    let d = now - clock
-    clock = now
-    return Double(d.components.seconds) + Double(d.components.attoseconds) / 1e18
+  /// Seconds since `mark` (a `clock.elapsed()` reading), which moves on to now.
+  private func lap(_ mark: inout Duration) -> Double {
+    let now = clock.elapsed()
+    defer { mark = now }
+    return PipelineClock.seconds(now - mark)
   }
 
   private func quarantine(

@@ -11,21 +11,22 @@ struct BatchProducer: Sendable {
   let parser: ParserKind
   let profiles: ProfileCatalog
   let maxLineBytes: Int
+  let clock: PipelineClock
 
   func run(into channel: BatchChannel) {
     var decoder = LineDecoder(parser)
     var builder = BatchBuilder(
       profiles: profiles, sourceNames: inputs.map(\.name), expectedLines: batchLines, maxLineBytes: maxLineBytes)
     var bytesBeforeInput = 0
-    var parseStarted = ContinuousClock.now
+    var parseStarted = clock.elapsed()
 
     func handOver(position: String, bytesRead: Int) -> Bool {
       var batch = builder.finish()
       batch.lastPosition = position
       batch.bytesRead = bytesRead
-      batch.readAndParseSeconds = Self.seconds(since: parseStarted)
+      batch.readAndParseSeconds = clock.seconds(since: parseStarted)
       defer {
-        parseStarted = ContinuousClock.now
+        parseStarted = clock.elapsed()
         // While the writer keeps finding chunks it has seen, only hash the next one; while it
         // finds duplicates, parse but do not derive.
         builder.parsesLines = !channel.expectKnownChunks
@@ -69,9 +70,4 @@ struct BatchProducer: Sendable {
   }
 
   private struct Cancelled: Error {}
-
-  static func seconds(since start: ContinuousClock.Instant) -> Double {
-    let d = ContinuousClock.now - start
-    return Double(d.components.seconds) + Double(d.components.attoseconds) / 1e18
-  }
 }

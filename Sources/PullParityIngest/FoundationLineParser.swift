@@ -108,51 +108,27 @@ package struct FoundationLineParser: EventLineParser {
     guard contains(0xEF, in: line) else { return nil }
     var output = [UInt8]()
     output.reserveCapacity(line.count + 16)
-    var index = 0
-    var inString = false
-    while index < line.count {
-      let byte = line[index]
-      if inString {
-        if byte == UInt8(ascii: "\\") {
-          output.append(contentsOf: line[index..<min(index + 2, line.count)])
-          index += 2
-          continue
-        }
-        if byte == 0xEF, line[index...].starts(with: mark) {
-          output.append(contentsOf: Array(#"\uFEFF"#.utf8))
-          index += 3
-          continue
-        }
-        if byte == UInt8(ascii: "\"") { inString = false }
-      } else if byte == UInt8(ascii: "\"") {
-        inString = true
+    var cursor = StringAwareCursor(line)
+    while let piece = cursor.next() {
+      if piece.inString, line[piece.range.lowerBound...].starts(with: mark) {
+        output.append(contentsOf: Array(#"\uFEFF"#.utf8))
+        cursor.resume(at: piece.range.lowerBound + mark.count)
+        continue
       }
-      output.append(byte)
-      index += 1
+      output.append(contentsOf: line[piece.range])
     }
     return Data(output)
   }
 
   /// What JSONSerialization accepts but strict JSON (as simdjson reads it) does not: a trailing
-  /// comma, an integer outside Int64/UInt64, a number that overflows a double. Runs on lines JSONSerialization accepted, so the
-  /// structure is known to be sound otherwise.
+  /// comma, an integer outside Int64/UInt64, a number that overflows a double. Runs on lines
+  /// JSONSerialization accepted, so the structure is known to be sound otherwise.
   private static func isStrict(_ line: UnsafeRawBufferPointer) -> Bool {
-    var index = 0
-    var inString = false
-    while index < line.count {
-      let byte = line[index]
-      if inString {
-        if byte == UInt8(ascii: "\\") {
-          index += 2
-          continue
-        }
-        if byte == UInt8(ascii: "\"") { inString = false }
-        index += 1
-        continue
-      }
-      switch byte {
-      case UInt8(ascii: "\""):
-        inString = true
+    var cursor = StringAwareCursor(line)
+    while let piece = cursor.next() {
+      guard !piece.inString else { continue }
+      let index = piece.range.lowerBound
+      switch line[index] {
       case UInt8(ascii: ","):
         var next = index + 1
         while next < line.count, isWhitespace(line[next]) { next += 1 }
@@ -181,12 +157,10 @@ package struct FoundationLineParser: EventLineParser {
             return false
           }
         }
-        index = end
-        continue
+        cursor.resume(at: end)
       default:
         break
       }
-      index += 1
     }
     return true
   }

@@ -1,4 +1,5 @@
-/// How far an ingest has got, reported after every committed batch.
+/// How far an ingest has got, reported after every chunk written: inside its transaction,
+/// before that commits (a transaction holds several chunks).
 package struct IngestProgress: Sendable {
   package var linesRead: Int
   package var eventsStored: Int

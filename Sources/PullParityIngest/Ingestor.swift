@@ -25,7 +25,8 @@ package struct Ingestor {
     _ inputs: [InputFile], shouldStop: () -> Bool = { false },
     progress: (IngestProgress) -> Void = { _ in }
   ) throws -> IngestSummary {
-    let started = ContinuousClock.now
+    let clock = database.clock
+    let started = clock.elapsed()
     let names = inputs.map(\.name)
     var profilesStored = try checkProfiles()
     let profileVersions = Dictionary(
@@ -34,7 +35,7 @@ package struct Ingestor {
       database, sources: names, toolVersion: options.toolVersion, profileVersions: profileVersions,
       parser: options.parser.rawValue)
     var committer = BatchCommitter(
-      profiles: options.profiles, runID: runID, sourceNames: names, maxLineBytes: options.maxLineBytes,
+      profiles: options.profiles, runID: runID, sourceNames: names, maxLineBytes: options.maxLineBytes, clock: clock,
       storedLineDecoder: LineDecoder(options.parser))
     var totals = RunCounts()
     var times = IngestStageTimes()
@@ -50,7 +51,7 @@ package struct Ingestor {
     let channel = BatchChannel(capacity: 2)
     let producer = BatchProducer(
       inputs: inputs, batchLines: chunkLines, parser: options.parser, profiles: options.profiles,
-      maxLineBytes: options.maxLineBytes)
+      maxLineBytes: options.maxLineBytes, clock: clock)
     let producerDone = DispatchSemaphore(value: 0)
     let thread = Thread {
       producer.run(into: channel)
@@ -68,18 +69,18 @@ package struct Ingestor {
       while !finished {
         var transactionCounts = RunCounts()
         var last: (position: String, bytesRead: Int)?
-        let commitStarted = ContinuousClock.now
+        let commitStarted = clock.elapsed()
         var bodyEnded = commitStarted
         try database.write { db in
           let tx = try IngestTransaction(db)
           var derivedRefs = Set<Int64>()
           while transactionCounts.linesRead + transactionCounts.linesResumed < options.batchLines {
-            let waitStarted = ContinuousClock.now
+            let waitStarted = clock.elapsed()
             guard let item = channel.take() else {
               finished = true
               break
             }
-            times.waitingForInput += BatchProducer.seconds(since: waitStarted)
+            times.waitingForInput += clock.seconds(since: waitStarted)
             let batch: IngestBatch
             switch item {
             case .batch(let next): batch = next
@@ -100,18 +101,18 @@ package struct Ingestor {
                 linesRead: totals.linesRead + totals.linesResumed + transactionCounts.linesRead
                   + transactionCounts.linesResumed,
                 eventsStored: totals.eventsStored + transactionCounts.eventsStored, bytesRead: batch.bytesRead,
-                totalBytes: totalBytes, elapsedSeconds: BatchProducer.seconds(since: started)))
+                totalBytes: totalBytes, elapsedSeconds: clock.seconds(since: started)))
           }
           try committer.deriveDeferred(tx, times: &times)
           let newProfiles = committer.profilesUsed.subtracting(profilesStored)
-          try ProfileRegistry.store(newProfiles.sorted().map(options.profiles.resolve), in: db)
+          try ProfileRegistry.store(newProfiles.sorted().map(options.profiles.resolve), in: db, at: clock.now())
           profilesStored.formUnion(newProfiles)
           var runTotals = totals
           runTotals += transactionCounts
           try IngestLedger.record(db, runID: runID, totals: runTotals)
-          bodyEnded = ContinuousClock.now
+          bodyEnded = clock.elapsed()
         }
-        times.commit += BatchProducer.seconds(since: bodyEnded)
+        times.commit += clock.seconds(since: bodyEnded)
         totals += transactionCounts
         guard let last else { break }
         if !finished, shouldStop() {
@@ -122,12 +123,12 @@ package struct Ingestor {
     } catch {
       try? IngestLedger.finish(
         database, runID: runID, status: .failed, totals: totals,
-        durationMs: BatchProducer.seconds(since: started) * 1000)
+        durationMs: clock.seconds(since: started) * 1000)
       throw error
     }
 
     let status: RunStatus = stoppedAt == nil ? .completed : .interrupted
-    let duration = BatchProducer.seconds(since: started)
+    let duration = clock.seconds(since: started)
     try IngestLedger.finish(database, runID: runID, status: status, totals: totals, durationMs: duration * 1000)
     return IngestSummary(
       runID: runID, sources: names, counts: totals, status: status, durationSeconds: duration,

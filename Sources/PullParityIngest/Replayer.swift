@@ -25,7 +25,7 @@ package struct Replayer {
   }
 
   package func run() throws -> ReplaySummary {
-    let started = ContinuousClock.now
+    let started = database.clock.elapsed()
     var decoder = LineDecoder(parser)
     return try database.write { db in
       try checkNothingForgotten(try ProfileRegistry.stored(db))
@@ -59,13 +59,12 @@ package struct Replayer {
         raw.withUTF8 { current!.gathered.add(UnsafeRawBufferPointer($0), source: source, line: line, decoder: &decoder) }
       }
       if let current { try derive(current.ref, current.gathered) }
-      try ProfileRegistry.replace(with: used.keys.sorted().compactMap { used[$0] }, in: db)
+      try ProfileRegistry.replace(with: used.keys.sorted().compactMap { used[$0] }, in: db, at: database.clock.now())
       let changed = after.keys.filter { id in before[id].map { $0 != after[id] } ?? false }.sorted().map(\.text)
-      let elapsed = ContinuousClock.now - started
       return ReplaySummary(
         sessions: after.count, events: events, changed: changed,
         added: after.keys.count { before[$0] == nil }, removed: before.keys.count { after[$0] == nil },
-        durationSeconds: Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
+        durationSeconds: database.clock.seconds(since: started))
     }
   }
 }

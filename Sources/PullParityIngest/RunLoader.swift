@@ -16,7 +16,7 @@ package struct RunLoader {
   package func load(directory: String) throws -> RunSummaryFile {
     let summary = try Self.summary(in: directory)
     let profiles = try Self.profiles(in: directory)
-    let started = Date()
+    let started = database.clock.elapsed()
     // Refused before the run is recorded, so a refused load leaves the file as it was.
     try database.read { try LoadTarget.requireEmpty($0) }
     let runID = try IngestLedger.begin(
@@ -35,7 +35,7 @@ package struct RunLoader {
           try writer.quarantine($0)
         }
         try writer.saveSessions(directory: directory)
-        try ProfileRegistry.store(profiles, in: db)
+        try ProfileRegistry.store(profiles, in: db, at: database.clock.now())
         counts = try Self.counts(of: summary, checkedAgainst: writer.loaded)
         try IngestLedger.record(db, runID: runID, totals: counts)
       }
@@ -45,7 +45,7 @@ package struct RunLoader {
     }
     try IngestLedger.finish(
       database, runID: runID, status: .completed, totals: counts,
-      durationMs: summary.durationMs ?? Date().timeIntervalSince(started) * 1000)
+      durationMs: summary.durationMs ?? database.clock.seconds(since: started) * 1000)
     return summary
   }
 

@@ -16,24 +16,14 @@ package enum RuleEvaluator {
     let judged: [SessionRecord]
     let breaks: (SessionRecord) -> Bool
     switch rule {
-    case .holdCompliance:
-      judged = sessions.filter { $0.metrics.holdCompliant != nil }
-      breaks = { $0.metrics.holdCompliant == false }
-    case .flash:
-      judged = sessions.filter { $0.metrics.flash != nil }
-      breaks = { $0.metrics.flash == true }
-    case .prematureHide:
-      judged = sessions.filter { $0.metrics.prematureHide != nil }
-      breaks = { $0.metrics.prematureHide == true }
-    case .lateHide:
-      judged = sessions.filter { $0.metrics.lateHide != nil }
-      breaks = { $0.metrics.lateHide == true }
+    case .holdCompliance: return byFlag(\.holdCompliant, brokenWhen: false, sessions)
+    case .flash: return byFlag(\.flash, brokenWhen: true, sessions)
+    case .prematureHide: return byFlag(\.prematureHide, brokenWhen: true, sessions)
+    case .lateHide: return byFlag(\.lateHide, brokenWhen: true, sessions)
+    case .armMismatch: return byFlag(\.armMismatch, brokenWhen: true, sessions)
     case .labelText:
       judged = sessions.filter { $0.metrics.labelViolations != nil }
       breaks = { ($0.metrics.labelViolations ?? 0) > 0 }
-    case .armMismatch:
-      judged = sessions.filter { $0.metrics.armMismatch != nil }
-      breaks = { $0.metrics.armMismatch == true }
     case .cacheOrder:
       let screens = Set(profile.cacheInvalidationScreens)
       breaks = { violations.session($0.sessionID, has: .cacheOrder) }
@@ -44,6 +34,15 @@ package enum RuleEvaluator {
       breaks = { violations.session($0.sessionID, has: kind) }
     }
     return (judged, judged.filter(breaks))
+  }
+
+  /// A rule read off one flag of the metrics: judged where the flag is known (SQL's NULL is
+  /// "did not apply"), broken where it is `brokenWhen`.
+  private static func byFlag(
+    _ flag: KeyPath<SessionMetrics, Bool?>, brokenWhen broken: Bool, _ sessions: [SessionRecord]
+  ) -> (judged: [SessionRecord], failing: [SessionRecord]) {
+    let judged = sessions.filter { $0.metrics[keyPath: flag] != nil }
+    return (judged, judged.filter { $0.metrics[keyPath: flag] == broken })
   }
 
   /// The rule judged for one platform: its rate, budget and verdict.

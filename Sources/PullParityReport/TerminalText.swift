@@ -9,15 +9,10 @@ package enum TerminalText {
   package static func escapedKeepingLineBreaks(_ text: String) -> String { escape(text, keepingLineBreaks: true) }
 
   private static func escape(_ text: String, keepingLineBreaks: Bool) -> String {
-    var out = ""
-    for scalar in text.unicodeScalars {
-      if isInert(scalar) || (keepingLineBreaks && (scalar == "\n" || scalar == "\r" || scalar == "\t")) {
-        out.unicodeScalars.append(scalar)
-      } else {
-        out += "\\u{" + String(scalar.value, radix: 16) + "}"
-      }
+    ScalarEscaping.escape(text) { scalar in
+      if isInert(scalar) || (keepingLineBreaks && (scalar == "\n" || scalar == "\r" || scalar == "\t")) { return nil }
+      return "\\u{" + String(scalar.value, radix: 16) + "}"
     }
-    return out
   }
 
   private static func isInert(_ scalar: Unicode.Scalar) -> Bool {

@@ -1,5 +1,3 @@
-import Foundation
-
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Darwin)
@@ -31,15 +29,18 @@ final class DatabaseLockFile: Sendable {
 
   /// Takes the write lock on `byte`, waiting up to `timeout` seconds for its holder. Returns
   /// false when the time ran out.
+  ///
+  /// The deadline is read from the system's monotonic clock, not the database's `PipelineClock`:
+  /// it bounds a real wait, which a pinned clock would make endless.
   func lock(byte: Int64, timeout: Double) throws -> Bool {
-    let deadline = Date().addingTimeInterval(timeout)
+    let deadline = ContinuousClock.now.advanced(by: .seconds(timeout))
     while true {
       var request = Self.request(F_WRLCK, byte: byte)
       if fcntl(descriptor, Self.setLock, &request) == 0 { return true }
       guard errno == EAGAIN || errno == EACCES || errno == EINTR else {
         throw StoreError(context: "locking \(path)", message: String(cString: strerror(errno)))
       }
-      if Date() >= deadline { return false }
+      if ContinuousClock.now >= deadline { return false }
       usleep(10_000)
     }
   }

@@ -24,7 +24,7 @@ package enum IngestLedger {
             VALUES (?, ?, ?, ?, ?, ?)
             """,
           arguments: [
-            timestamp(Date()), RunStatus.running.rawValue, json(sources), toolVersion,
+            timestamp(database.clock.now()), RunStatus.running.rawValue, json(sources), toolVersion,
             json(profileVersions), parser,
           ])
         let runID = db.lastInsertedRowID
@@ -66,22 +66,35 @@ package enum IngestLedger {
       try record(db, runID: runID, totals: totals)
       try db.execute(
         sql: "UPDATE ingest_runs SET status = ?, finished_at = ?, duration_ms = ? WHERE run_id = ?",
-        arguments: [status.rawValue, timestamp(Date()), durationMs, runID])
+        arguments: [status.rawValue, timestamp(database.clock.now()), durationMs, runID])
     }
   }
 
   /// Marks `interrupted` the runs still `running` whose process is gone (nobody holds their
   /// lock). Their counters are what their committed transactions recorded.
   static func markDeadRunsInterrupted(_ database: PullParityDatabase, lockFile: DatabaseLockFile) throws {
+    // Look before writing: a write waits for the live ingest's transactions, which follow one
+    // another closely enough to keep the waiter out until that ingest ends.
+    guard try !deadRuns(database, lockFile: lockFile, db: nil).isEmpty else { return }
     try database.write { db in
-      let running = try Int64.fetchAll(
-        db, sql: "SELECT run_id FROM ingest_runs WHERE status = ?", arguments: [RunStatus.running.rawValue])
-      for runID in running where try !lockFile.isHeldElsewhere(byte: runID) {
+      for runID in try deadRuns(database, lockFile: lockFile, db: db) {
         try db.execute(
           sql: "UPDATE ingest_runs SET status = ?, recovered_at = ? WHERE run_id = ? AND status = ?",
-          arguments: [RunStatus.interrupted.rawValue, timestamp(Date()), runID, RunStatus.running.rawValue])
+          arguments: [
+            RunStatus.interrupted.rawValue, timestamp(database.clock.now()), runID, RunStatus.running.rawValue,
+          ])
       }
     }
+  }
+
+  /// Runs still `running` whose process holds no lock: killed. `db`: inside a write, or nil to
+  /// read on its own.
+  private static func deadRuns(_ database: PullParityDatabase, lockFile: DatabaseLockFile, db: Database?) throws -> [Int64] {
+    let sql = "SELECT run_id FROM ingest_runs WHERE status = ?"
+    let arguments: StatementArguments = [RunStatus.running.rawValue]
+    let running = try db.map { try Int64.fetchAll($0, sql: sql, arguments: arguments) }
+      ?? database.read { try Int64.fetchAll($0, sql: sql, arguments: arguments) }
+    return try running.filter { try !lockFile.isHeldElsewhere(byte: $0) }
   }
 
   package static func timestamp(_ date: Date) -> String {

@@ -43,7 +43,7 @@ package enum ProfileRegistry {
   }
 
   /// Stores the profiles not stored yet; a stored name and version is left as it is.
-  package static func store(_ profiles: [Profile], in db: Database, at date: Date = Date()) throws {
+  package static func store(_ profiles: [Profile], in db: Database, at date: Date) throws {
     for profile in profiles {
       let (json, hash) = definition(of: profile)
       try db.execute(
@@ -56,7 +56,7 @@ package enum ProfileRegistry {
   }
 
   /// Makes the table hold exactly `profiles`: after a replay, the ones every session now uses.
-  package static func replace(with profiles: [Profile], in db: Database, at date: Date = Date()) throws {
+  package static func replace(with profiles: [Profile], in db: Database, at date: Date) throws {
     try db.execute(sql: "DELETE FROM profiles")
     try store(profiles, in: db, at: date)
   }

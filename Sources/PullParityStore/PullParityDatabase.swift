@@ -16,6 +16,8 @@ package final class PullParityDatabase: Sendable {
   package let note: String?
   /// Seconds to wait for another process before giving up.
   package let lockTimeout: Double
+  /// What the ledger, the ingest and the replay read the time from.
+  package let clock: PipelineClock
   let queue: DatabaseQueue
   /// Writers only: the migration lock and the locks that tell live runs from killed ones.
   let lockFile: DatabaseLockFile?
@@ -24,19 +26,21 @@ package final class PullParityDatabase: Sendable {
   /// transaction (seconds) by far, short enough that a stuck process is reported.
   package static let defaultLockTimeout: Double = 60
 
-  /// Opens (creating if needed) and migrates the database at `path`; `readOnly` opens an
-  /// existing one for reading, immutably when this user may not write it.
   /// SQLite's page cache in MiB unless told otherwise: a writer keeps the newest pages of the
   /// duplicate index and of the tables it appends to; a report reads tables once, mapped.
   package static let defaultCacheMiB = (writer: 256, reader: 64)
 
-  /// `cacheMiB`: the page cache, the memory an ingest holds beyond its chunks in flight.
+  /// Opens (creating if needed) and migrates the database at `path`; `readOnly` opens an
+  /// existing one for reading, immutably when this user may not write it. `cacheMiB`: the page
+  /// cache, the memory an ingest holds beyond its chunks in flight.
   package init(
-    path: String, readOnly: Bool = false, lockTimeout: Double = defaultLockTimeout, cacheMiB: Int? = nil
+    path: String, readOnly: Bool = false, lockTimeout: Double = defaultLockTimeout, cacheMiB: Int? = nil,
+    clock: PipelineClock = .system
   ) throws {
     try DatabaseIdentity.checkName(path)
     self.path = path
     self.lockTimeout = lockTimeout
+    self.clock = clock
     if readOnly {
       (queue, note) = try Self.openForReading(
         path, lockTimeout: lockTimeout, cacheMiB: cacheMiB ?? Self.defaultCacheMiB.reader)

@@ -90,10 +90,20 @@ import Testing
     let phlock = BuiltInProfiles.phlock
     var state = SessionState()
     #expect(SessionMachine.reduce(&state, f.at(0, .scrollToTop), profile: phlock).isEmpty)
-    #expect(state == SessionState(phase: .idle, scrolledToTop: true))
+    #expect(state == SessionState(phase: .idle))
     #expect(SessionMachine.reduce(&state, f.at(700, .refreshStart(trigger: .tabReselect)), profile: phlock).isEmpty)
+    #expect(state == SessionState(phase: .refreshing, trigger: .tabReselect, refreshStartedAt: T0 + 700))
+  }
+
+  /// The contract names no finding for a tab re-select without the scroll first (README,
+  /// "Choices where the contract is silent").
+  @Test func aTabReselectRefreshNeedsNoScrollToTopFirst() {
+    var f = EventFactory(app: "phlock")
+    var state = SessionState()
     #expect(
-      state == SessionState(phase: .refreshing, trigger: .tabReselect, refreshStartedAt: T0 + 700, scrolledToTop: true))
+      SessionMachine.reduce(&state, f.at(0, .refreshStart(trigger: .tabReselect)), profile: BuiltInProfiles.phlock)
+        .isEmpty)
+    #expect(state == SessionState(phase: .refreshing, trigger: .tabReselect, refreshStartedAt: T0))
   }
 
   @Test func aPullRefreshCannotStartFromIdle() {

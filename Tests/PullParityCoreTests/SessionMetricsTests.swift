@@ -225,7 +225,25 @@ import Testing
     #expect(s.violations.isEmpty)
   }
 
-  @Test func eventsAreOrderedByTimestampThenSeqThenSourceThenLine() {
+  /// Log order (docs/events.md §9): each key decides only when every key before it ties.
+  @Test(arguments: [
+    ("ts", placed(0, seq: 9, "b.jsonl", line: 9), placed(1, seq: 0, "a.jsonl", line: 1)),
+    ("seq, at one ts", placed(0, seq: 1, "b.jsonl", line: 9), placed(0, seq: 2, "a.jsonl", line: 1)),
+    ("absent seq sorts as 0", placed(0, seq: nil, "b.jsonl", line: 9), placed(0, seq: 1, "a.jsonl", line: 1)),
+    ("file name, at one ts and seq", placed(0, seq: 1, "a.jsonl", line: 9), placed(0, seq: 1, "b.jsonl", line: 1)),
+    ("line, in one file", placed(0, seq: nil, "a.jsonl", line: 1), placed(0, seq: 0, "a.jsonl", line: 2)),
+  ])
+  func logOrderBreaksEachTieWithTheNextKey(key: String, earlier: RecordedEvent, later: RecordedEvent) {
+    #expect(RecordedEvent.inLogOrder(earlier, later), "\(key)")
+    #expect(!RecordedEvent.inLogOrder(later, earlier), "\(key)")
+  }
+
+  static func placed(_ offset: Double, seq: Int?, _ source: String, line: Int) -> RecordedEvent {
+    var f = EventFactory()
+    return RecordedEvent(event: f.at(offset, .pullStart, seq: seq), source: source, line: line)
+  }
+
+  @Test func eventsAreDerivedInLogOrderWhateverOrderTheyWereWritten() {
     var f = EventFactory()
     let start = f.at(0, .pullStart)
     let move = f.at(5, .pullMove(distance: 40, offset: nil), seq: 2)

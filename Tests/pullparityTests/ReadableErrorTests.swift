@@ -21,6 +21,7 @@ import Testing
     ),
     (["quarantine", "--reason", "bad"], "Error: --reason \"bad\" is not a reason; reasons: invalid_utf8, not_json,"),
     (["quarantine", "--limit=-1"], "Error: --limit must be 0 or more"),
+    (["runs", "--limit=-1"], "Error: --limit must be 0 or more"),
   ])
   func errorsSayWhatWasWrong(arguments: [String], message: String) throws {
     let run = try CommandRun.pullparity(arguments + ["--db", Self.db])
@@ -29,6 +30,19 @@ import Testing
     if !arguments.contains(where: { $0.hasPrefix("--limit") }) {
       #expect(!run.stderr.contains("Usage:"), "\(arguments): a data error is not a usage error")
     }
+  }
+
+  /// `quarantine` and `runs` share `--limit` and `--format` (ListingOptions), each command with
+  /// its own word and default.
+  @Test(arguments: [
+    ("quarantine", "--limit <n>             At most this many lines; 0 for all. (default: 100)\n"),
+    ("runs", "--limit <n>             At most this many runs; 0 for all. (default: 0)\n"),
+  ])
+  func listingsKeepTheirOwnLimit(command: String, line: String) throws {
+    let run = try CommandRun.pullparity([command, "--help"])
+    #expect(run.exitCode == 0, "\(run.stderr)")
+    #expect(run.stdout.contains(line), "\(run.stdout)")
+    #expect(run.stdout.contains("--format <format>       Output format: text or json."))
   }
 
   /// iOS writes upper-case UUIDs, people type lower case (and the other way round).

@@ -14,11 +14,8 @@ struct QuarantineFrontend {
     }
     let queries = RunQueries(database)
     let lines = try queries.quarantined(filter, limit: limit)
-    switch format {
-    case .json:
-      return try JSONRendering.render(lines)
-    case .text:
-      return QuarantineTextRenderer().render(lines, total: try queries.quarantinedCount(filter))
+    return try format.render(lines) { _ in
+      QuarantineTextRenderer().render(lines, total: try queries.quarantinedCount(filter))
     }
   }
 }

@@ -7,9 +7,6 @@ struct RunsFrontend {
 
   func render(limit: Int?, format: TextOrJSON) throws -> String {
     let runs = try RunQueries(database).runs(limit: limit)
-    switch format {
-    case .json: return try JSONRendering.render(runs)
-    case .text: return IngestRunTextRenderer().render(runs)
-    }
+    return try format.render(runs) { _ in IngestRunTextRenderer().render(runs) }
   }
 }

@@ -88,13 +88,8 @@ extension PullParity {
           "the \(cohort.name) cohort (\(cohort.selector)) has no \(triggerWords)sessions in \(database.path). "
             + "Nothing was checked.")
       }
-      switch format {
-      case .text:
-        let style = TextStyle(colored: FileHandleOutput.standardOutput.wantsColor)
-        try FileHandleOutput.standardOutput.write(CohortComparisonTextRenderer(style: style).render(comparison))
-      case .json:
-        try FileHandleOutput.standardOutput.write(try JSONRendering.render(comparison))
-      }
+      try FileHandleOutput.standardOutput.write(
+        try format.render(comparison) { CohortComparisonTextRenderer(style: $0).render(comparison) })
       if comparison.outcome != .passed { throw ExitCode(comparison.outcome.exitCode) }
     }
 

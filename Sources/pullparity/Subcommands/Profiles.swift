@@ -29,12 +29,10 @@ extension PullParity {
 
     func run() throws {
       let catalog = try profiles.catalog()
-      switch format {
-      case .json:
-        try FileHandleOutput.standardOutput.write(try JSONRendering.render(ProfileList(profiles: catalog.sortedByName)))
-      case .text:
-        try FileHandleOutput.standardOutput.write(ProfileTextRenderer().render(catalog.sortedByName))
-      }
+      try FileHandleOutput.standardOutput.write(
+        try format.render(ProfileList(profiles: catalog.sortedByName)) { _ in
+          ProfileTextRenderer().render(catalog.sortedByName)
+        })
     }
 
     private struct ProfileList: Encodable {

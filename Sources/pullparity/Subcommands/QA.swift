@@ -34,13 +34,7 @@ extension PullParity {
         .evaluate(
           sessions: try frontend.sessions(filter), violations: try frontend.violations(filter),
           context: frontend.context(filter))
-      switch format {
-      case .text:
-        let style = TextStyle(colored: FileHandleOutput.standardOutput.wantsColor)
-        try FileHandleOutput.standardOutput.write(QATextRenderer(style: style).render(report))
-      case .json:
-        try FileHandleOutput.standardOutput.write(try JSONRendering.render(report))
-      }
+      try FileHandleOutput.standardOutput.write(try format.render(report) { QATextRenderer(style: $0).render(report) })
       if report.outcome != .passed { throw ExitCode(report.outcome.exitCode) }
     }
   }

@@ -2,7 +2,10 @@ import ArgumentParser
 import PullParityStore
 
 extension PullParity {
-  struct Quarantine: ParsableCommand {
+  struct Quarantine: ParsableCommand, ListsRows {
+    static let rowName = "lines"
+    static let defaultLimit = 100
+
     static let configuration = CommandConfiguration(
       abstract: "List the lines ingests refused, with file, line, reason and the line itself.",
       discussion: """
@@ -28,21 +31,13 @@ extension PullParity {
     @Option(help: ArgumentHelp("Only lines of this source, named as the ingest recorded it.", valueName: "file"))
     var source: String?
 
-    @Option(help: ArgumentHelp("At most this many lines; 0 for all.", valueName: "n"))
-    var limit = 100
-
-    @Option(help: ArgumentHelp("Output format: text or json.", valueName: "format"))
-    var format: TextOrJSON = .text
-
-    func validate() throws {
-      guard limit >= 0 else { throw ValidationError("--limit must be 0 or more") }
-    }
+    @OptionGroup var listing: ListingOptions<Quarantine>
 
     func run() throws {
       let frontend = QuarantineFrontend(database: try database.open(readOnly: true))
       let filter = QuarantineFilter(runID: runID, category: reason, source: source)
       try FileHandleOutput.standardOutput.write(
-        try frontend.render(filter, limit: limit == 0 ? nil : limit, format: format))
+        try frontend.render(filter, limit: listing.maximum, format: listing.format))
     }
   }
 }

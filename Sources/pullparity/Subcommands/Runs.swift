@@ -1,7 +1,10 @@
 import ArgumentParser
 
 extension PullParity {
-  struct Runs: ParsableCommand {
+  struct Runs: ParsableCommand, ListsRows {
+    static let rowName = "runs"
+    static let defaultLimit = 0
+
     static let configuration = CommandConfiguration(
       abstract: "List the ingest runs the database records, newest first, with their counts.",
       discussion: """
@@ -14,19 +17,11 @@ extension PullParity {
 
     @OptionGroup var database: DatabaseOptions
 
-    @Option(help: ArgumentHelp("At most this many runs; 0 for all.", valueName: "n"))
-    var limit = 0
-
-    @Option(help: ArgumentHelp("Output format: text or json.", valueName: "format"))
-    var format: TextOrJSON = .text
-
-    func validate() throws {
-      guard limit >= 0 else { throw ValidationError("--limit must be 0 or more") }
-    }
+    @OptionGroup var listing: ListingOptions<Runs>
 
     func run() throws {
       let frontend = RunsFrontend(database: try database.open(readOnly: true))
-      try FileHandleOutput.standardOutput.write(try frontend.render(limit: limit == 0 ? nil : limit, format: format))
+      try FileHandleOutput.standardOutput.write(try frontend.render(limit: listing.maximum, format: listing.format))
     }
   }
 }

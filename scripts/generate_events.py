@@ -155,8 +155,9 @@ class Session(object):
     __slots__ = ("sid", "app", "platform", "screen", "app_version", "empty", "fmt",
                  "mid", "tail", "events", "order", "keys", "truth", "plan")
 
-    def __init__(self, rng, app, platform, plan, fmt):
-        self.sid = new_uuid(rng)
+    def __init__(self, rng, app, platform, plan, fmt, t0):
+        # The recorders name a session like an event, by a UUIDv7 of its start.
+        self.sid = new_event_id(rng, t0 - t0 % TPM)
         self.app = app
         self.platform = platform
         self.plan = plan
@@ -308,7 +309,7 @@ def padel_machine_arms(d10):
 def build_padel(rng, platform, plan, t0):
     ios = platform == "ios"
     q = 10 if ios else 1
-    s = Session(rng, "padel", platform, plan, fmt_rfc3339_cet if ios else fmt_pwa)
+    s = Session(rng, "padel", platform, plan, fmt_rfc3339_cet if ios else fmt_pwa, t0)
     outcome = plan["outcome"]
     viol = {}
     s.add(t0, "pull_start")
@@ -387,7 +388,7 @@ def build_padel(rng, platform, plan, t0):
 
 def build_ffci(rng, plan, t0):
     q = 10
-    s = Session(rng, "ffci", "ios", plan, fmt_ms)
+    s = Session(rng, "ffci", "ios", plan, fmt_ms, t0)
     viol = {}
     defect = plan.get("defect")
     s.add(t0, "pull_start")
@@ -467,7 +468,7 @@ def phlock_hide(rng, t_sh, t_lc, q):
 
 def build_phlock(rng, plan, t0):
     q = 10
-    s = Session(rng, "phlock", "ios", plan, fmt_ms)
+    s = Session(rng, "phlock", "ios", plan, fmt_ms, t0)
     viol = {}
     defect = plan.get("defect")
     if plan["outcome"] == "tab_reselect":

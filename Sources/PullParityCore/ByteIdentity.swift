@@ -3,7 +3,7 @@
 /// Swift's `String` equality is canonical equivalence (`"é"` as one code point equals `"e"` +
 /// U+0301) while SQLite compares bytes. Ids are keys in both places, so a dictionary or set
 /// keyed by an id that used `String` would merge two ids the database keeps apart, and the
-/// outcome of an ingest would depend on which lines shared a batch. Every id-keyed collection
+/// outcome of an ingest would depend on which lines shared a chunk. Every id-keyed collection
 /// in Swift uses this type instead; labels and other texts keep `String`'s equality.
 package struct ByteIdentity: Hashable, Sendable, Comparable, CustomStringConvertible {
   package let text: String

@@ -1,4 +1,4 @@
-/// Bytes held in a batch's arena: where they start and how many.
+/// Bytes held in a chunk's arena: where they start and how many.
 struct ArenaSlice: Sendable {
   var start: Int
   var count: Int

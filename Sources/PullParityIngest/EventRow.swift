@@ -10,11 +10,11 @@ struct EventRow: Sendable {
   var timestamp: Double
   var seq: Int?
   var idKey: Int64
-  /// Index of its session in the batch's `sessions`.
+  /// Index of its session in the chunk's `sessions`.
   var sessionIndex: Int
   var sourceIndex: Int
   var line: Int
   var byteOffset: Int
-  /// Another line of the batch has the same id key (a re-sent line, a conflict).
-  var idRepeatsInBatch = false
+  /// Another line of the chunk has the same id key (a re-sent line, a conflict).
+  var idRepeatsInChunk = false
 }

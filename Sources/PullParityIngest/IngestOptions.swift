@@ -3,7 +3,7 @@ package import PullParityCore
 /// How an ingest runs.
 package struct IngestOptions: Sendable {
   /// Lines per transaction: the unit of crash safety (a killed run keeps whole transactions).
-  package var batchLines: Int
+  package var transactionLines: Int
   /// The most lines the reading thread hands over at once (several make a transaction): small
   /// enough that memory stays low and the writer starts early.
   package var maxChunkLines = 25_000
@@ -20,10 +20,10 @@ package struct IngestOptions: Sendable {
   package var toolVersion: String
 
   package init(
-    batchLines: Int = 200_000, parser: ParserKind = .simdjson, profiles: ProfileCatalog = ProfileCatalog(),
+    transactionLines: Int = 200_000, parser: ParserKind = .simdjson, profiles: ProfileCatalog = ProfileCatalog(),
     toolVersion: String
   ) {
-    self.batchLines = batchLines
+    self.transactionLines = transactionLines
     self.parser = parser
     self.profiles = profiles
     self.toolVersion = toolVersion

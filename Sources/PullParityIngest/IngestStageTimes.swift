@@ -1,7 +1,7 @@
 /// Where an ingest spent its time, in seconds. Reading and parsing run on their own thread,
 /// alongside the writer, so the stages add up to more than the wall time.
 package struct IngestStageTimes: Sendable, Equatable {
-  /// Reading, decompressing, splitting lines, parsing them and deriving the batch's sessions
+  /// Reading, decompressing, splitting lines, parsing them and deriving the chunk's sessions
   /// (the reading thread).
   package var readAndParse = 0.0
   /// Duplicate checks and inserts of events and quarantined lines.
@@ -12,7 +12,7 @@ package struct IngestStageTimes: Sendable, Equatable {
   package var storeSessions = 0.0
   /// Committing transactions (the WAL write).
   package var commit = 0.0
-  /// The writer waiting for the next parsed batch.
+  /// The writer waiting for the next parsed chunk.
   package var waitingForInput = 0.0
   /// Sessions read back and derived from all their stored events: once per transaction that
   /// touched a session with events stored before (not a time: the count that keeps a huge

@@ -2,10 +2,10 @@ import Foundation
 internal import PullParityCore
 package import PullParityStore
 
-/// Reads inputs line by line, parses them, and commits them batch by batch.
+/// Reads inputs line by line, parses them, and commits them transaction by transaction.
 ///
 /// A producer thread reads, parses and derives while this thread writes: the two cores
-/// overlap, and a bounded channel of two chunks keeps memory bounded by the batch, never by
+/// overlap, and a bounded channel of two chunks keeps memory bounded by the chunk size, never by
 /// the input.
 package struct Ingestor {
   package var database: PullParityDatabase
@@ -34,7 +34,7 @@ package struct Ingestor {
     let runID = try IngestLedger.begin(
       database, sources: names, toolVersion: options.toolVersion, profileVersions: profileVersions,
       parser: options.parser.rawValue)
-    var committer = BatchCommitter(
+    var committer = ChunkWriter(
       profiles: options.profiles, runID: runID, sourceNames: names, maxLineBytes: options.maxLineBytes, clock: clock,
       storedLineDecoder: LineDecoder(options.parser))
     var totals = RunCounts()
@@ -44,13 +44,13 @@ package struct Ingestor {
     var inputErrors: [IngestError] = []
 
     // The reader hands over chunks of at most `chunkLines`; a transaction takes chunks until it
-    // holds `batchLines`. Small chunks keep memory and the writer's first wait short; large
+    // holds `transactionLines`. Small chunks keep memory and the writer's first wait short; large
     // transactions keep commits (and the index pages every commit rewrites) few.
-    let chunks = (options.batchLines + options.maxChunkLines - 1) / options.maxChunkLines
-    let chunkLines = max(1, options.batchLines / chunks)
-    let channel = BatchChannel(capacity: 2)
-    let producer = BatchProducer(
-      inputs: inputs, batchLines: chunkLines, parser: options.parser, profiles: options.profiles,
+    let chunks = (options.transactionLines + options.maxChunkLines - 1) / options.maxChunkLines
+    let chunkLines = max(1, options.transactionLines / chunks)
+    let channel = ChunkChannel(capacity: 2)
+    let producer = ChunkProducer(
+      inputs: inputs, chunkLines: chunkLines, parser: options.parser, profiles: options.profiles,
       maxLineBytes: options.maxLineBytes, clock: clock)
     let producerDone = DispatchSemaphore(value: 0)
     let thread = Thread {
@@ -74,33 +74,33 @@ package struct Ingestor {
         try database.write { db in
           let tx = try IngestTransaction(db)
           var derivedRefs = Set<Int64>()
-          while transactionCounts.linesRead + transactionCounts.linesResumed < options.batchLines {
+          while transactionCounts.linesRead + transactionCounts.linesResumed < options.transactionLines {
             let waitStarted = clock.elapsed()
             guard let item = channel.take() else {
               finished = true
               break
             }
             times.waitingForInput += clock.seconds(since: waitStarted)
-            let batch: IngestBatch
+            let chunk: IngestChunk
             switch item {
-            case .batch(let next): batch = next
+            case .chunk(let next): chunk = next
             case .failure(let error): throw error
             case .inputFailed(let error):
               inputErrors.append(error)
               continue
             }
-            times.readAndParse += batch.readAndParseSeconds
-            let (counts, known) = try committer.write(batch, into: tx, derivedRefs: &derivedRefs, times: &times)
+            times.readAndParse += chunk.readAndParseSeconds
+            let (counts, known) = try committer.write(chunk, into: tx, derivedRefs: &derivedRefs, times: &times)
             let events = counts.eventsStored + counts.duplicates
             channel.expectKnownChunks = known
             channel.expectDuplicates = events > 0 && counts.duplicates * 10 >= events * 9
             transactionCounts += counts
-            last = (batch.lastPosition, batch.bytesRead)
+            last = (chunk.lastPosition, chunk.bytesRead)
             progress(
               IngestProgress(
                 linesRead: totals.linesRead + totals.linesResumed + transactionCounts.linesRead
                   + transactionCounts.linesResumed,
-                eventsStored: totals.eventsStored + transactionCounts.eventsStored, bytesRead: batch.bytesRead,
+                eventsStored: totals.eventsStored + transactionCounts.eventsStored, bytesRead: chunk.bytesRead,
                 totalBytes: totalBytes, elapsedSeconds: clock.seconds(since: started)))
           }
           try committer.deriveDeferred(tx, times: &times)

@@ -1,7 +1,7 @@
 import Foundation
 package import GRDB
 
-/// The `ingest_runs` table: one row per run, kept up to date inside every batch's transaction
+/// The `ingest_runs` table: one row per run, kept up to date inside every transaction
 /// so that a killed run's row says what it had committed.
 ///
 /// A run holds its lock (byte `run_id` of `<database>-lock`, see `DatabaseLockFile`) from the
@@ -42,7 +42,7 @@ package enum IngestLedger {
     }
   }
 
-  /// Records the run's totals so far; call inside the batch's transaction.
+  /// Records the run's totals so far; call inside the transaction.
   package static func record(_ db: Database, runID: Int64, totals: RunCounts) throws {
     try db.execute(
       sql: """

@@ -2,7 +2,7 @@ import Foundation
 package import GRDB
 package import PullParityCore
 
-/// The writes of one ingest batch, inside one transaction: raw events with duplicate and
+/// The writes of one ingest transaction: raw events with duplicate and
 /// conflict detection, quarantined lines, and the sessions derived from them.
 ///
 /// Create one inside `PullParityDatabase.write` and let it go before the closure returns.
@@ -196,7 +196,7 @@ package final class IngestTransaction {
     return try s.executeCountingChanges("quarantining \(source):\(line)") == 1
   }
 
-  /// The ref of a session derived before (its events were stored by an earlier batch), or nil.
+  /// The ref of a session derived before (its events were stored by an earlier transaction), or nil.
   package func sessionRef(of sessionID: String) throws -> Int64? {
     findSession.bind(1, sessionID)
     var ref: Int64?

@@ -4,8 +4,8 @@ package enum RunStatus: String, Sendable {
   /// a dead run `interrupted`.
   case running
   case completed
-  /// Stopped on request (SIGINT) after a committed batch, or killed (then `recovered_at` is
-  /// set). Its committed batches are kept; running the same ingest again resumes the work.
+  /// Stopped on request (SIGINT) after a committed transaction, or killed (then `recovered_at` is
+  /// set). Its committed transactions are kept; running the same ingest again resumes the work.
   case interrupted
   case failed
 

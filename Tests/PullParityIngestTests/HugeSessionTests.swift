@@ -7,7 +7,7 @@ import Testing
 
 /// One session id for every event (a client sending `"undefined"`): the session spans every
 /// chunk and transaction of the run. It is read back and derived once per transaction, not once
-/// per chunk, and comes out as a clean single-batch ingest derives it.
+/// per chunk, and comes out as a clean single-transaction ingest derives it.
 @Suite struct HugeSessionTests {
   static func log(events: Int) -> String {
     (0..<events).map { i in
@@ -17,8 +17,8 @@ import Testing
     }.joined(separator: "\n") + "\n"
   }
 
-  func ingest(_ path: String, _ db: PullParityDatabase, batchLines: Int, chunkLines: Int) throws -> IngestSummary {
-    var options = IngestOptions(batchLines: batchLines, toolVersion: "test")
+  func ingest(_ path: String, _ db: PullParityDatabase, transactionLines: Int, chunkLines: Int) throws -> IngestSummary {
+    var options = IngestOptions(transactionLines: transactionLines, toolVersion: "test")
     options.maxChunkLines = chunkLines
     return try Ingestor(database: db, options: options).run(try InputCatalog.expand([path]))
   }
@@ -28,7 +28,7 @@ import Testing
     let path = try dir.write("undefined.jsonl", Self.log(events: 3_000))
     let db = try PullParityDatabase(path: dir.path("huge.sqlite"))
     // 30 chunks of 100 lines in 3 transactions of 1,000.
-    let summary = try ingest(path, db, batchLines: 1_000, chunkLines: 100)
+    let summary = try ingest(path, db, transactionLines: 1_000, chunkLines: 100)
     #expect(summary.counts.eventsStored == 3_000)
     #expect(summary.counts.sessionsDerived == 3)
     // The first transaction derives the session ahead from its first chunk and reads it back
@@ -36,7 +36,7 @@ import Testing
     #expect(summary.stageTimes.sessionsReadBack == 3)
 
     let clean = try PullParityDatabase(path: dir.path("clean.sqlite"))
-    _ = try ingest(path, clean, batchLines: 10_000, chunkLines: 10_000)
+    _ = try ingest(path, clean, transactionLines: 10_000, chunkLines: 10_000)
     let derived: Set<String> = ["sessions", "violations"]
     #expect(try DatabaseDump.all(db, only: derived) == DatabaseDump.all(clean, only: derived))
     let counts = try DatabaseDump.rows(db, table: "sessions", columns: "event_count", order: "session_id")

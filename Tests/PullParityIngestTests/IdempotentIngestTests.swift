@@ -9,8 +9,8 @@ import Testing
 @Suite struct IdempotentIngestTests {
   let samples = RepositoryPaths.sampleEvents
 
-  func ingest(_ paths: [String], _ db: PullParityDatabase, batchLines: Int = 50_000) throws -> IngestSummary {
-    try Ingestor(database: db, options: IngestOptions(batchLines: batchLines, toolVersion: "test"))
+  func ingest(_ paths: [String], _ db: PullParityDatabase, transactionLines: Int = 50_000) throws -> IngestSummary {
+    try Ingestor(database: db, options: IngestOptions(transactionLines: transactionLines, toolVersion: "test"))
       .run(try InputCatalog.expand(paths))
   }
 
@@ -34,11 +34,11 @@ import Testing
     let clean = try PullParityDatabase(path: dir.path("clean.sqlite"))
     _ = try ingest([samples.path], clean)
 
-    // One file per run, in reverse order, in small batches: sessions split across files and
+    // One file per run, in reverse order, in small transactions: sessions split across files and
     // runs arrive tail first and are re-derived when their start arrives.
     let pieces = try PullParityDatabase(path: dir.path("pieces.sqlite"))
     for input in try InputCatalog.expand([samples.path]).reversed() {
-      _ = try ingest([input.name], pieces, batchLines: 250)
+      _ = try ingest([input.name], pieces, transactionLines: 250)
     }
     let derived: Set<String> = ["sessions", "violations"]
     #expect(try DatabaseDump.all(pieces, only: derived) == DatabaseDump.all(clean, only: derived))
@@ -89,7 +89,7 @@ import Testing
     #expect(quarantined == ["[source:\"\(b)\" line:1 category:\"conflict\" event_id:\"e1\"]"])
   }
 
-  @Test func theFirstSeenVersionWinsEvenWhenItsSessionAppearsLaterInTheBatch() throws {
+  @Test func theFirstSeenVersionWinsEvenWhenItsSessionAppearsLaterInTheChunk() throws {
     let dir = try TemporaryDirectory()
     func line(_ id: String, _ session: String, _ ts: Int) -> String {
       #"{"event_id":"\#(id)","session_id":"\#(session)","ts":\#(ts),"platform":"ios","app":"padel","type":"pull_start"}"#
@@ -118,7 +118,7 @@ import Testing
     _ = try ingest([resent, fresh], clean)
     let db = try PullParityDatabase(path: dir.path("resent.sqlite"))
     _ = try ingest([resent], db)
-    let summary = try ingest([resent, fresh], db, batchLines: 500)
+    let summary = try ingest([resent, fresh], db, transactionLines: 500)
     #expect(summary.counts.eventsStored > 0 && summary.counts.duplicates > 0)
     let derived: Set<String> = ["sessions", "violations"]
     #expect(try DatabaseDump.all(db, only: derived) == DatabaseDump.all(clean, only: derived))
@@ -157,7 +157,7 @@ import Testing
     let path = try dir.write("one.jsonl", lines.joined(separator: "\n") + "\n")
     let db = try PullParityDatabase(path: dir.path("one.sqlite"))
     // One transaction of 9 lines made of chunks of 3: the session is written three times.
-    var options = IngestOptions(batchLines: 9, toolVersion: "test")
+    var options = IngestOptions(transactionLines: 9, toolVersion: "test")
     options.maxChunkLines = 3
     let summary = try Ingestor(database: db, options: options).run(try InputCatalog.expand([path]))
     #expect(summary.counts.sessionsDerived == 1)
@@ -169,14 +169,14 @@ import Testing
     let original = try String(contentsOf: samples.appendingPathComponent("phlock-ios.jsonl"), encoding: .utf8)
     let path = try dir.write("log.jsonl", original)
     let db = try PullParityDatabase(path: dir.path("changed.sqlite"))
-    _ = try ingest([path], db, batchLines: 1000)
+    _ = try ingest([path], db, transactionLines: 1000)
     // The same file again, its 1500th line changed (same event id, other content, same length):
     // the chunk that holds it is new and yields a conflict; the others are skipped as known.
     var lines = original.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
     lines[1499] = lines[1499].replacingOccurrences(of: "\"platform\":\"ios\"", with: "\"platform\":\"iot\"")
     #expect(lines[1499].contains("iot"))
     try dir.write("log.jsonl", lines.joined(separator: "\n"))
-    let again = try ingest([path], db, batchLines: 1000)
+    let again = try ingest([path], db, transactionLines: 1000)
     #expect(again.counts.conflicts == 1)
     #expect(again.counts.eventsStored == 0)
     #expect(again.counts.duplicates == lines.filter { !$0.isEmpty }.count - 1)

@@ -13,7 +13,7 @@ import Testing
   }
 
   func ingest(_ paths: [String], _ db: PullParityDatabase) throws -> IngestSummary {
-    try Ingestor(database: db, options: IngestOptions(batchLines: 500, toolVersion: "test"))
+    try Ingestor(database: db, options: IngestOptions(transactionLines: 500, toolVersion: "test"))
       .run(try InputCatalog.expand(paths))
   }
 
@@ -94,7 +94,7 @@ import Testing
     #expect(lines[1].utf8.count == limit && lines[2].utf8.count == limit + 1)
     let path = try dir.write("long.jsonl", lines.joined(separator: "\n") + "\n")
     let db = try PullParityDatabase(path: dir.path("long.sqlite"))
-    var options = IngestOptions(batchLines: 500, toolVersion: "test")
+    var options = IngestOptions(transactionLines: 500, toolVersion: "test")
     options.maxLineBytes = limit
     let summary = try Ingestor(database: db, options: options).run(try InputCatalog.expand([path]))
     #expect(summary.counts.linesRead == 6)

@@ -16,7 +16,7 @@ import Testing
     let dir = try TemporaryDirectory()
     let database = try PullParityDatabase(path: dir.path("pinned.sqlite"), clock: .constant(Self.ingested))
     let log = RepositoryPaths.sampleEvents.appendingPathComponent("padel-ios-1.jsonl").path
-    let summary = try Ingestor(database: database, options: IngestOptions(batchLines: 250, toolVersion: "test"))
+    let summary = try Ingestor(database: database, options: IngestOptions(transactionLines: 250, toolVersion: "test"))
       .run(try InputCatalog.expand([log]))
     #expect(summary.durationSeconds == 0)
     #expect(summary.stageTimes.readAndParse == 0)

@@ -10,9 +10,9 @@ import Testing
 /// which was computed from what it planted, not by a second implementation of the rules.
 @Suite struct SampleLogIngestTests {
   static func ingest(
-    _ paths: [String], into db: PullParityDatabase, parser: ParserKind = .simdjson, batchLines: Int = 50_000
+    _ paths: [String], into db: PullParityDatabase, parser: ParserKind = .simdjson, transactionLines: Int = 50_000
   ) throws -> IngestSummary {
-    try Ingestor(database: db, options: IngestOptions(batchLines: batchLines, parser: parser, toolVersion: "test"))
+    try Ingestor(database: db, options: IngestOptions(transactionLines: transactionLines, parser: parser, toolVersion: "test"))
       .run(try InputCatalog.expand(paths))
   }
 
@@ -20,8 +20,8 @@ import Testing
   func everySessionMatchesTheGroundTruth(parser: ParserKind) throws {
     let dir = try TemporaryDirectory()
     let db = try PullParityDatabase(path: dir.path("sample.sqlite"))
-    // Small batches so sessions straddle batch boundaries and are read back and re-derived.
-    let summary = try Self.ingest([RepositoryPaths.sampleEvents.path], into: db, parser: parser, batchLines: 997)
+    // Small transactions so sessions straddle chunk boundaries and are read back and re-derived.
+    let summary = try Self.ingest([RepositoryPaths.sampleEvents.path], into: db, parser: parser, transactionLines: 997)
     let expected = try RepositoryPaths.expectedSample()
     let ingest = expected["ingest"] as! [String: Int]
 

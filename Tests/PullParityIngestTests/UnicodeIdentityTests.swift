@@ -4,8 +4,8 @@ import PullParityStore
 import PullParityTestSupport
 import Testing
 
-/// Ids are byte-exact: `"é"` as one code point and `"e"` + U+0301 are two ids, in a batch, across
-/// batches and across runs alike (Swift's `String` equality would merge them; SQLite does not).
+/// Ids are byte-exact: `"é"` as one code point and `"e"` + U+0301 are two ids, in a chunk, across
+/// chunks and across runs alike (Swift's `String` equality would merge them; SQLite does not).
 @Suite struct UnicodeIdentityTests {
   static let composed = "caf\u{E9}"
   static let decomposed = "cafe\u{301}"
@@ -36,18 +36,18 @@ import Testing
     #"[id:"63616665CC81" events:2 violations:1]"#, #"[id:"636166C3A9" events:2 violations:1]"#,
   ]
 
-  func ingest(_ path: String, _ db: PullParityDatabase, batchLines: Int) throws -> IngestSummary {
-    var options = IngestOptions(batchLines: batchLines, toolVersion: "test")
-    options.maxChunkLines = batchLines
+  func ingest(_ path: String, _ db: PullParityDatabase, transactionLines: Int) throws -> IngestSummary {
+    var options = IngestOptions(transactionLines: transactionLines, toolVersion: "test")
+    options.maxChunkLines = transactionLines
     return try Ingestor(database: db, options: options).run(try InputCatalog.expand([path]))
   }
 
   @Test(arguments: [1, 2, 3, 4])
-  func bothSpellingsStayApartInOneRunWhateverTheBatch(batchLines: Int) throws {
+  func bothSpellingsStayApartInOneRunWhateverTheChunking(transactionLines: Int) throws {
     let dir = try TemporaryDirectory()
     let path = try dir.write("log.jsonl", Self.lines.joined(separator: "\n") + "\n")
     let db = try PullParityDatabase(path: dir.path("one.sqlite"))
-    let summary = try ingest(path, db, batchLines: batchLines)
+    let summary = try ingest(path, db, transactionLines: transactionLines)
     #expect(summary.counts.eventsStored == 4)
     #expect(try Self.sessions(db) == Self.expected)
     let violations = try DatabaseDump.rows(
@@ -58,13 +58,13 @@ import Testing
   /// The issue's case: four lines over three runs used to fail the third run with
   /// `UNIQUE constraint failed: violations.session_id, violations.ordinal`.
   @Test(arguments: [1, 2, 200_000])
-  func bothSpellingsStayApartAcrossRuns(batchLines: Int) throws {
+  func bothSpellingsStayApartAcrossRuns(transactionLines: Int) throws {
     let dir = try TemporaryDirectory()
     let db = try PullParityDatabase(path: dir.path("runs.sqlite"))
     let runs = [[Self.lines[0]], [Self.lines[1], Self.lines[2]], [Self.lines[3]]]
     for (index, run) in runs.enumerated() {
       let path = try dir.write("run\(index).jsonl", run.joined(separator: "\n") + "\n")
-      let summary = try ingest(path, db, batchLines: batchLines)
+      let summary = try ingest(path, db, transactionLines: transactionLines)
       #expect(summary.counts.eventsStored == run.count)
     }
     #expect(try Self.sessions(db) == Self.expected)
@@ -77,7 +77,7 @@ import Testing
     ]
     let path = try dir.write("ids.jsonl", log.joined(separator: "\n") + "\n")
     let db = try PullParityDatabase(path: dir.path("ids.sqlite"))
-    let summary = try ingest(path, db, batchLines: 10)
+    let summary = try ingest(path, db, transactionLines: 10)
     #expect(summary.counts.eventsStored == 2)
     #expect(summary.counts.conflicts == 0 && summary.counts.duplicates == 0)
     let ids = try DatabaseDump.rows(db, table: "events", columns: "hex(event_id)", order: "1")

@@ -179,7 +179,7 @@ import Testing
     (["report", "--since", "last week"], "--since \"last week\" is not a date"),
     (["report", "--format", "pdf"], "pdf"),
     (["qa", "--rate-tolerance=-1"], "--rate-tolerance must be 0 or more"),
-    (["ingest", "--batch-lines", "0", "x"], "--batch-lines must be 1 or more"),
+    (["ingest", "--transaction-lines", "0", "x"], "--transaction-lines must be 1 or more"),
     (["ingest", "--cache-size", "0", "x"], "--cache-size must be 1 to 65536 (MiB)"),
     (["report", "--cache-size", "99999"], "--cache-size must be 1 to 65536 (MiB)"),
     (["frobnicate"], "frobnicate"),

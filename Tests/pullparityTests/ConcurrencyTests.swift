@@ -46,7 +46,7 @@ import Testing
       let db = dir.path("together-\(trial).sqlite")
       let processes = try (0..<3).map {
         try Self.start(
-          ["ingest", "--quiet", "--batch-lines", "2000", "--db", db, RepositoryPaths.sampleEvents.path], in: dir,
+          ["ingest", "--quiet", "--transaction-lines", "2000", "--db", db, RepositoryPaths.sampleEvents.path], in: dir,
           name: "t\(trial)-\($0)")
       }
       for (i, process) in processes.enumerated() {
@@ -71,7 +71,7 @@ import Testing
 
     let db = dir.path("busy.sqlite")
     let first = try CrashSafetyTests.startedIngest(log: log, db: db, committing: 5000)
-    let second = try Self.start(["ingest", "--quiet", "--batch-lines", "5000", "--db", db, log], in: dir, name: "second")
+    let second = try Self.start(["ingest", "--quiet", "--transaction-lines", "5000", "--db", db, log], in: dir, name: "second")
     var reports = 0
     while first.isRunning || second.isRunning {
       let report = try CommandRun.pullparity(["report", "--db", db])

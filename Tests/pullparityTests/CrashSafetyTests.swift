@@ -60,7 +60,7 @@ import Testing
     return lines
   }
 
-  /// Starts an ingest, waits until it has committed at least one batch (or `lines`), then
+  /// Starts an ingest, waits until it has committed at least one transaction (or `lines`), then
   /// sends `signal`.
   static func interruptedIngest(
     log: String, db: String, signal: Int32, lines: Int = 5000, standardOutput: FileHandle? = nil,
@@ -79,7 +79,7 @@ import Testing
   ) throws -> Process {
     let process = Process()
     process.executableURL = RepositoryPaths.executable
-    process.arguments = ["ingest", "--db", db, "--batch-lines", "5000", "--quiet", log]
+    process.arguments = ["ingest", "--db", db, "--transaction-lines", "5000", "--quiet", log]
     process.standardOutput = standardOutput ?? FileHandle.nullDevice
     process.standardError = standardError ?? FileHandle.nullDevice
     try process.run()
@@ -131,7 +131,7 @@ import Testing
   }
 
   static func ingest(_ log: String, _ db: String) throws -> CommandRun {
-    try CommandRun.pullparity(["ingest", "--db", db, "--batch-lines", "5000", "--quiet", log])
+    try CommandRun.pullparity(["ingest", "--db", db, "--transaction-lines", "5000", "--quiet", log])
   }
 
   @Test func killedMidRunThenRerunEqualsACleanRun() throws {
@@ -147,7 +147,7 @@ import Testing
     // Readers do not judge runs; the next writer to open the file finds the run dead.
     #expect(try Self.statuses(PullParityDatabase(path: killed, readOnly: true)) == ["running"])
     // What was committed is whole: every stored event's session has been derived, and no
-    // batch is half there (the run's ledger row counts exactly what the tables hold).
+    // transaction is half there (the run's ledger row counts exactly what the tables hold).
     let afterKill = try PullParityDatabase(path: killed)
     try afterKill.read { db in
       #expect(try String.fetchOne(db, sql: "PRAGMA integrity_check") == "ok")
@@ -158,7 +158,7 @@ import Testing
       let row = try Row.fetchOne(db, sql: "SELECT status, lines_read, events_stored, recovered_at FROM ingest_runs")!
       #expect(row[0] as String == "interrupted")
       #expect(row[3] as String? != nil, "a run found dead says when")
-      #expect((row[1] as Int) % 5000 == 0, "a killed run has committed whole batches only")
+      #expect((row[1] as Int) % 5000 == 0, "a killed run has committed whole transactions only")
       #expect(try Int.fetchOne(db, sql: "SELECT count(*) FROM events") == row[2] as Int)
     }
 
@@ -217,7 +217,7 @@ import Testing
     #expect(try Self.statuses(database) == ["completed"])
   }
 
-  @Test func interruptStopsAfterTheBatchAndSaysHowFarItGot() throws {
+  @Test func interruptStopsAfterTheTransactionAndSaysHowFarItGot() throws {
     let dir = try TemporaryDirectory()
     let log = try Self.generateLog(in: dir, events: 200_000)
     let db = dir.path("interrupted.sqlite")

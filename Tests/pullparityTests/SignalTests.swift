@@ -27,7 +27,7 @@ import Testing
     let printed = (
       out: try String(contentsOfFile: stdout, encoding: .utf8), err: try String(contentsOfFile: stderr, encoding: .utf8)
     )
-    #expect(printed.err.hasPrefix("Interrupted: stopped after the batch ending at \(log):"), "\(printed.err)")
+    #expect(printed.err.hasPrefix("Interrupted: stopped after the transaction ending at \(log):"), "\(printed.err)")
     #expect(printed.err.hasSuffix("run the same command again to finish.\n"))
     #expect(!printed.out.contains("Interrupted"), "the summary on standard output stays a summary")
     #expect(printed.out.contains("events stored"))

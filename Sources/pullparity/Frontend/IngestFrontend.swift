@@ -80,7 +80,7 @@ struct IngestFrontend {
   /// the same shape whether or not the run was stopped.
   func describeStop(_ summary: IngestSummary) -> String? {
     summary.stoppedAt.map {
-      "Interrupted: stopped after the batch ending at \($0); run the same command again to finish.\n"
+      "Interrupted: stopped after the transaction ending at \($0); run the same command again to finish.\n"
     }
   }
 

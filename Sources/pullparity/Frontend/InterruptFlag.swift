@@ -5,8 +5,8 @@ import Synchronization
 #endif
 
 /// SIGINT (Ctrl-C) and SIGTERM (`timeout`, `docker stop`) ask an ingest to stop after the
-/// batch it is writing; a second signal kills at once (the database stays consistent either
-/// way: batches are transactions).
+/// transaction it is writing; a second signal kills at once (the database stays consistent
+/// either way: a transaction is all or nothing).
 enum InterruptFlag {
   private static let signals = [SIGINT, SIGTERM]
   /// The first signal received, 0 while none was.

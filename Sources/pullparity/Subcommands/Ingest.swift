@@ -7,7 +7,7 @@ extension PullParity {
     static let configuration = CommandConfiguration(
       abstract: "Store raw events, derive sessions, print a summary.",
       discussion: """
-        PATH is a JSON-lines file (optionally .gz), a directory (its *.jsonl and *.ndjson files, optionally .gz, in path order), or - for standard input (plain or gzip). Bad lines are quarantined with file, line and reason; they never stop the run. Ingesting the same input again changes nothing. SIGINT or SIGTERM stops after the current batch (exit 130 or 143); run the same command again to finish.
+        PATH is a JSON-lines file (optionally .gz), a directory (its *.jsonl and *.ndjson files, optionally .gz, in path order), or - for standard input (plain or gzip). Bad lines are quarantined with file, line and reason; they never stop the run. Ingesting the same input again changes nothing. SIGINT or SIGTERM stops after the current transaction (exit 130 or 143); run the same command again to finish.
 
         Examples:
           pullparity ingest sample-events --report
@@ -33,7 +33,7 @@ extension PullParity {
     var stats = false
 
     @Option(help: ArgumentHelp("Lines per transaction.", valueName: "n"))
-    var batchLines = 200_000
+    var transactionLines = 200_000
 
     @Option(help: ArgumentHelp("JSON parser: simdjson or foundation.", valueName: "name"))
     var parser: ParserKind = .simdjson
@@ -45,7 +45,7 @@ extension PullParity {
 
     func validate() throws {
       guard !paths.isEmpty else { throw ValidationError("name at least one file, directory or -") }
-      guard batchLines >= 1 else { throw ValidationError("--batch-lines must be 1 or more") }
+      guard transactionLines >= 1 else { throw ValidationError("--transaction-lines must be 1 or more") }
       guard (1...IngestOptions.largestMaxLineBytes).contains(maxLineBytes) else {
         throw ValidationError("--max-line-bytes must be between 1 and \(IngestOptions.largestMaxLineBytes) (512 MiB)")
       }
@@ -55,7 +55,7 @@ extension PullParity {
       let catalog = try profiles.catalog()
       let db = try database.open()
       var options = IngestOptions(
-        batchLines: batchLines, parser: parser, profiles: catalog, toolVersion: PullParity.version)
+        transactionLines: transactionLines, parser: parser, profiles: catalog, toolVersion: PullParity.version)
       options.maxLineBytes = maxLineBytes
       let frontend = IngestFrontend(database: db, options: options, quiet: quiet)
       let summary = try frontend.run(paths: paths)

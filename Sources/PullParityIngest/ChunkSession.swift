@@ -1,11 +1,11 @@
 internal import PullParityCore
 
-/// One session's events within a batch, derived on the reading thread as if the session were
+/// One session's events within a chunk, derived on the reading thread as if the session were
 /// new. The writer uses that derivation when it is (the common case) and derives again from
 /// the database when the session had events stored before.
-struct BatchSession: Sendable {
+struct ChunkSession: Sendable {
   var sessionID: String
-  /// Indices of the session's events in the batch's `rows`, in input order.
+  /// Indices of the session's events in the chunk's `rows`, in input order.
   var rowIndices: [Int]
   var derived: DerivedSession?
 }

@@ -3,28 +3,28 @@ internal import PullParityCore
 internal import PullParityStore
 
 /// The reading side of an ingest: reads every input line by line, parses each line, derives
-/// the batch's sessions and hands full batches to the writer. Runs on its own thread, so all
+/// the chunk's sessions and hands full chunks to the writer. Runs on its own thread, so all
 /// of that overlaps with writing.
-struct BatchProducer: Sendable {
+struct ChunkProducer: Sendable {
   let inputs: [InputFile]
-  let batchLines: Int
+  let chunkLines: Int
   let parser: ParserKind
   let profiles: ProfileCatalog
   let maxLineBytes: Int
   let clock: PipelineClock
 
-  func run(into channel: BatchChannel) {
+  func run(into channel: ChunkChannel) {
     var decoder = LineDecoder(parser)
-    var builder = BatchBuilder(
-      profiles: profiles, sourceNames: inputs.map(\.name), expectedLines: batchLines, maxLineBytes: maxLineBytes)
+    var builder = ChunkBuilder(
+      profiles: profiles, sourceNames: inputs.map(\.name), expectedLines: chunkLines, maxLineBytes: maxLineBytes)
     var bytesBeforeInput = 0
     var parseStarted = clock.elapsed()
 
     func handOver(position: String, bytesRead: Int) -> Bool {
-      var batch = builder.finish()
-      batch.lastPosition = position
-      batch.bytesRead = bytesRead
-      batch.readAndParseSeconds = clock.seconds(since: parseStarted)
+      var chunk = builder.finish()
+      chunk.lastPosition = position
+      chunk.bytesRead = bytesRead
+      chunk.readAndParseSeconds = clock.seconds(since: parseStarted)
       defer {
         parseStarted = clock.elapsed()
         // While the writer keeps finding chunks it has seen, only hash the next one; while it
@@ -32,7 +32,7 @@ struct BatchProducer: Sendable {
         builder.parsesLines = !channel.expectKnownChunks
         builder.derivesSessions = builder.parsesLines && !channel.expectDuplicates
       }
-      return channel.put(.batch(batch))
+      return channel.put(.chunk(chunk))
     }
 
     do {
@@ -47,7 +47,7 @@ struct BatchProducer: Sendable {
             } else {
               builder.take(line, sourceIndex: index, decoder: &decoder)
             }
-            if builder.lineCount >= batchLines {
+            if builder.lineCount >= chunkLines {
               guard handOver(position: "\(input.name):\(line.number)", bytesRead: bytesBeforeInput + source.position)
               else { throw Cancelled() }
             }
@@ -62,7 +62,7 @@ struct BatchProducer: Sendable {
         _ = handOver(position: "\(inputs.last?.name ?? "-"):end", bytesRead: bytesBeforeInput)
       }
     } catch is Cancelled {
-      // The writer stopped taking batches; nothing more to do.
+      // The writer stopped taking chunks; nothing more to do.
     } catch {
       channel.put(.failure(error))
     }

@@ -2,19 +2,19 @@ internal import PullParityCore
 internal import PullParityStore
 
 /// Lines read and parsed, waiting to be written. Bytes (raw lines and the texts the writer
-/// binds) sit in one arena, so a batch costs a few growing buffers, not objects per line.
-struct IngestBatch: Sendable {
+/// binds) sit in one arena, so a chunk costs a few growing buffers, not objects per line.
+struct IngestChunk: Sendable {
   var rows: [EventRow] = []
   var rejected: [RejectedLine] = []
-  var sessions: [BatchSession] = []
-  /// Rows whose id key repeats within the batch, in input order.
+  var sessions: [ChunkSession] = []
+  /// Rows whose id key repeats within the chunk, in input order.
   var repeatedIDRows: [Int] = []
   var arena: [UInt8] = []
   var linesRead = 0
   var blankLines = 0
-  /// Input bytes consumed by the end of this batch (for progress).
+  /// Input bytes consumed by the end of this chunk (for progress).
   var bytesRead = 0
-  /// "file:line" of the batch's last line: where a stopped run got to.
+  /// "file:line" of the chunk's last line: where a stopped run got to.
   var lastPosition = ""
   var readAndParseSeconds = 0.0
   /// Identifies the chunk's input, so a chunk seen before can be skipped whole.

@@ -1,11 +1,11 @@
 internal import PullParityStore
 
-/// Stores a batch's event rows, eight to a statement where it can, keeps the tally, and
+/// Stores a chunk's event rows, eight to a statement where it can, keeps the tally, and
 /// records where each session's events landed. A struct with mutating methods rather than a
 /// closure over local variables: captured variables are boxed and every access to them is
 /// checked at run time, which the ingest hot path measurably paid for.
-struct BatchEventWriter {
-  let batch: IngestBatch
+struct ChunkEventWriter {
+  let chunk: IngestChunk
   let tx: IngestTransaction
   let refs: [Int64]
   let sourceIDs: [Int64]
@@ -17,16 +17,16 @@ struct BatchEventWriter {
   private var openSpans: [(first: Int64, last: Int64)?]
 
   init(
-    batch: IngestBatch, tx: IngestTransaction, refs: [Int64], sourceIDs: [Int64],
+    chunk: IngestChunk, tx: IngestTransaction, refs: [Int64], sourceIDs: [Int64],
     quarantine: @escaping (Rejection, EventRow, UnsafeRawBufferPointer, String) throws -> Bool
   ) {
-    self.batch = batch
+    self.chunk = chunk
     self.tx = tx
     self.refs = refs
     self.sourceIDs = sourceIDs
     self.quarantine = quarantine
-    self.stored = [Bool](repeating: false, count: batch.rows.count)
-    self.openSpans = Array(repeating: nil, count: batch.sessions.count)
+    self.stored = [Bool](repeating: false, count: chunk.rows.count)
+    self.openSpans = Array(repeating: nil, count: chunk.sessions.count)
   }
 
   /// Stores the rows at `indices`, in that order.
@@ -38,13 +38,13 @@ struct BatchEventWriter {
       while start + size <= indices.count, !lastWasDuplicate {
         let group = Array(indices[start..<(start + size)])
         let results = try tx.storeGroup(
-          { fields(group[$0], arena) }, idKeys: group.map { batch.rows[$0].idKey }, lookFirst: lastWasDuplicate)
+          { fields(group[$0], arena) }, idKeys: group.map { chunk.rows[$0].idKey }, lookFirst: lastWasDuplicate)
         for (index, result) in zip(group, results) { try record(index, result.outcome, result.pk, arena) }
         start += size
       }
     }
     for index in indices[start...] {
-      let outcome = try tx.store(fields(index, arena), idKey: batch.rows[index].idKey, lookFirst: lastWasDuplicate)
+      let outcome = try tx.store(fields(index, arena), idKey: chunk.rows[index].idKey, lookFirst: lastWasDuplicate)
       try record(index, outcome, outcome == .stored ? tx.lastEventPK : nil, arena)
     }
   }
@@ -58,7 +58,7 @@ struct BatchEventWriter {
   }
 
   private func fields(_ index: Int, _ arena: UnsafeRawBufferPointer) -> EventFields {
-    let row = batch.rows[index]
+    let row = chunk.rows[index]
     return EventFields(
       eventID: row.eventID.bytes(in: arena), sessionID: row.sessionID.bytes(in: arena),
       platform: row.platform.bytes(in: arena), app: row.app.bytes(in: arena), type: row.type.bytes(in: arena),
@@ -71,7 +71,7 @@ struct BatchEventWriter {
     _ index: Int, _ outcome: EventStoreOutcome, _ pk: Int64?, _ arena: UnsafeRawBufferPointer
   ) throws {
     lastWasDuplicate = outcome == .duplicate
-    let row = batch.rows[index]
+    let row = chunk.rows[index]
     switch outcome {
     case .stored:
       counts.eventsStored += 1

@@ -1,15 +1,15 @@
 internal import PullParityCore
 internal import PullParityStore
 
-/// Fills a batch on the reading thread: rows for the writer, plus the batch's sessions derived
-/// from its own events (which are dropped once derived: the batch carries no `Event`).
-struct BatchBuilder {
+/// Fills a chunk on the reading thread: rows for the writer, plus the chunk's sessions derived
+/// from its own events (which are dropped once derived: the chunk carries no `Event`).
+struct ChunkBuilder {
   let profiles: ProfileCatalog
   let sourceNames: [String]
   /// The line limit, for the message of a line over it.
   let maxLineBytes: Int
-  private(set) var batch: IngestBatch
-  /// Derive the batch's sessions here (off the writer's thread); off when the writer says the
+  private(set) var chunk: IngestChunk
+  /// Derive the chunk's sessions here (off the writer's thread); off when the writer says the
   /// input is a re-sent one, whose sessions it will not need.
   var derivesSessions = true
   /// Parse lines as they come; off while a re-sent file streams by (see `UnparsedLine`).
@@ -27,7 +27,7 @@ struct BatchBuilder {
     self.profiles = profiles
     self.sourceNames = sourceNames
     self.maxLineBytes = maxLineBytes
-    self.batch = IngestBatch(expectedLines: expectedLines)
+    self.chunk = IngestChunk(expectedLines: expectedLines)
   }
 
   /// Decodes a line and adds its event or its rejection; a line over the limit is rejected
@@ -50,20 +50,20 @@ struct BatchBuilder {
     if let known = sessionIndexByID[identity] {
       sessionIndex = known
     } else {
-      sessionIndex = batch.sessions.count
+      sessionIndex = chunk.sessions.count
       sessionIndexByID[identity] = sessionIndex
-      batch.sessions.append(BatchSession(sessionID: event.sessionID, rowIndices: [], derived: nil))
+      chunk.sessions.append(ChunkSession(sessionID: event.sessionID, rowIndices: [], derived: nil))
       sessionEvents.append([])
     }
-    batch.sessions[sessionIndex].rowIndices.append(batch.rows.count)
+    chunk.sessions[sessionIndex].rowIndices.append(chunk.rows.count)
     let row = EventRow(
-      eventID: batch.copy(event.eventID), sessionID: batch.copy(event.sessionID),
-      platform: batch.copy(event.platform), app: batch.copy(event.app), type: batch.copy(event.type.rawValue),
-      raw: batch.copy(line.bytes), timestamp: event.timestamp, seq: event.seq,
+      eventID: chunk.copy(event.eventID), sessionID: chunk.copy(event.sessionID),
+      platform: chunk.copy(event.platform), app: chunk.copy(event.app), type: chunk.copy(event.type.rawValue),
+      raw: chunk.copy(line.bytes), timestamp: event.timestamp, seq: event.seq,
       idKey: EventKey.of(event.eventID), sessionIndex: sessionIndex, sourceIndex: sourceIndex,
       line: line.number, byteOffset: line.byteOffset)
     if !seenIDKeys.insert(row.idKey).inserted { repeatedIDKeys.insert(row.idKey) }
-    batch.rows.append(row)
+    chunk.rows.append(row)
     if derivesSessions {
       sessionEvents[sessionIndex].append(
         RecordedEvent(event: event, source: sourceNames[sourceIndex], line: line.number))
@@ -71,10 +71,10 @@ struct BatchBuilder {
   }
 
   mutating func reject(_ rejection: Rejection, sourceIndex: Int, line: InputLine) {
-    batch.rejected.append(
+    chunk.rejected.append(
       RejectedLine(
         rejection: rejection, sourceIndex: sourceIndex, line: line.number, byteOffset: line.byteOffset,
-        raw: batch.copy(line.bytes)))
+        raw: chunk.copy(line.bytes)))
   }
 
   /// Counts a line and folds its bytes into the chunk's fingerprint.
@@ -83,44 +83,44 @@ struct BatchBuilder {
     contentHash.add(line.bytes)
     // A line over the limit is known by its first bytes and its length.
     byteCount += line.length + 1
-    batch.linesRead += 1
-    if line.isBlank { batch.blankLines += 1 }
+    chunk.linesRead += 1
+    if line.isBlank { chunk.blankLines += 1 }
   }
 
   /// Keeps a line to be parsed later, if its chunk turns out to be new.
   mutating func keepUnparsed(_ line: InputLine, sourceIndex: Int) {
-    batch.unparsed.append(
+    chunk.unparsed.append(
       UnparsedLine(
         sourceIndex: sourceIndex, line: line.number, byteOffset: line.byteOffset, length: line.length,
-        isTooLong: line.isTooLong, raw: batch.copy(line.bytes)))
+        isTooLong: line.isTooLong, raw: chunk.copy(line.bytes)))
   }
 
-  var lineCount: Int { batch.linesRead }
+  var lineCount: Int { chunk.linesRead }
 
-  /// Derives every session of the batch and hands the batch over, starting a new one.
-  mutating func finish() -> IngestBatch {
+  /// Derives every session of the chunk and hands the chunk over, starting a new one.
+  mutating func finish() -> IngestChunk {
     if let firstLine {
-      batch.fingerprint = ChunkFingerprint(
-        source: sourceNames[firstLine.sourceIndex], firstLine: firstLine.number, lineCount: batch.linesRead,
+      chunk.fingerprint = ChunkFingerprint(
+        source: sourceNames[firstLine.sourceIndex], firstLine: firstLine.number, lineCount: chunk.linesRead,
         byteCount: byteCount, contentHash: contentHash.value, rulesVersion: EventDecoder.rulesVersion)
     }
-    batch.isParsed = parsesLines
+    chunk.isParsed = parsesLines
     firstLine = nil
     contentHash = ChunkContentHash()
     byteCount = 0
     if derivesSessions {
-      for index in batch.sessions.indices {
-        batch.sessions[index].derived = SessionDeriver.derive(sessionEvents[index], profiles: profiles)
+      for index in chunk.sessions.indices {
+        chunk.sessions[index].derived = SessionDeriver.derive(sessionEvents[index], profiles: profiles)
       }
     }
     if !repeatedIDKeys.isEmpty {
-      for index in batch.rows.indices where repeatedIDKeys.contains(batch.rows[index].idKey) {
-        batch.rows[index].idRepeatsInBatch = true
-        batch.repeatedIDRows.append(index)
+      for index in chunk.rows.indices where repeatedIDKeys.contains(chunk.rows[index].idKey) {
+        chunk.rows[index].idRepeatsInChunk = true
+        chunk.repeatedIDRows.append(index)
       }
     }
-    let full = batch
-    batch = IngestBatch(expectedLines: full.rows.capacity)
+    let full = chunk
+    chunk = IngestChunk(expectedLines: full.rows.capacity)
     seenIDKeys.removeAll(keepingCapacity: true)
     repeatedIDKeys.removeAll(keepingCapacity: true)
     sessionEvents.removeAll(keepingCapacity: true)

@@ -1,20 +1,20 @@
 internal import PullParityCore
 internal import PullParityStore
 
-/// Writes batches inside the ingest's current transaction: events (skipping duplicates,
+/// Writes chunks inside the ingest's current transaction: events (skipping duplicates,
 /// quarantining conflicts), rejected lines, and a fresh derivation of every session touched.
 ///
-/// A session seen for the first time was already derived from the batch's own events on the
+/// A session seen for the first time was already derived from the chunk's own events on the
 /// reading thread; only sessions that had stored events before are read back and derived
 /// here, so a clean ingest never reads what it just wrote.
-struct BatchCommitter {
+struct ChunkWriter {
   let profiles: ProfileCatalog
   let runID: Int64
   let sourceNames: [String]
   let maxLineBytes: Int
   /// Times the stages (`IngestStageTimes`).
   let clock: PipelineClock
-  /// Re-parses stored raw lines of sessions that continue across batches.
+  /// Re-parses stored raw lines of sessions that continue across chunks.
   var storedLineDecoder: LineDecoder
   /// The names of the profiles the sessions written so far were derived with.
   private(set) var profilesUsed: Set<String> = []
@@ -29,7 +29,7 @@ struct BatchCommitter {
   ///   several chunks of one transaction is counted once.
   /// - Returns: the chunk's counts, and whether it was a chunk written before (skipped).
   mutating func write(
-    _ chunk: IngestBatch, into tx: IngestTransaction, derivedRefs: inout Set<Int64>, times: inout IngestStageTimes
+    _ chunk: IngestChunk, into tx: IngestTransaction, derivedRefs: inout Set<Int64>, times: inout IngestStageTimes
   ) throws -> (counts: RunCounts, known: Bool) {
     var mark = clock.elapsed()
     if let fingerprint = chunk.fingerprint, let known = try tx.knownChunk(fingerprint) {
@@ -37,11 +37,11 @@ struct BatchCommitter {
       times.storeEvents += lap(&mark)
       return (counts, true)
     }
-    let batch = chunk.isParsed ? chunk : parse(chunk)
-    let (refs, existed) = try sessionRefs(of: batch, tx)
-    var (counts, stored) = try storeRows(of: batch, refs: refs, tx)
+    let parsed = chunk.isParsed ? chunk : parse(chunk)
+    let (refs, existed) = try sessionRefs(of: parsed, tx)
+    var (counts, stored) = try storeRows(of: parsed, refs: refs, tx)
     times.storeEvents += lap(&mark)
-    for (i, session) in batch.sessions.enumerated() {
+    for (i, session) in parsed.sessions.enumerated() {
       let storedCount = session.rowIndices.count { stored[$0] }
       guard storedCount > 0 else { continue }
       if derivedRefs.insert(refs[i]).inserted { counts.sessionsDerived += 1 }
@@ -49,14 +49,14 @@ struct BatchCommitter {
         if deferredSet.insert(refs[i]).inserted { deferred.append(refs[i]) }
         continue
       }
-      // The reading thread's derivation holds when the batch has all of the session's events.
+      // The reading thread's derivation holds when the chunk has all of the session's events.
       if let ahead = session.derived, storedCount == session.rowIndices.count {
         try save(ahead, tx, ref: refs[i], isNew: true, times: &times, mark: &mark)
       } else {
         try derive(refs[i], tx, isNew: true, times: &times, mark: &mark)
       }
     }
-    if let fingerprint = batch.fingerprint {
+    if let fingerprint = parsed.fingerprint {
       try tx.recordChunk(
         fingerprint,
         outcome: ChunkOutcome(
@@ -71,7 +71,7 @@ struct BatchCommitter {
   /// A chunk written before changes nothing: its lines are what they were. If the run that
   /// wrote it did not finish, this run resumes its work: that run counted the lines.
   private func countKnown(
-    _ chunk: IngestBatch, _ known: ChunkOutcome, fingerprint: ChunkFingerprint, _ tx: IngestTransaction
+    _ chunk: IngestChunk, _ known: ChunkOutcome, fingerprint: ChunkFingerprint, _ tx: IngestTransaction
   ) throws -> RunCounts {
     var counts = RunCounts()
     if known.resumable {
@@ -88,11 +88,11 @@ struct BatchCommitter {
 
   /// Sessions seen before keep their ref; new ones get the next (refs only ever grow, so the
   /// events' session index is appended to, not inserted into at random).
-  private func sessionRefs(of batch: IngestBatch, _ tx: IngestTransaction) throws -> ([Int64], [Bool]) {
+  private func sessionRefs(of chunk: IngestChunk, _ tx: IngestTransaction) throws -> ([Int64], [Bool]) {
     var refs: [Int64] = []
     var existed: [Bool] = []
-    refs.reserveCapacity(batch.sessions.count)
-    for session in batch.sessions {
+    refs.reserveCapacity(chunk.sessions.count)
+    for session in chunk.sessions {
       let existing = try tx.sessionRef(of: session.sessionID)
       refs.append(existing ?? tx.newSessionRef())
       existed.append(existing != nil)
@@ -100,30 +100,30 @@ struct BatchCommitter {
     return (refs, existed)
   }
 
-  /// Stores the batch's events and quarantines its bad lines; returns the counts and which
+  /// Stores the chunk's events and quarantines its bad lines; returns the counts and which
   /// rows were stored (not duplicates or conflicts).
   private func storeRows(
-    of batch: IngestBatch, refs: [Int64], _ tx: IngestTransaction
+    of chunk: IngestChunk, refs: [Int64], _ tx: IngestTransaction
   ) throws -> (RunCounts, [Bool]) {
     var sourceIDs: [Int64] = []
     for name in sourceNames { sourceIDs.append(try tx.sourceID(named: name)) }
-    var writer = BatchEventWriter(
-      batch: batch, tx: tx, refs: refs, sourceIDs: sourceIDs,
+    var writer = ChunkEventWriter(
+      chunk: chunk, tx: tx, refs: refs, sourceIDs: sourceIDs,
       quarantine: { [self] rejection, row, raw, eventID in
         try quarantine(
           tx, rejection, sourceIndex: row.sourceIndex, line: row.line, byteOffset: row.byteOffset, raw: raw,
           eventID: eventID)
       })
-    try batch.arena.withUnsafeBytes { arena in
-      // Lines whose id (hash) repeats within the batch go first, one by one and in input
-      // order: which version is stored must not depend on how the batch is grouped.
-      try writer.store(batch.repeatedIDRows, groupable: false, arena: arena)
+    try chunk.arena.withUnsafeBytes { arena in
+      // Lines whose id (key) repeats within the chunk go first, one by one and in input
+      // order: which version is stored must not depend on how the chunk is grouped.
+      try writer.store(chunk.repeatedIDRows, groupable: false, arena: arena)
       // The rest session by session, so each session's events get consecutive event_pk values:
-      // one span row per session and batch instead of an index entry per event.
-      let rest = batch.sessions.flatMap { $0.rowIndices.filter { !batch.rows[$0].idRepeatsInBatch } }
+      // one span row per session and chunk instead of an index entry per event.
+      let rest = chunk.sessions.flatMap { $0.rowIndices.filter { !chunk.rows[$0].idRepeatsInChunk } }
       try writer.store(rest, groupable: true, arena: arena)
       try writer.closeSpans()
-      for line in batch.rejected {
+      for line in chunk.rejected {
         let added = try quarantine(
           tx, line.rejection, sourceIndex: line.sourceIndex, line: line.line, byteOffset: line.byteOffset,
           raw: line.raw.bytes(in: arena), eventID: nil)
@@ -131,8 +131,8 @@ struct BatchCommitter {
       }
     }
     var counts = writer.counts
-    counts.linesRead = batch.linesRead
-    counts.blankLines = batch.blankLines
+    counts.linesRead = chunk.linesRead
+    counts.blankLines = chunk.blankLines
     return (counts, writer.stored)
   }
 
@@ -175,8 +175,8 @@ struct BatchCommitter {
 
   /// Parses a chunk the reader only copied (it expected the chunk to be known, and it is not).
   /// Its sessions are not derived here: the writer derives them from what it stores.
-  private mutating func parse(_ chunk: IngestBatch) -> IngestBatch {
-    var builder = BatchBuilder(
+  private mutating func parse(_ chunk: IngestChunk) -> IngestChunk {
+    var builder = ChunkBuilder(
       profiles: profiles, sourceNames: sourceNames, expectedLines: chunk.unparsed.count, maxLineBytes: maxLineBytes)
     builder.derivesSessions = false
     chunk.arena.withUnsafeBytes { arena in
@@ -188,13 +188,13 @@ struct BatchCommitter {
         builder.take(line, sourceIndex: unparsed.sourceIndex, decoder: &storedLineDecoder)
       }
     }
-    var batch = builder.finish()
-    batch.linesRead = chunk.linesRead
-    batch.blankLines = chunk.blankLines
-    batch.fingerprint = chunk.fingerprint
-    batch.lastPosition = chunk.lastPosition
-    batch.bytesRead = chunk.bytesRead
-    return batch
+    var parsed = builder.finish()
+    parsed.linesRead = chunk.linesRead
+    parsed.blankLines = chunk.blankLines
+    parsed.fingerprint = chunk.fingerprint
+    parsed.lastPosition = chunk.lastPosition
+    parsed.bytesRead = chunk.bytesRead
+    return parsed
   }
 
   /// Seconds since `mark` (a `clock.elapsed()` reading), which moves on to now.

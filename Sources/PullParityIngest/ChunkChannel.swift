@@ -1,10 +1,10 @@
 import Foundation
 
-/// A bounded hand-over of parsed batches from the reading thread to the writer. Bounded so
+/// A bounded hand-over of parsed chunks from the reading thread to the writer. Bounded so
 /// that a fast reader cannot run ahead of the database with the whole input in memory.
-final class BatchChannel: @unchecked Sendable {
+final class ChunkChannel: @unchecked Sendable {
   enum Item {
-    case batch(IngestBatch)
+    case chunk(IngestChunk)
     case failure(any Error)
     /// One input could not be read to its end; the run goes on with the others.
     case inputFailed(IngestError)
@@ -20,7 +20,7 @@ final class BatchChannel: @unchecked Sendable {
     self.capacity = capacity
   }
 
-  /// Waits for room; returns false when the writer has stopped taking batches.
+  /// Waits for room; returns false when the writer has stopped taking chunks.
   @discardableResult
   func put(_ item: Item) -> Bool {
     locked {
@@ -51,7 +51,7 @@ final class BatchChannel: @unchecked Sendable {
     }
   }
 
-  /// The writer stops: the producer's next `put` returns false and pending batches are dropped.
+  /// The writer stops: the producer's next `put` returns false and pending chunks are dropped.
   func cancel() {
     locked {
       cancelled = true

@@ -1,0 +1,137 @@
+internal import PullParityCore
+internal import PullParityStore
+
+/// An ingest run in progress, on the writing thread: its row in the ledger, its totals and
+/// stage times, and the transactions it commits one after another from the reader's chunks.
+struct RunningIngest {
+  let database: PullParityDatabase
+  let options: IngestOptions
+  let names: [String]
+  let runID: Int64
+  let started: Duration
+  let totalBytes: Int?
+  private var committer: ChunkWriter
+  private var profilesStored: Set<String>
+  private var totals = RunCounts()
+  private var times = IngestStageTimes()
+  private var inputErrors: [IngestError] = []
+  /// Where the last committed transaction ended, and where a stop on request left off.
+  private var lastPosition: String?
+  private var stoppedAt: String?
+  private var readerFinished = false
+
+  /// Opens the run's ledger row. `profilesStored`: the profiles the database holds already.
+  init(database: PullParityDatabase, options: IngestOptions, inputs: [InputFile], profilesStored: Set<String>) throws {
+    self.database = database
+    self.options = options
+    self.profilesStored = profilesStored
+    names = inputs.map(\.name)
+    started = database.clock.elapsed()
+    totalBytes = Ingestor.totalBytes(inputs)
+    let profileVersions = Dictionary(
+      uniqueKeysWithValues: options.profiles.sortedByName.map { ($0.name, $0.version) })
+    runID = try IngestLedger.begin(
+      database, sources: names, toolVersion: options.toolVersion, profileVersions: profileVersions,
+      parser: options.parser.rawValue)
+    committer = ChunkWriter(
+      profiles: options.profiles, runID: runID, sourceNames: names, maxLineBytes: options.maxLineBytes,
+      clock: database.clock, storedLineDecoder: LineDecoder(options.parser))
+  }
+
+  private var clock: PipelineClock { database.clock }
+
+  /// Commits one transaction of chunks (up to `transactionLines` lines) with the sessions they
+  /// touched, the profiles they used and the run's totals. Returns false once there is nothing
+  /// more to read.
+  mutating func commitTransaction(from channel: ChunkChannel, progress: (IngestProgress) -> Void) throws -> Bool {
+    var counts = RunCounts()
+    var last: String?
+    var bodyEnded = clock.elapsed()
+    try database.write { db in
+      let tx = try IngestTransaction(db)
+      last = try writeChunks(from: channel, into: tx, counts: &counts, progress: progress)
+      try committer.deriveDeferred(tx, times: &times)
+      let newProfiles = committer.profilesUsed.subtracting(profilesStored)
+      try ProfileRegistry.store(newProfiles.sorted().map(options.profiles.resolve), in: db, at: clock.now())
+      profilesStored.formUnion(newProfiles)
+      var runTotals = totals
+      runTotals += counts
+      try IngestLedger.record(db, runID: runID, totals: runTotals)
+      bodyEnded = clock.elapsed()
+    }
+    times.commit += clock.seconds(since: bodyEnded)
+    totals += counts
+    guard let last else { return false }
+    lastPosition = last
+    return !readerFinished
+  }
+
+  /// Ends the run after the last committed transaction, as asked (SIGINT, SIGTERM).
+  mutating func stop() {
+    stoppedAt = lastPosition
+  }
+
+  /// Takes chunks until the transaction is full or the reader is done; returns where the last
+  /// chunk ended, nil when there was none.
+  private mutating func writeChunks(
+    from channel: ChunkChannel, into tx: IngestTransaction, counts: inout RunCounts,
+    progress: (IngestProgress) -> Void
+  ) throws -> String? {
+    var derivedRefs = Set<Int64>()
+    var last: String?
+    while counts.linesRead + counts.linesResumed < options.transactionLines {
+      let waitStarted = clock.elapsed()
+      guard let item = channel.take() else {
+        readerFinished = true
+        break
+      }
+      times.waitingForInput += clock.seconds(since: waitStarted)
+      switch item {
+      case .chunk(let chunk):
+        try write(chunk, into: tx, channel: channel, derivedRefs: &derivedRefs, counts: &counts)
+        last = chunk.lastPosition
+        progress(self.progress(after: chunk, counts))
+      case .failure(let error): throw error
+      case .inputFailed(let error): inputErrors.append(error)
+      }
+    }
+    return last
+  }
+
+  private mutating func write(
+    _ chunk: IngestChunk, into tx: IngestTransaction, channel: ChunkChannel, derivedRefs: inout Set<Int64>,
+    counts: inout RunCounts
+  ) throws {
+    times.readAndParse += chunk.readAndParseSeconds
+    let (chunkCounts, known) = try committer.write(chunk, into: tx, derivedRefs: &derivedRefs, times: &times)
+    // Tell the reader what to expect next: a re-sent file is hashed, not parsed; a file of
+    // duplicates is parsed but not derived.
+    let events = chunkCounts.eventsStored + chunkCounts.duplicates
+    channel.expectKnownChunks = known
+    channel.expectDuplicates = events > 0 && chunkCounts.duplicates * 10 >= events * 9
+    counts += chunkCounts
+  }
+
+  private func progress(after chunk: IngestChunk, _ counts: RunCounts) -> IngestProgress {
+    IngestProgress(
+      linesRead: totals.linesRead + totals.linesResumed + counts.linesRead + counts.linesResumed,
+      eventsStored: totals.eventsStored + counts.eventsStored, bytesRead: chunk.bytesRead, totalBytes: totalBytes,
+      elapsedSeconds: clock.seconds(since: started))
+  }
+
+  /// Records a run that failed (the error is the caller's to report).
+  func fail() {
+    try? IngestLedger.finish(
+      database, runID: runID, status: .failed, totals: totals, durationMs: clock.seconds(since: started) * 1000)
+  }
+
+  /// Closes the run's ledger row and sums it up.
+  func finish() throws -> IngestSummary {
+    let status: RunStatus = stoppedAt == nil ? .completed : .interrupted
+    let duration = clock.seconds(since: started)
+    try IngestLedger.finish(database, runID: runID, status: status, totals: totals, durationMs: duration * 1000)
+    return IngestSummary(
+      runID: runID, sources: names, counts: totals, status: status, durationSeconds: duration,
+      stoppedAt: stoppedAt, stageTimes: times, inputErrors: inputErrors)
+  }
+}

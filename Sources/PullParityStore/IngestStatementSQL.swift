@@ -36,7 +36,7 @@ enum IngestStatementSQL {
 
   static let eventsOfSession =
     """
-    SELECT e.raw, s.name, e.line
+    SELECT e.raw, s.name AS source, e.line
     FROM session_spans sp
     JOIN events e ON e.event_pk BETWEEN sp.first_event_pk AND sp.last_event_pk
     JOIN sources s ON s.source_id = e.source_id
@@ -45,7 +45,7 @@ enum IngestStatementSQL {
 
   static let findChunk =
     """
-    SELECT c.events, c.conflicts, c.rejected, c.blank, r.status IN ('interrupted', 'failed')
+    SELECT c.events, c.conflicts, c.rejected, c.blank, r.status IN ('interrupted', 'failed') AS resumable
     FROM ingested_chunks c LEFT JOIN ingest_runs r ON r.run_id = c.run_id
     WHERE c.source = ?1 AND c.first_line = ?2 AND c.line_count = ?3 AND c.byte_count = ?4
       AND c.content_hash = ?5 AND c.rules_version = ?6

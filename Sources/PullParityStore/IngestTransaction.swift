@@ -116,17 +116,20 @@ package final class IngestTransaction {
   ) throws -> [(outcome: EventStoreOutcome, pk: Int64?)] {
     var results = [(outcome: EventStoreOutcome, pk: Int64?)?](repeating: nil, count: Self.groupSize)
     for (row, key) in idKeys.enumerated() { findGroup.bind(Int32(row + 1), key) }
+    let (keyColumn, pkColumn, idColumn, rawColumn) = (
+      findGroup.column("id_hash"), findGroup.column("event_pk"), findGroup.column("event_id"), findGroup.column("raw")
+    )
     try findGroup.forEachRow("looking up \(Self.groupSize) events") { found in
-      let key = found.int64(0)
+      let key = found.int64(keyColumn)
       // The group's keys are all different: at most one event matches this row.
       guard let row = idKeys.firstIndex(of: key) else { return }
       let fields = event(row)
-      guard Self.sameBytes(found.bytes(2), fields.eventID) else { return }
-      let pk = found.int64(1)
+      guard Self.sameBytes(found.bytes(idColumn), fields.eventID) else { return }
+      let pk = found.int64(pkColumn)
       if pk >= firstNew {
         results[row] = (.stored, pk)
       } else {
-        results[row] = (Self.sameBytes(found.bytes(3), fields.raw) ? .duplicate : .conflict, nil)
+        results[row] = (Self.sameBytes(found.bytes(rawColumn), fields.raw) ? .duplicate : .conflict, nil)
       }
     }
     return try results.enumerated().map { row, result in
@@ -162,12 +165,13 @@ package final class IngestTransaction {
   private func storedEvent(at slot: Int64, comparingWith event: EventFields) throws -> EventStoreOutcome?? {
     findByIDKey.bind(1, slot)
     var result: EventStoreOutcome?? = .none
+    let (idColumn, rawColumn) = (findByIDKey.column("event_id"), findByIDKey.column("raw"))
     try findByIDKey.forEachRow("looking up event \(Self.text(event.eventID))") { row in
-      guard Self.sameBytes(row.bytes(0), event.eventID) else {
+      guard Self.sameBytes(row.bytes(idColumn), event.eventID) else {
         result = .some(nil)
         return
       }
-      result = .some(Self.sameBytes(row.bytes(1), event.raw) ? .duplicate : .conflict)
+      result = .some(Self.sameBytes(row.bytes(rawColumn), event.raw) ? .duplicate : .conflict)
     }
     return result
   }
@@ -200,7 +204,8 @@ package final class IngestTransaction {
   package func sessionRef(of sessionID: String) throws -> Int64? {
     findSession.bind(1, sessionID)
     var ref: Int64?
-    try findSession.forEachRow("looking up session \(sessionID)") { ref = $0.int64(0) }
+    let refColumn = findSession.column("session_ref")
+    try findSession.forEachRow("looking up session \(sessionID)") { ref = $0.int64(refColumn) }
     return ref
   }
 
@@ -218,9 +223,10 @@ package final class IngestTransaction {
     bind(chunk, to: findChunk)
     var outcome: ChunkOutcome?
     try findChunk.forEachRow("looking up a chunk of \(chunk.source)") { row in
+      func count(_ name: String) -> Int { Int(row.int64(row.column(name))) }
       outcome = ChunkOutcome(
-        events: Int(row.int64(0)), conflicts: Int(row.int64(1)), rejected: Int(row.int64(2)), blank: Int(row.int64(3)),
-        resumable: row.int64(4) == 1)
+        events: count("events"), conflicts: count("conflicts"), rejected: count("rejected"), blank: count("blank"),
+        resumable: count("resumable") == 1)
     }
     return outcome
   }
@@ -277,11 +283,14 @@ package final class IngestTransaction {
   ) throws {
     eventsOfSession.bind(1, ref)
     var source = ""
+    let (rawColumn, sourceColumn, lineColumn) = (
+      eventsOfSession.column("raw"), eventsOfSession.column("source"), eventsOfSession.column("line")
+    )
     try eventsOfSession.forEachRow("reading events of session \(ref)") { row in
       // Consecutive events mostly share a source: its name is made once per run of them.
-      let name = row.bytes(1)
+      let name = row.bytes(sourceColumn)
       if !source.utf8.elementsEqual(name) { source = String(decoding: name, as: UTF8.self) }
-      try body(row.bytes(0), source, Int(row.int64(2)))
+      try body(row.bytes(rawColumn), source, Int(row.int64(lineColumn)))
     }
   }
 

@@ -10,6 +10,8 @@ final class RawStatement {
   private let connection: OpaquePointer
   /// The first bind that failed since the statement last ran.
   private var bindFailure: (code: Int32, message: String)?
+  /// Result columns by name, so that readers name what they read (`column(_:)`).
+  private let positions: [String: Int32]
 
   init(_ db: Database, _ sql: String) throws {
     guard let connection = db.sqliteConnection else {
@@ -25,6 +27,18 @@ final class RawStatement {
     self.sql = sql
     self.handle = handle
     self.connection = connection
+    var positions: [String: Int32] = [:]
+    for index in 0..<sqlite3_column_count(handle) {
+      if let name = sqlite3_column_name(handle, index) { positions[String(cString: name)] = index }
+    }
+    self.positions = positions
+  }
+
+  /// The position of a result column: look it up before stepping, read cells by it in the loop.
+  /// A name the statement does not select is a programming error.
+  func column(_ name: String) -> Int32 {
+    guard let position = positions[name] else { preconditionFailure("no column \(name) in \(sql)") }
+    return position
   }
 
   deinit { sqlite3_finalize(handle) }
@@ -112,12 +126,6 @@ final class RawStatement {
   }
 
   func int64(_ column: Int32) -> Int64 { sqlite3_column_int64(handle, column) }
-
-  func string(_ column: Int32) -> String {
-    guard let text = sqlite3_column_text(handle, column) else { return "" }
-    let count = Int(sqlite3_column_bytes(handle, column))
-    return String(decoding: UnsafeBufferPointer(start: text, count: count), as: UTF8.self)
-  }
 
   /// The column's bytes, valid until the next step or reset.
   func bytes(_ column: Int32) -> UnsafeRawBufferPointer {

@@ -17,11 +17,11 @@ package struct ReplayTransaction {
       sql: """
         SELECT s.session_id, s.outcome,
                (SELECT group_concat(kind, ',') FROM
-                  (SELECT kind FROM violations v WHERE v.session_id = s.session_id ORDER BY kind))
+                  (SELECT kind FROM violations v WHERE v.session_id = s.session_id ORDER BY kind)) AS kinds
         FROM sessions s
         """)
     while let row = try rows.next() {
-      signatures[ByteIdentity(row[0])] = "\(row[1] as String)|\((row[2] as String?) ?? "")"
+      signatures[ByteIdentity(row["session_id"])] = "\(row["outcome"] as String)|\((row["kinds"] as String?) ?? "")"
     }
     return signatures
   }

@@ -5,7 +5,6 @@ internal import PullParityStore
 /// rules, and every platform compared with the reference platform.
 struct GroupJudge {
   var profile: Profile
-  var violations: ViolationIndex
   var context: ReportContext
   var dimension = ""
 
@@ -43,8 +42,7 @@ struct GroupJudge {
       incomplete: sessions.count { $0.metrics.outcome == .incomplete },
       distributions: distributions,
       rates: rates,
-      rules: RuleEvaluator.results(
-        sessions: sessions, violations: violations, profile: profile, policy: context.policy))
+      rules: RuleEvaluator.results(sessions: sessions, profile: profile, policy: context.policy))
   }
 
   private func compare(

@@ -25,7 +25,7 @@ package struct ParityReportBuilder {
     }
   }
 
-  package func build(_ sessions: [SessionRecord], violations: ViolationIndex, context: ReportContext) -> ParityReport {
+  package func build(_ sessions: [SessionRecord], context: ReportContext) -> ParityReport {
     var byApp: [AppKey: [SessionRecord]] = [:]
     for session in sessions {
       byApp[AppKey(app: session.app, profile: session.profile, version: session.profileVersion), default: []]
@@ -36,7 +36,7 @@ package struct ParityReportBuilder {
     let keys = byApp.keys.sorted()
     let apps = keys.map { key in
       let others = keys.filter { $0.app == key.app && $0 != key }.map(\.version)
-      return appParity(key, byApp[key]!, otherVersions: others, violations: violations, context: context)
+      return appParity(key, byApp[key]!, otherVersions: others, context: context)
     }
     context.profiles = Array(Set(keys.map { profiles.profile($0.profile, version: $0.version).stamp }))
       .sorted { ($0.name, $0.version) < ($1.name, $1.version) }
@@ -44,8 +44,7 @@ package struct ParityReportBuilder {
   }
 
   private func appParity(
-    _ key: AppKey, _ sessions: [SessionRecord], otherVersions: [Int], violations: ViolationIndex,
-    context: ReportContext
+    _ key: AppKey, _ sessions: [SessionRecord], otherVersions: [Int], context: ReportContext
   ) -> AppParity {
     let (profile, stamp) = profiles.profile(key.profile, version: key.version)
     let slices = Dictionary(grouping: sessions) { dimension.value(of: $0, profile: profile) }
@@ -54,7 +53,7 @@ package struct ParityReportBuilder {
       if (lhs == "pull") != (rhs == "pull") { return lhs == "pull" }
       return lhs < rhs
     }
-    var judge = GroupJudge(profile: profile, violations: violations, context: context)
+    var judge = GroupJudge(profile: profile, context: context)
     judge.dimension = dimension.rawValue
     let groups = order.map { judge.group($0, slices[$0]!) }
     return AppParity(

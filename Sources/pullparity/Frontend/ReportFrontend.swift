@@ -34,15 +34,13 @@ struct ReportFrontend {
     throw EmptySelectionError(database: databaseName, filter: filter, values: try queries.filterValues(), what: what)
   }
 
-  func violations(_ filter: SessionFilter) throws -> ViolationIndex { ViolationIndex(try queries.violations(filter)) }
-
   /// The report and, for formats that draw them, the sessions and example timelines behind it.
   func input(filter: SessionFilter, dimension: GroupDimension, format: ReportFormat, style: TextStyle = .plain)
     throws -> ReportRenderInput
   {
     let sessions = try sessions(filter)
     let report = ParityReportBuilder(profiles: try profiles(), dimension: dimension)
-      .build(sessions, violations: try violations(filter), context: context(filter))
+      .build(sessions, context: context(filter))
     guard format.needsSessionDetail else { return ReportRenderInput(report: report, style: style) }
     return ReportRenderInput(
       report: report, style: style, sessions: sessions, timelines: try timelines(filter: filter))

@@ -31,9 +31,7 @@ extension PullParity {
         database: try database.open(readOnly: true), databaseName: database.path, tolerances: tolerances.tolerances,
         policy: verdicts.policy)
       let report = QAChecklist(profiles: try frontend.profiles())
-        .evaluate(
-          sessions: try frontend.sessions(filter), violations: try frontend.violations(filter),
-          context: frontend.context(filter))
+        .evaluate(sessions: try frontend.sessions(filter), context: frontend.context(filter))
       switch format {
       case .text:
         let style = TextStyle(colored: FileHandleOutput.standardOutput.wantsColor)

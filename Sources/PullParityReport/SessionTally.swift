@@ -1,0 +1,38 @@
+package import PullParityStore
+
+/// How many sessions a rule or checklist item judged, how many of them failed it, and the first
+/// few failing ids in id order: counted in one pass, without collecting the sessions themselves.
+package struct SessionTally: Equatable, Sendable {
+  /// Failing session ids a report names, in every format.
+  package static let exampleLimit = 3
+
+  package private(set) var judged = 0
+  package private(set) var failing = 0
+  /// The smallest failing ids (String order), at most `exampleLimit`.
+  package private(set) var examples: [String] = []
+
+  package init() {}
+
+  /// Counts the sessions `judges` selects and, among them, those `fails` selects.
+  package init(
+    _ sessions: [SessionRecord], judges: (SessionRecord) -> Bool, fails: (SessionRecord) -> Bool
+  ) {
+    for session in sessions where judges(session) { add(session, failed: fails(session)) }
+  }
+
+  package mutating func add(_ session: SessionRecord, failed: Bool) {
+    judged += 1
+    guard failed else { return }
+    failing += 1
+    let id = session.sessionID
+    if examples.count == Self.exampleLimit {
+      guard id < examples[Self.exampleLimit - 1] else { return }
+      examples.removeLast()
+    }
+    // After any equal id, as a stable sort of all failing ids would keep them.
+    let position = examples.firstIndex { id < $0 } ?? examples.endIndex
+    examples.insert(id, at: position)
+  }
+
+  package var rate: Rate { Rate(numerator: failing, denominator: judged) }
+}

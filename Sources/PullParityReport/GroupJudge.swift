@@ -25,21 +25,23 @@ struct GroupJudge {
   }
 
   private func summary(_ platform: String, _ sessions: [SessionRecord]) -> PlatformSummary {
+    // The figures are all in the metrics, which copy without touching the sessions' strings.
+    let metrics = sessions.map(\.metrics)
     var distributions: [String: Distribution] = [:]
     var rates: [String: Rate] = [:]
     for metric in ParityMetric.allCases {
       if metric.isRate {
-        rates[metric.rawValue] = Rate(sessions.lazy.map { metric.flag($0.metrics) })
+        rates[metric.rawValue] = Rate(metrics.lazy.map(metric.flag))
       } else {
-        distributions[metric.rawValue] = Distribution(sessions.compactMap { metric.value($0.metrics) })
+        distributions[metric.rawValue] = Distribution(metrics.compactMap(metric.value))
       }
     }
     return PlatformSummary(
       platform: platform,
       sessions: sessions.count,
-      completed: sessions.count { $0.metrics.outcome == .completed },
-      cancelled: sessions.count { $0.metrics.outcome == .cancelled },
-      incomplete: sessions.count { $0.metrics.outcome == .incomplete },
+      completed: metrics.count { $0.outcome == .completed },
+      cancelled: metrics.count { $0.outcome == .cancelled },
+      incomplete: metrics.count { $0.outcome == .incomplete },
       distributions: distributions,
       rates: rates,
       rules: RuleEvaluator.results(sessions: sessions, profile: profile, policy: context.policy))

@@ -36,12 +36,9 @@ package enum RuleEvaluator {
   /// Sessions on the screens that require the order, and any session that broke it elsewhere.
   private static func cacheOrder(_ sessions: [SessionRecord], screens: Set<String>) -> SessionTally {
     let kind = ViolationKinds(.cacheOrder)
-    var tally = SessionTally()
-    for session in sessions {
-      let broke = session.violationKinds.contains(kind)
-      if broke || session.screen.map(screens.contains) == true { tally.add(session, failed: broke) }
-    }
-    return tally
+    return SessionTally(
+      sessions, judges: { $0.violationKinds.contains(kind) || $0.screen.map(screens.contains) == true },
+      fails: { $0.violationKinds.contains(kind) })
   }
 
   private static func violated(_ kind: ViolationKinds, _ sessions: [SessionRecord]) -> SessionTally {

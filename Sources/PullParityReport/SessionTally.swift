@@ -17,7 +17,11 @@ package struct SessionTally: Equatable, Sendable {
   package init(
     _ sessions: [SessionRecord], judges: (SessionRecord) -> Bool, fails: (SessionRecord) -> Bool
   ) {
-    for session in sessions where judges(session) { add(session, failed: fails(session)) }
+    // Sessions are lent to the predicates in place: a `for` loop would copy each one, and
+    // retaining its id string once per rule was a measured cost of the report.
+    sessions.withUnsafeBufferPointer { buffer in
+      for index in buffer.indices where judges(buffer[index]) { add(buffer[index], failed: fails(buffer[index])) }
+    }
   }
 
   package mutating func add(_ session: SessionRecord, failed: Bool) {

@@ -43,6 +43,16 @@ final class RawStatement {
   }
   func bind(_ index: Int32, _ value: Bool?) { bind(index, value.map { $0 ? 1 : 0 } as Int?) }
 
+  func bind(_ index: Int32, _ value: DatabaseValue) {
+    switch value.storage {
+    case .null: bindNull(index)
+    case .int64(let int): bind(index, int)
+    case .double(let double): bind(index, double)
+    case .string(let string): bind(index, string)
+    case .blob(let data): data.withUnsafeBytes { bindBytes(index, $0, asBlob: true, destructor: sqliteTransient) }
+    }
+  }
+
   func bind(_ index: Int32, _ value: String?) {
     guard var value else { return bindNull(index) }
     value.withUTF8 { bindBytes(index, UnsafeRawBufferPointer($0), asBlob: false, destructor: sqliteTransient) }
@@ -112,6 +122,21 @@ final class RawStatement {
   }
 
   func int64(_ column: Int32) -> Int64 { sqlite3_column_int64(handle, column) }
+
+  /// The position of the result column `name`; a name the statement does not select is a
+  /// programming error. Look it up once, then read by position.
+  func column(named name: String) -> Int32 {
+    for column in 0..<sqlite3_column_count(handle) where String(cString: sqlite3_column_name(handle, column)) == name {
+      return column
+    }
+    preconditionFailure("no column \(name) in \(sql)")
+  }
+
+  func isNull(_ column: Int32) -> Bool { sqlite3_column_type(handle, column) == SQLITE_NULL }
+  func optionalInt(_ column: Int32) -> Int? { isNull(column) ? nil : Int(sqlite3_column_int64(handle, column)) }
+  func optionalDouble(_ column: Int32) -> Double? { isNull(column) ? nil : sqlite3_column_double(handle, column) }
+  func optionalFlag(_ column: Int32) -> Bool? { optionalInt(column).map { $0 != 0 } }
+  func optionalString(_ column: Int32) -> String? { isNull(column) ? nil : string(column) }
 
   func string(_ column: Int32) -> String {
     guard let text = sqlite3_column_text(handle, column) else { return "" }

@@ -11,55 +11,19 @@ package struct ReportQueries {
 
   /// Sessions matching `filter`, in first-seen order: a plain scan of the table, which on a
   /// large file is many times faster than visiting rows in id order through the index. Each
-  /// session carries the kinds of its violations as bits, found by a lookup on the violations'
-  /// primary key, so that no caller keys a dictionary by session id to ask for them.
+  /// session carries the kinds of its violations, so that no caller keys a dictionary by
+  /// session id to ask for them.
   package func sessions(_ filter: SessionFilter) throws -> [SessionRecord] {
-    let (clause, arguments) = filter.sql()
-    let sql = """
-      SELECT s.session_id, s.app, s.profile, s.profile_version, s.platform, s.app_version, s.screen,
-             s.empty, s.started_at_ms, s.outcome, s."trigger", s.time_to_arm_ms, s.arm_distance,
-             s.client_arm_distance, s.release_distance, s.load_ms, s.visible_ms, s.flash,
-             s.premature_hide, s.late_hide, s.hold_compliant, s.label_violations, s.arm_mismatch,
-             s.load_ok, s.max_sample_gap_ms, s.max_offset_error, s.event_count,
-             (SELECT sum(DISTINCT \(Self.kindBit("v.kind"))) FROM violations v WHERE v.session_id = s.session_id)
-               AS violation_kinds
-      FROM sessions s WHERE \(clause) ORDER BY s.session_ref
-      """
+    let (clause, values) = filter.sqlValues()
+    let sql = "SELECT \(SessionRecordColumns.selectList) FROM sessions s WHERE \(clause) ORDER BY s.session_ref"
     return try database.read { db in
-      let statement = try db.makeStatement(sql: sql)
-      // Columns are found by name once, then read by position: a name lookup per cell would
-      // cost more than the scan itself on a few hundred thousand sessions.
-      let c = ColumnPositions(statement)
-      let cursor = try Row.fetchCursor(statement, arguments: arguments)
+      let statement = try RawStatement(db, sql)
+      for (index, value) in values.enumerated() { statement.bind(Int32(index + 1), value) }
+      let columns = SessionRecordColumns(statement)
       var records: [SessionRecord] = []
-      while let row = try cursor.next() {
-        let metrics = SessionMetrics(
-          outcome: SessionOutcome(rawValue: row[c["outcome"]]) ?? .incomplete,
-          trigger: (row[c["trigger"]] as String?).flatMap(RefreshTrigger.init(rawValue:)),
-          timeToArmMs: row[c["time_to_arm_ms"]], armDistance: row[c["arm_distance"]],
-          clientArmDistance: row[c["client_arm_distance"]], releaseDistance: row[c["release_distance"]],
-          loadMs: row[c["load_ms"]], visibleMs: row[c["visible_ms"]], flash: row[c["flash"]],
-          prematureHide: row[c["premature_hide"]], lateHide: row[c["late_hide"]],
-          holdCompliant: row[c["hold_compliant"]], labelViolations: row[c["label_violations"]],
-          armMismatch: row[c["arm_mismatch"]], loadSucceeded: row[c["load_ok"]],
-          maxSampleGapMs: row[c["max_sample_gap_ms"]], maxOffsetError: row[c["max_offset_error"]])
-        records.append(
-          SessionRecord(
-            sessionID: row[c["session_id"]], app: row[c["app"]], profile: row[c["profile"]],
-            profileVersion: row[c["profile_version"]], platform: row[c["platform"]],
-            appVersion: row[c["app_version"]], screen: row[c["screen"]], empty: row[c["empty"]],
-            startedAtMs: row[c["started_at_ms"]], metrics: metrics, eventCount: row[c["event_count"]],
-            violationKinds: ViolationKinds(rawValue: row[c["violation_kinds"]] ?? 0)))
-      }
+      try statement.forEachRow("reading the selected sessions") { records.append(columns.record($0)) }
       return records
     }
-  }
-
-  /// The SQL for the bit of `ViolationKinds` a stored kind name stands for; a kind this build
-  /// does not know counts as none.
-  static func kindBit(_ column: String) -> String {
-    let cases = ViolationKind.allCases.map { "WHEN '\($0.rawValue)' THEN \(ViolationKinds($0).rawValue)" }
-    return "CASE \(column) \(cases.joined(separator: " ")) ELSE 0 END"
   }
 
   /// Violations of the sessions matching `filter`, by session id then order of finding.

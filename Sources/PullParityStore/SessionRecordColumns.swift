@@ -1,0 +1,67 @@
+internal import PullParityCore
+
+/// The `sessions` columns a report reads, found by name once and then read by position straight
+/// from SQLite: on a few hundred thousand sessions, a dictionary lookup or a GRDB value per cell
+/// cost more than the scan itself.
+struct SessionRecordColumns {
+  /// The select list; `violation_kinds` is a lookup on the violations' primary key, made only
+  /// for sessions that have violations.
+  static let selectList = """
+    s.session_id, s.app, s.profile, s.profile_version, s.platform, s.app_version, s.screen,
+    s.empty, s.started_at_ms, s.outcome, s."trigger", s.time_to_arm_ms, s.arm_distance,
+    s.client_arm_distance, s.release_distance, s.load_ms, s.visible_ms, s.flash,
+    s.premature_hide, s.late_hide, s.hold_compliant, s.label_violations, s.arm_mismatch,
+    s.load_ok, s.max_sample_gap_ms, s.max_offset_error, s.event_count,
+    CASE WHEN s.violation_count = 0 THEN 0
+      ELSE (SELECT sum(DISTINCT \(kindBit("v.kind"))) FROM violations v WHERE v.session_id = s.session_id)
+    END AS violation_kinds
+    """
+
+  /// The SQL for the bit of `ViolationKinds` a stored kind name stands for; a kind this build
+  /// does not know counts as none.
+  static func kindBit(_ column: String) -> String {
+    let cases = ViolationKind.allCases.map { "WHEN '\($0.rawValue)' THEN \(ViolationKinds($0).rawValue)" }
+    return "CASE \(column) \(cases.joined(separator: " ")) ELSE 0 END"
+  }
+
+  private let sessionID, app, profile, profileVersion, platform, appVersion, screen, empty, startedAt: Int32
+  private let outcome, trigger, timeToArm, armDistance, clientArmDistance, releaseDistance, loadMs: Int32
+  private let visibleMs, flash, prematureHide, lateHide, holdCompliant, labelViolations, armMismatch: Int32
+  private let loadOk, maxSampleGap, maxOffsetError, eventCount, violationKinds: Int32
+
+  init(_ s: RawStatement) {
+    (sessionID, app, profile) = (s.column(named: "session_id"), s.column(named: "app"), s.column(named: "profile"))
+    (profileVersion, platform) = (s.column(named: "profile_version"), s.column(named: "platform"))
+    (appVersion, screen, empty) = (s.column(named: "app_version"), s.column(named: "screen"), s.column(named: "empty"))
+    (startedAt, outcome, trigger) =
+      (s.column(named: "started_at_ms"), s.column(named: "outcome"), s.column(named: "trigger"))
+    (timeToArm, armDistance) = (s.column(named: "time_to_arm_ms"), s.column(named: "arm_distance"))
+    (clientArmDistance, releaseDistance) = (s.column(named: "client_arm_distance"), s.column(named: "release_distance"))
+    (loadMs, visibleMs, flash) = (s.column(named: "load_ms"), s.column(named: "visible_ms"), s.column(named: "flash"))
+    (prematureHide, lateHide) = (s.column(named: "premature_hide"), s.column(named: "late_hide"))
+    (holdCompliant, labelViolations) = (s.column(named: "hold_compliant"), s.column(named: "label_violations"))
+    (armMismatch, loadOk) = (s.column(named: "arm_mismatch"), s.column(named: "load_ok"))
+    (maxSampleGap, maxOffsetError) = (s.column(named: "max_sample_gap_ms"), s.column(named: "max_offset_error"))
+    (eventCount, violationKinds) = (s.column(named: "event_count"), s.column(named: "violation_kinds"))
+  }
+
+  /// The current row.
+  func record(_ s: RawStatement) -> SessionRecord {
+    let metrics = SessionMetrics(
+      outcome: SessionOutcome(rawValue: s.string(outcome)) ?? .incomplete,
+      trigger: s.optionalString(trigger).flatMap(RefreshTrigger.init(rawValue:)),
+      timeToArmMs: s.optionalDouble(timeToArm), armDistance: s.optionalDouble(armDistance),
+      clientArmDistance: s.optionalDouble(clientArmDistance), releaseDistance: s.optionalDouble(releaseDistance),
+      loadMs: s.optionalDouble(loadMs), visibleMs: s.optionalDouble(visibleMs), flash: s.optionalFlag(flash),
+      prematureHide: s.optionalFlag(prematureHide), lateHide: s.optionalFlag(lateHide),
+      holdCompliant: s.optionalFlag(holdCompliant), labelViolations: s.optionalInt(labelViolations),
+      armMismatch: s.optionalFlag(armMismatch), loadSucceeded: s.optionalFlag(loadOk),
+      maxSampleGapMs: s.optionalDouble(maxSampleGap), maxOffsetError: s.optionalDouble(maxOffsetError))
+    return SessionRecord(
+      sessionID: s.string(sessionID), app: s.string(app), profile: s.string(profile),
+      profileVersion: Int(s.int64(profileVersion)), platform: s.string(platform),
+      appVersion: s.optionalString(appVersion), screen: s.optionalString(screen), empty: s.int64(empty) != 0,
+      startedAtMs: s.optionalDouble(startedAt) ?? 0, metrics: metrics, eventCount: Int(s.int64(eventCount)),
+      violationKinds: ViolationKinds(rawValue: Int(s.int64(violationKinds))))
+  }
+}

@@ -8,8 +8,8 @@ struct GroupJudge {
   var context: ReportContext
   var dimension = ""
 
-  func group(_ slice: String, _ sessions: [SessionRecord]) -> ParityGroup {
-    let byPlatform = Dictionary(grouping: sessions, by: \.platform)
+  /// - Parameter byPlatform: the slice's sessions, by platform.
+  func group(_ slice: String, _ byPlatform: [String: [SessionRecord]]) -> ParityGroup {
     let platforms = byPlatform.keys.sorted().map { summary($0, byPlatform[$0]!) }
     let reference = platforms.count > 1
       ? ParityReportBuilder.referencePlatform(profile: profile, among: platforms.map(\.platform)) : nil

@@ -21,12 +21,18 @@ package struct QAChecklist {
     var context = context
     context.span(sessions)
     var items: [QAItemResult] = []
-    let byApp = Dictionary(grouping: sessions, by: \.app)
-    for app in byApp.keys.sorted() {
-      let appSessions = byApp[app]!
-      let (profile, stamp) = profiles.profile(appSessions[0].profile, version: appSessions[0].profileVersion)
+    // Each session is copied once, into its app and platform; an app is judged with the profile
+    // of its first session.
+    var cells: [String: [String: [SessionRecord]]] = [:]
+    var firstProfile: [String: (name: String, version: Int)] = [:]
+    for session in sessions {
+      cells[session.app, default: [:]][session.platform, default: []].append(session)
+      if firstProfile[session.app] == nil { firstProfile[session.app] = (session.profile, session.profileVersion) }
+    }
+    for app in cells.keys.sorted() {
+      let (profile, stamp) = profiles.profile(firstProfile[app]!.name, version: firstProfile[app]!.version)
       if !context.profiles.contains(stamp) { context.profiles.append(stamp) }
-      let byPlatform = Dictionary(grouping: appSessions, by: \.platform)
+      let byPlatform = cells[app]!
       let reference = ParityReportBuilder.referencePlatform(profile: profile, among: Array(byPlatform.keys))
       for platform in byPlatform.keys.sorted() {
         let platformContext = Context(

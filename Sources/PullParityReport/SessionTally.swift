@@ -11,24 +11,26 @@ package struct SessionTally: Equatable, Sendable {
   /// The smallest failing ids (String order), at most `exampleLimit`.
   package private(set) var examples: [String] = []
 
-  package init() {}
-
-  /// Counts the sessions `judges` selects and, among them, those `fails` selects.
+  /// Counts the sessions `judges` selects and, among them, those `fails` selects. Inlined so
+  /// that the predicates are too: called through a closure value, each session was copied (its
+  /// id retained) once per rule, a measured cost of the report.
+  @inline(__always)
   package init(
     _ sessions: [SessionRecord], judges: (SessionRecord) -> Bool, fails: (SessionRecord) -> Bool
   ) {
-    // Sessions are lent to the predicates in place: a `for` loop would copy each one, and
-    // retaining its id string once per rule was a measured cost of the report.
     sessions.withUnsafeBufferPointer { buffer in
-      for index in buffer.indices where judges(buffer[index]) { add(buffer[index], failed: fails(buffer[index])) }
+      for index in buffer.indices where judges(buffer[index]) {
+        add(failed: fails(buffer[index]), id: buffer[index].sessionID)
+      }
     }
   }
 
-  package mutating func add(_ session: SessionRecord, failed: Bool) {
+  /// Counts one judged session; its id is read only when it failed.
+  private mutating func add(failed: Bool, id: @autoclosure () -> String) {
     judged += 1
     guard failed else { return }
     failing += 1
-    let id = session.sessionID
+    let id = id()
     if examples.count == Self.exampleLimit {
       guard id < examples[Self.exampleLimit - 1] else { return }
       examples.removeLast()

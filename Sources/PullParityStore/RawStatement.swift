@@ -121,6 +121,17 @@ final class RawStatement {
     }
   }
 
+  /// Steps to the next row: `false` when there is none. For walking two statements side by
+  /// side; call `reset` when done.
+  func step(_ context: @autoclosure () -> String) throws -> Bool {
+    try checkBinds(context())
+    let code = sqlite3_step(handle)
+    guard code == SQLITE_ROW || code == SQLITE_DONE else { throw failure(context(), code) }
+    return code == SQLITE_ROW
+  }
+
+  func reset() { sqlite3_reset(handle) }
+
   func int64(_ column: Int32) -> Int64 { sqlite3_column_int64(handle, column) }
 
   /// The position of the result column `name`; a name the statement does not select is a

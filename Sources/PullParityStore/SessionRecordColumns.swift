@@ -4,17 +4,12 @@ internal import PullParityCore
 /// from SQLite: on a few hundred thousand sessions, a dictionary lookup or a GRDB value per cell
 /// cost more than the scan itself.
 struct SessionRecordColumns {
-  /// The select list; `violation_kinds` is a lookup on the violations' primary key, made only
-  /// for sessions that have violations.
   static let selectList = """
-    s.session_id, s.app, s.profile, s.profile_version, s.platform, s.app_version, s.screen,
+    s.session_ref, s.session_id, s.app, s.profile, s.profile_version, s.platform, s.app_version, s.screen,
     s.empty, s.started_at_ms, s.outcome, s."trigger", s.time_to_arm_ms, s.arm_distance,
     s.client_arm_distance, s.release_distance, s.load_ms, s.visible_ms, s.flash,
     s.premature_hide, s.late_hide, s.hold_compliant, s.label_violations, s.arm_mismatch,
-    s.load_ok, s.max_sample_gap_ms, s.max_offset_error, s.event_count,
-    CASE WHEN s.violation_count = 0 THEN 0
-      ELSE (SELECT sum(DISTINCT \(kindBit("v.kind"))) FROM violations v WHERE v.session_id = s.session_id)
-    END AS violation_kinds
+    s.load_ok, s.max_sample_gap_ms, s.max_offset_error, s.event_count
     """
 
   /// The SQL for the bit of `ViolationKinds` a stored kind name stands for; a kind this build
@@ -27,7 +22,7 @@ struct SessionRecordColumns {
   private let sessionID, app, profile, profileVersion, platform, appVersion, screen, empty, startedAt: Int32
   private let outcome, trigger, timeToArm, armDistance, clientArmDistance, releaseDistance, loadMs: Int32
   private let visibleMs, flash, prematureHide, lateHide, holdCompliant, labelViolations, armMismatch: Int32
-  private let loadOk, maxSampleGap, maxOffsetError, eventCount, violationKinds: Int32
+  private let loadOk, maxSampleGap, maxOffsetError, eventCount, sessionRef: Int32
 
   init(_ s: RawStatement) {
     (sessionID, app, profile) = (s.column(named: "session_id"), s.column(named: "app"), s.column(named: "profile"))
@@ -42,11 +37,11 @@ struct SessionRecordColumns {
     (holdCompliant, labelViolations) = (s.column(named: "hold_compliant"), s.column(named: "label_violations"))
     (armMismatch, loadOk) = (s.column(named: "arm_mismatch"), s.column(named: "load_ok"))
     (maxSampleGap, maxOffsetError) = (s.column(named: "max_sample_gap_ms"), s.column(named: "max_offset_error"))
-    (eventCount, violationKinds) = (s.column(named: "event_count"), s.column(named: "violation_kinds"))
+    (eventCount, sessionRef) = (s.column(named: "event_count"), s.column(named: "session_ref"))
   }
 
-  /// The current row.
-  func record(_ s: RawStatement) -> SessionRecord {
+  /// The current row; `kinds` are `SessionViolationKinds`.
+  func record(_ s: RawStatement, kinds: [Int64: ViolationKinds]) -> SessionRecord {
     let metrics = SessionMetrics(
       outcome: SessionOutcome(rawValue: s.string(outcome)) ?? .incomplete,
       trigger: s.optionalString(trigger).flatMap(RefreshTrigger.init(rawValue:)),
@@ -62,6 +57,6 @@ struct SessionRecordColumns {
       profileVersion: Int(s.int64(profileVersion)), platform: s.string(platform),
       appVersion: s.optionalString(appVersion), screen: s.optionalString(screen), empty: s.int64(empty) != 0,
       startedAtMs: s.optionalDouble(startedAt) ?? 0, metrics: metrics, eventCount: Int(s.int64(eventCount)),
-      violationKinds: ViolationKinds(rawValue: Int(s.int64(violationKinds))))
+      violationKinds: kinds[s.int64(sessionRef)] ?? [])
   }
 }

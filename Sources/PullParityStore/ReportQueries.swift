@@ -36,13 +36,47 @@ package struct ReportQueries {
       WHERE \(clause) ORDER BY v.session_id, v.ordinal
       """
     return try database.read { db in
-      try Row.fetchAll(db, sql: sql, arguments: arguments).compactMap { row in
-        guard let kind = ViolationKind(rawValue: row["kind"]) else { return nil }
-        return ViolationRecord(
-          sessionID: row["session_id"], app: row["app"], platform: row["platform"], kind: kind, atMs: row["ts_ms"],
-          expected: row["expected"], actual: row["actual"])
-      }
+      try Row.fetchAll(db, sql: sql, arguments: arguments).compactMap(Self.violation)
     }
+  }
+
+  /// The first `limit` distinct ids, in id order, of the selected sessions with a violation of
+  /// `kind`, or of any kind this build knows when `nil`. Walks the violations in key order and
+  /// stops at `limit`.
+  package func violatingSessionIDs(_ filter: SessionFilter, kind: ViolationKind?, limit: Int) throws -> [String] {
+    let (clause, arguments) = filter.sql()
+    let kinds = kind.map { [$0] } ?? ViolationKind.allCases
+    let list = kinds.map { "'\($0.rawValue)'" }.joined(separator: ", ")
+    return try database.read { db in
+      try String.fetchAll(
+        db,
+        sql: """
+          SELECT DISTINCT v.session_id FROM violations v JOIN sessions s ON s.session_id = v.session_id
+          WHERE v.kind IN (\(list)) AND \(clause) ORDER BY v.session_id LIMIT \(limit)
+          """, arguments: arguments)
+    }
+  }
+
+  /// One session's violations, in order of finding.
+  package func violations(ofSession sessionID: String) throws -> [ViolationRecord] {
+    try database.read { db in
+      try Row.fetchAll(
+        db,
+        sql: """
+          SELECT v.session_id, s.app, s.platform, v.kind, v.ts_ms, v.expected, v.actual
+          FROM violations v JOIN sessions s ON s.session_id = v.session_id
+          WHERE v.session_id = ? ORDER BY v.ordinal
+          """, arguments: [sessionID]
+      ).compactMap(Self.violation)
+    }
+  }
+
+  /// A violation row; `nil` for a kind this build does not know.
+  private static func violation(_ row: Row) -> ViolationRecord? {
+    guard let kind = ViolationKind(rawValue: row["kind"]) else { return nil }
+    return ViolationRecord(
+      sessionID: row["session_id"], app: row["app"], platform: row["platform"], kind: kind, atMs: row["ts_ms"],
+      expected: row["expected"], actual: row["actual"])
   }
 
   /// The raw events of one session, for the drill-down.

@@ -48,14 +48,15 @@ struct ReportFrontend {
 
   /// A few sessions with violations, of different kinds, re-read from their stored raw lines.
   private func timelines(filter: SessionFilter) throws -> [SessionTimeline] {
-    let violations = try queries.violations(filter)
     var decoder = LineDecoder(.simdjson)
-    return try SessionTimeline.exampleSessionIDs(violations, limit: Self.exampleTimelines).map { id in
+    let ids = try SessionTimeline.exampleSessionIDs(limit: Self.exampleTimelines) { kind, count in
+      try queries.violatingSessionIDs(filter, kind: kind, limit: count)
+    }
+    return try ids.map { id in
       let stored = try queries.storedEvents(ofSession: id)
       // A session whose lines no longer decode is still drawn: its violations are stored.
       let events = (try? decoder.sessionEvents(stored, sessionID: id)) ?? []
-      return SessionTimeline(
-        events: events, violations: violations.filter { ByteIdentity($0.sessionID) == ByteIdentity(id) })
+      return SessionTimeline(events: events, violations: try queries.violations(ofSession: id))
     }
   }
 }

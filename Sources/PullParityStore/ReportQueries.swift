@@ -20,9 +20,9 @@ package struct ReportQueries {
       let statement = try RawStatement(db, sql)
       for (index, value) in values.enumerated() { statement.bind(Int32(index + 1), value) }
       let columns = SessionRecordColumns(statement)
-      let kinds = try SessionViolationKinds.read(db)
+      var kinds = try SessionViolationKinds.read(db)
       var records: [SessionRecord] = []
-      try statement.forEachRow("reading the selected sessions") { records.append(columns.record($0, kinds: kinds)) }
+      try statement.forEachRow("reading the selected sessions") { records.append(columns.record($0, kinds: &kinds)) }
       return records
     }
   }

@@ -40,8 +40,8 @@ struct SessionRecordColumns {
     (eventCount, sessionRef) = (s.column(named: "event_count"), s.column(named: "session_ref"))
   }
 
-  /// The current row; `kinds` are `SessionViolationKinds`.
-  func record(_ s: RawStatement, kinds: [Int64: ViolationKinds]) -> SessionRecord {
+  /// The current row; rows come in `session_ref` order, as `kinds` is walked.
+  func record(_ s: RawStatement, kinds: inout SessionViolationKinds) -> SessionRecord {
     let metrics = SessionMetrics(
       outcome: SessionOutcome(rawValue: s.string(outcome)) ?? .incomplete,
       trigger: s.optionalString(trigger).flatMap(RefreshTrigger.init(rawValue:)),
@@ -57,6 +57,6 @@ struct SessionRecordColumns {
       profileVersion: Int(s.int64(profileVersion)), platform: s.string(platform),
       appVersion: s.optionalString(appVersion), screen: s.optionalString(screen), empty: s.int64(empty) != 0,
       startedAtMs: s.optionalDouble(startedAt) ?? 0, metrics: metrics, eventCount: Int(s.int64(eventCount)),
-      violationKinds: kinds[s.int64(sessionRef)] ?? [])
+      violationKinds: kinds.kinds(of: s.int64(sessionRef)))
   }
 }

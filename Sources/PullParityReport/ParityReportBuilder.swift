@@ -33,9 +33,21 @@ package struct ParityReportBuilder {
   }
 
   package func build(_ sessions: [SessionRecord], context: ReportContext) -> ParityReport {
+    build(context: context) { add in sessions.forEach(add) }
+  }
+
+  /// Builds the report from the sessions `sessions` hands to `add` one at a time: each is kept
+  /// only in its cell, so nothing holds the whole selection besides.
+  package func build(
+    context: ReportContext, sessions: (_ add: (SessionRecord) -> Void) throws -> Void
+  ) rethrows -> ParityReport {
     var context = context
-    context.span(sessions)
-    let cells = self.cells(sessions)
+    var grouping = Cells(profiles: profiles, dimension: dimension)
+    try sessions { session in
+      context.include(session)
+      grouping.add(session)
+    }
+    let cells = grouping.sessions
     let keys = Set(cells.keys.map(\.app)).sorted()
     let apps = keys.map { key in
       let others = keys.filter { $0.app == key.app && $0 != key }.map(\.version)
@@ -49,16 +61,23 @@ package struct ParityReportBuilder {
   /// The sessions by cell: each session is copied once, into its cell, and apps, slices and
   /// platforms follow from the cells' keys (a few hundred thousand sessions copied level by level
   /// was a measured cost of the report).
-  private func cells(_ sessions: [SessionRecord]) -> [Cell: [SessionRecord]] {
-    var profileOf: [AppKey: Profile] = [:]
-    var cells: [Cell: [SessionRecord]] = [:]
-    for session in sessions {
+  private struct Cells {
+    var profiles: SessionProfiles
+    var dimension: GroupDimension
+    var sessions: [Cell: [SessionRecord]] = [:]
+    private var profileOf: [AppKey: Profile] = [:]
+
+    init(profiles: SessionProfiles, dimension: GroupDimension) {
+      self.profiles = profiles
+      self.dimension = dimension
+    }
+
+    mutating func add(_ session: SessionRecord) {
       let app = AppKey(app: session.app, profile: session.profile, version: session.profileVersion)
       if profileOf[app] == nil { profileOf[app] = profiles.profile(app.profile, version: app.version).profile }
       let cell = Cell(app: app, slice: dimension.value(of: session, profile: profileOf[app]!), platform: session.platform)
-      cells[cell, default: []].append(session)
+      sessions[cell, default: []].append(session)
     }
-    return cells
   }
 
   private func appParity(

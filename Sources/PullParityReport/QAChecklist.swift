@@ -18,14 +18,21 @@ package struct QAChecklist {
   }
 
   package func evaluate(sessions: [SessionRecord], context: ReportContext) -> QAReport {
+    evaluate(context: context) { add in sessions.forEach(add) }
+  }
+
+  /// Evaluates the sessions `sessions` hands to `add` one at a time: each is kept only in its
+  /// app and platform, so nothing holds the whole selection besides.
+  package func evaluate(
+    context: ReportContext, sessions: (_ add: (SessionRecord) -> Void) throws -> Void
+  ) rethrows -> QAReport {
     var context = context
-    context.span(sessions)
     var items: [QAItemResult] = []
-    // Each session is copied once, into its app and platform; an app is judged with the profile
-    // of its first session.
+    // An app is judged with the profile of its first session.
     var cells: [String: [String: [SessionRecord]]] = [:]
     var firstProfile: [String: (name: String, version: Int)] = [:]
-    for session in sessions {
+    try sessions { session in
+      context.include(session)
       cells[session.app, default: [:]][session.platform, default: []].append(session)
       if firstProfile[session.app] == nil { firstProfile[session.app] = (session.profile, session.profileVersion) }
     }

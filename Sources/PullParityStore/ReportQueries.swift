@@ -14,16 +14,21 @@ package struct ReportQueries {
   /// session carries the kinds of its violations, so that no caller keys a dictionary by
   /// session id to ask for them.
   package func sessions(_ filter: SessionFilter) throws -> [SessionRecord] {
+    var records: [SessionRecord] = []
+    try forEachSession(filter) { records.append($0) }
+    return records
+  }
+
+  /// The sessions of `sessions(_:)`, handed to `body` one at a time as they are read.
+  package func forEachSession(_ filter: SessionFilter, _ body: (SessionRecord) throws -> Void) throws {
     let (clause, values) = filter.sqlValues()
     let sql = "SELECT \(SessionRecordColumns.selectList) FROM sessions s WHERE \(clause) ORDER BY s.session_ref"
-    return try database.read { db in
+    try database.read { db in
       let statement = try RawStatement(db, sql)
       for (index, value) in values.enumerated() { statement.bind(Int32(index + 1), value) }
       let columns = SessionRecordColumns(statement)
       var kinds = try SessionViolationKinds.read(db)
-      var records: [SessionRecord] = []
-      try statement.forEachRow("reading the selected sessions") { records.append(columns.record($0, kinds: &kinds)) }
-      return records
+      try statement.forEachRow("reading the selected sessions") { try body(columns.record($0, kinds: &kinds)) }
     }
   }
 

@@ -30,8 +30,7 @@ extension PullParity {
       let frontend = ReportFrontend(
         database: try database.open(readOnly: true), databaseName: database.path, tolerances: tolerances.tolerances,
         policy: verdicts.policy)
-      let report = QAChecklist(profiles: try frontend.profiles())
-        .evaluate(sessions: try frontend.sessions(filter), context: frontend.context(filter))
+      let report = try frontend.qa(filter)
       switch format {
       case .text:
         let style = TextStyle(colored: FileHandleOutput.standardOutput.wantsColor)

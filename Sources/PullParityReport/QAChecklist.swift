@@ -63,8 +63,19 @@ package struct QAChecklist {
     var referencePlatform: String?
     var tolerances: ParityTolerances
     var policy: VerdictPolicy
+    /// The sessions' metrics, for the figures that need nothing else: walking these copies no
+    /// session (nor retains its id), which walking `sessions` did once per figure.
+    let metrics: [SessionMetrics]
 
-    private static func completed(_ session: SessionRecord) -> Bool { session.metrics.outcome == .completed }
+    init(
+      app: String, platform: String, profile: Profile, sessions: [SessionRecord], referenceSessions: [SessionRecord]?,
+      referencePlatform: String?, tolerances: ParityTolerances, policy: VerdictPolicy
+    ) {
+      (self.app, self.platform, self.profile, self.sessions) = (app, platform, profile, sessions)
+      (self.referenceSessions, self.referencePlatform) = (referenceSessions, referencePlatform)
+      (self.tolerances, self.policy) = (tolerances, policy)
+      metrics = sessions.map(\.metrics)
+    }
 
     func evaluate(_ check: QACheck) -> QAItemResult? {
       switch check {
@@ -87,14 +98,13 @@ package struct QAChecklist {
 
     private func dragTracking() -> QAItemResult {
       let pulls = SessionTally(
-        sessions, judges: { $0.metrics.maxSampleGapMs != nil || $0.metrics.maxOffsetError != nil },
+        sessions, metrics: metrics, judges: { $0.maxSampleGapMs != nil || $0.maxOffsetError != nil },
         fails: {
-          ($0.metrics.maxOffsetError ?? 0) > QAChecklist.maxOffsetError
-            || ($0.metrics.maxSampleGapMs ?? 0) > QAChecklist.maxSampleGapMs
+          ($0.maxOffsetError ?? 0) > QAChecklist.maxOffsetError || ($0.maxSampleGapMs ?? 0) > QAChecklist.maxSampleGapMs
         })
       // A session with either figure is a pull, so the worst of each is over every session.
-      let worstGap = sessions.lazy.compactMap(\.metrics.maxSampleGapMs).max()
-      let worstOffset = sessions.lazy.compactMap(\.metrics.maxOffsetError).max()
+      let worstGap = metrics.lazy.compactMap(\.maxSampleGapMs).max()
+      let worstOffset = metrics.lazy.compactMap(\.maxOffsetError).max()
       return result(
         .dragTracking, pulls,
         evidence:
@@ -105,8 +115,8 @@ package struct QAChecklist {
     /// The client's arming against the profile's, and its p50 against the reference platform's.
     private func armParity() -> QAItemResult {
       let armed = SessionTally(
-        sessions, judges: { $0.metrics.armMismatch != nil }, fails: { $0.metrics.armMismatch == true })
-      let p50 = Distribution(sessions.compactMap(\.metrics.clientArmDistance)).p50
+        sessions, metrics: metrics, judges: { $0.armMismatch != nil }, fails: { $0.armMismatch == true })
+      let p50 = Distribution(metrics.compactMap(\.clientArmDistance)).p50
       var evidence =
         "arm_mismatch in \(armed.failing) of \(armed.judged) sessions where the client armed; client p50 \(fmt(p50))"
       var distanceOff = false
@@ -123,8 +133,8 @@ package struct QAChecklist {
     private func noFlash() -> QAItemResult {
       let minHold = profile.minHoldMs
       let fast = SessionTally(
-        sessions, judges: { Self.completed($0) && ($0.metrics.loadMs ?? .infinity) < minHold },
-        fails: { $0.metrics.flash == true })
+        sessions, metrics: metrics, judges: { $0.outcome == .completed && ($0.loadMs ?? .infinity) < minHold },
+        fails: { $0.flash == true })
       return result(
         .noFlash, fast,
         evidence:
@@ -133,9 +143,10 @@ package struct QAChecklist {
     }
 
     private func noPrematureHide() -> QAItemResult {
-      let completed = SessionTally(sessions, judges: Self.completed, fails: { $0.metrics.prematureHide == true })
+      let completed = SessionTally(
+        sessions, metrics: metrics, judges: { $0.outcome == .completed }, fails: { $0.prematureHide == true })
       let minHold = profile.minHoldMs
-      let slow = sessions.count { Self.completed($0) && ($0.metrics.loadMs ?? 0) >= minHold }
+      let slow = metrics.count { $0.outcome == .completed && ($0.loadMs ?? 0) >= minHold }
       return result(
         .noPrematureHide, completed,
         evidence:
@@ -143,7 +154,8 @@ package struct QAChecklist {
     }
 
     private func noLateHide() -> QAItemResult {
-      let completed = SessionTally(sessions, judges: Self.completed, fails: { $0.metrics.lateHide == true })
+      let completed = SessionTally(
+        sessions, metrics: metrics, judges: { $0.outcome == .completed }, fails: { $0.lateHide == true })
       return result(
         .noLateHide, completed,
         evidence:
@@ -153,8 +165,8 @@ package struct QAChecklist {
 
     private func labelCopy() -> QAItemResult {
       let labelled = SessionTally(
-        sessions, judges: { $0.metrics.labelViolations != nil }, fails: { ($0.metrics.labelViolations ?? 0) > 0 })
-      let total = sessions.reduce(0) { $0 + ($1.metrics.labelViolations ?? 0) }
+        sessions, metrics: metrics, judges: { $0.labelViolations != nil }, fails: { ($0.labelViolations ?? 0) > 0 })
+      let total = metrics.reduce(0) { $0 + ($1.labelViolations ?? 0) }
       return result(
         .labelCopy, labelled,
         evidence: "\(total) labels with other copy in \(labelled.failing) of \(labelled.judged) sessions")
@@ -162,7 +174,7 @@ package struct QAChecklist {
 
     private func emptyState() -> QAItemResult {
       let empty = SessionTally(
-        sessions, judges: { Self.completed($0) && $0.empty },
+        sessions, judges: { $0.metrics.outcome == .completed && $0.empty },
         fails: { $0.metrics.visibleMs == nil || ($0.metrics.labelViolations ?? 0) > 0 })
       return result(
         .emptyState, empty,
@@ -172,8 +184,8 @@ package struct QAChecklist {
     /// Only apps that log tab re-selects get this item.
     private func tabReselect() -> QAItemResult? {
       let reselects = SessionTally(
-        sessions, judges: { Self.completed($0) && $0.metrics.trigger == .tabReselect },
-        fails: { $0.metrics.holdCompliant == false })
+        sessions, metrics: metrics, judges: { $0.outcome == .completed && $0.trigger == .tabReselect },
+        fails: { $0.holdCompliant == false })
       guard reselects.judged > 0 else { return nil }
       return result(
         .tabReselect, reselects,

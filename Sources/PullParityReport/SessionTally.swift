@@ -1,3 +1,4 @@
+package import PullParityCore
 package import PullParityStore
 
 /// How many sessions a rule or checklist item judged, how many of them failed it, and the first
@@ -22,6 +23,18 @@ package struct SessionTally: Equatable, Sendable {
       for index in buffer.indices where judges(buffer[index]) {
         add(failed: fails(buffer[index]), id: buffer[index].sessionID)
       }
+    }
+  }
+
+  /// The same, for predicates that need only the metrics (`metrics[i]` is `sessions[i].metrics`):
+  /// walking plain numbers copies no session, whatever the optimizer makes of the predicates.
+  @inline(__always)
+  package init(
+    _ sessions: [SessionRecord], metrics: [SessionMetrics], judges: (SessionMetrics) -> Bool,
+    fails: (SessionMetrics) -> Bool
+  ) {
+    for index in metrics.indices where judges(metrics[index]) {
+      add(failed: fails(metrics[index]), id: sessions[index].sessionID)
     }
   }
 

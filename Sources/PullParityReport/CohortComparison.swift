@@ -29,7 +29,7 @@ package struct CohortComparison: Equatable, Sendable, Encodable {
   /// sessions were derived with; its rules are compared too.
   package init(
     baseline: Cohort, baselineSessions: [SessionRecord], candidate: Cohort, candidateSessions: [SessionRecord],
-    trigger: RefreshTrigger?, profile: Profile, violations: ViolationIndex, context: ReportContext
+    trigger: RefreshTrigger?, profile: Profile, context: ReportContext
   ) {
     func kept(_ sessions: [SessionRecord]) -> [SessionRecord] {
       guard let trigger else { return sessions }
@@ -48,8 +48,8 @@ package struct CohortComparison: Equatable, Sendable, Encodable {
     deltas = ComparedFigure.all(for: profile).map { figure in
       CohortDelta(
         figure: figure, unit: figure.unit(distance: profile.unit.rawValue),
-        baseline: figure.measure(before, violations: violations, profile: profile),
-        candidate: figure.measure(after, violations: violations, profile: profile),
+        baseline: figure.measure(before, profile: profile),
+        candidate: figure.measure(after, profile: profile),
         tolerance: figure.tolerance(context.tolerances), policy: context.policy)
     }
   }

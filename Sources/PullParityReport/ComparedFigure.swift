@@ -55,7 +55,7 @@ package enum ComparedFigure: Equatable, Sendable {
   }
 
   /// The cohort's figure: a p50 with its n, or a rate of sessions.
-  func measure(_ sessions: [SessionRecord], violations: ViolationIndex, profile: Profile) -> CohortMeasure {
+  func measure(_ sessions: [SessionRecord], profile: Profile) -> CohortMeasure {
     switch self {
     case .metric(let metric) where metric.isRate:
       return CohortMeasure(rate: Rate(sessions.lazy.map { metric.flag($0.metrics) }))
@@ -63,8 +63,7 @@ package enum ComparedFigure: Equatable, Sendable {
       let distribution = Distribution(sessions.compactMap { metric.value($0.metrics) })
       return CohortMeasure(value: distribution.p50, n: distribution.n)
     case .rule(let rule):
-      let (judged, failing) = RuleEvaluator.judge(rule, sessions: sessions, violations: violations, profile: profile)
-      return CohortMeasure(rate: Rate(numerator: failing.count, denominator: judged.count))
+      return CohortMeasure(rate: RuleEvaluator.judge(rule, sessions: sessions, profile: profile).rate)
     }
   }
 }

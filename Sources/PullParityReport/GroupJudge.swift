@@ -5,12 +5,11 @@ internal import PullParityStore
 /// rules, and every platform compared with the reference platform.
 struct GroupJudge {
   var profile: Profile
-  var violations: ViolationIndex
   var context: ReportContext
   var dimension = ""
 
-  func group(_ slice: String, _ sessions: [SessionRecord]) -> ParityGroup {
-    let byPlatform = Dictionary(grouping: sessions, by: \.platform)
+  /// - Parameter byPlatform: the slice's sessions, by platform.
+  func group(_ slice: String, _ byPlatform: [String: [SessionRecord]]) -> ParityGroup {
     let platforms = byPlatform.keys.sorted().map { summary($0, byPlatform[$0]!) }
     let reference = platforms.count > 1
       ? ParityReportBuilder.referencePlatform(profile: profile, among: platforms.map(\.platform)) : nil
@@ -26,25 +25,26 @@ struct GroupJudge {
   }
 
   private func summary(_ platform: String, _ sessions: [SessionRecord]) -> PlatformSummary {
+    // The figures are all in the metrics, which copy without touching the sessions' strings.
+    let metrics = sessions.map(\.metrics)
     var distributions: [String: Distribution] = [:]
     var rates: [String: Rate] = [:]
     for metric in ParityMetric.allCases {
       if metric.isRate {
-        rates[metric.rawValue] = Rate(sessions.lazy.map { metric.flag($0.metrics) })
+        rates[metric.rawValue] = Rate(metrics.lazy.map(metric.flag))
       } else {
-        distributions[metric.rawValue] = Distribution(sessions.compactMap { metric.value($0.metrics) })
+        distributions[metric.rawValue] = Distribution(metrics.compactMap(metric.value))
       }
     }
     return PlatformSummary(
       platform: platform,
       sessions: sessions.count,
-      completed: sessions.count { $0.metrics.outcome == .completed },
-      cancelled: sessions.count { $0.metrics.outcome == .cancelled },
-      incomplete: sessions.count { $0.metrics.outcome == .incomplete },
+      completed: metrics.count { $0.outcome == .completed },
+      cancelled: metrics.count { $0.outcome == .cancelled },
+      incomplete: metrics.count { $0.outcome == .incomplete },
       distributions: distributions,
       rates: rates,
-      rules: RuleEvaluator.results(
-        sessions: sessions, violations: violations, profile: profile, policy: context.policy))
+      rules: RuleEvaluator.results(sessions: sessions, profile: profile, policy: context.policy))
   }
 
   private func compare(

@@ -33,16 +33,19 @@ package struct HTMLReportRenderer {
     return page(title: input.title, body: body)
   }
 
-  /// The selected sessions by app, profile version and group, for the charts of each group.
-  private func groupSessions(_ input: HTMLReportInput) -> [GroupKey: [SessionRecord]] {
+  /// The selected sessions' metrics by app, profile version, group and platform, for the charts
+  /// of each group: one pass, copying the metrics only.
+  private func groupSessions(_ input: HTMLReportInput) -> [GroupKey: [String: [SessionMetrics]]] {
     let report = input.report
     var profileOf: [AppKey: Profile] = [:]
     for app in report.apps { profileOf[AppKey(app: app.app, version: app.profile.version)] = app.profile }
-    return Dictionary(grouping: input.sessions) { session in
+    var groups: [GroupKey: [String: [SessionMetrics]]] = [:]
+    for session in input.sessions {
       let key = AppKey(app: session.app, version: session.profileVersion)
       let slice = profileOf[key].map { report.groupedBy.value(of: session, profile: $0) } ?? ""
-      return GroupKey(app: key, group: slice)
+      groups[GroupKey(app: key, group: slice), default: [:]][session.platform, default: []].append(session.metrics)
     }
+    return groups
   }
 
   /// The title, the verdict, the report's context and links to each app.
@@ -65,7 +68,8 @@ package struct HTMLReportRenderer {
 
   /// One app: its profile, a note on other profile versions, then each group.
   private func section(
-    _ app: AppParity, index appIndex: Int, sessionsByGroup: [GroupKey: [SessionRecord]], palette: ChartPalette
+    _ app: AppParity, index appIndex: Int, sessionsByGroup: [GroupKey: [String: [SessionMetrics]]],
+    palette: ChartPalette
   ) -> [String] {
     let profile = app.profile
     var lines = ["<section class=\"app\" id=\"app-\(appIndex)\">", "<h2>\(e(app.app))</h2>"]
@@ -76,9 +80,9 @@ package struct HTMLReportRenderer {
     }
     for (groupIndex, group) in app.groups.enumerated() {
       let key = AppKey(app: app.app, version: profile.version)
-      let sessions = sessionsByGroup[GroupKey(app: key, group: group.value)] ?? []
+      let metrics = sessionsByGroup[GroupKey(app: key, group: group.value)] ?? [:]
       lines.append(
-        render(group, sessions: sessions, profile: profile, palette: palette, id: "a\(appIndex).g\(groupIndex)"))
+        render(group, metrics: metrics, profile: profile, palette: palette, id: "a\(appIndex).g\(groupIndex)"))
     }
     lines.append("</section>")
     return lines
@@ -161,7 +165,7 @@ package struct HTMLReportRenderer {
   }
 
   private func render(
-    _ group: ParityGroup, sessions: [SessionRecord], profile: Profile, palette: ChartPalette, id: String
+    _ group: ParityGroup, metrics: [String: [SessionMetrics]], profile: Profile, palette: ChartPalette, id: String
   ) -> String {
     var out: [String] = []
     let badge: String =
@@ -187,7 +191,7 @@ package struct HTMLReportRenderer {
       let rows = ordered.map { summary in
         DistributionChart.Row(
           platform: summary.platform,
-          values: sessions.filter { $0.platform == summary.platform }.compactMap { metric.value($0.metrics) })
+          values: (metrics[summary.platform] ?? []).compactMap(metric.value))
       }
       let chart = DistributionChart(
         id: "\(id).\(metric.rawValue)", metric: metric, rows: rows, threshold: threshold(metric, profile),

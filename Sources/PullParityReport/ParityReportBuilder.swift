@@ -25,36 +25,73 @@ package struct ParityReportBuilder {
     }
   }
 
-  package func build(_ sessions: [SessionRecord], violations: ViolationIndex, context: ReportContext) -> ParityReport {
-    var byApp: [AppKey: [SessionRecord]] = [:]
-    for session in sessions {
-      byApp[AppKey(app: session.app, profile: session.profile, version: session.profileVersion), default: []]
-        .append(session)
-    }
+  /// One slice of an app's sessions on one platform: what a platform summary counts.
+  private struct Cell: Hashable {
+    var app: AppKey
+    var slice: String
+    var platform: String
+  }
+
+  package func build(_ sessions: [SessionRecord], context: ReportContext) -> ParityReport {
+    build(context: context) { add in sessions.forEach(add) }
+  }
+
+  /// Builds the report from the sessions `sessions` hands to `add` one at a time: each is kept
+  /// only in its cell, so nothing holds the whole selection besides.
+  package func build(
+    context: ReportContext, sessions: (_ add: (SessionRecord) -> Void) throws -> Void
+  ) rethrows -> ParityReport {
     var context = context
-    context.span(sessions)
-    let keys = byApp.keys.sorted()
+    var grouping = Cells(profiles: profiles, dimension: dimension)
+    try sessions { session in
+      context.include(session)
+      grouping.add(session)
+    }
+    let cells = grouping.sessions
+    let keys = Set(cells.keys.map(\.app)).sorted()
     let apps = keys.map { key in
       let others = keys.filter { $0.app == key.app && $0 != key }.map(\.version)
-      return appParity(key, byApp[key]!, otherVersions: others, violations: violations, context: context)
+      return appParity(key, cells.filter { $0.key.app == key }, otherVersions: others, context: context)
     }
     context.profiles = Array(Set(keys.map { profiles.profile($0.profile, version: $0.version).stamp }))
       .sorted { ($0.name, $0.version) < ($1.name, $1.version) }
     return ParityReport(context: context, groupedBy: dimension, apps: apps)
   }
 
+  /// The sessions by cell: each session is copied once, into its cell, and apps, slices and
+  /// platforms follow from the cells' keys (a few hundred thousand sessions copied level by level
+  /// was a measured cost of the report).
+  private struct Cells {
+    var profiles: SessionProfiles
+    var dimension: GroupDimension
+    var sessions: [Cell: [SessionRecord]] = [:]
+    private var profileOf: [AppKey: Profile] = [:]
+
+    init(profiles: SessionProfiles, dimension: GroupDimension) {
+      self.profiles = profiles
+      self.dimension = dimension
+    }
+
+    mutating func add(_ session: SessionRecord) {
+      let app = AppKey(app: session.app, profile: session.profile, version: session.profileVersion)
+      if profileOf[app] == nil { profileOf[app] = profiles.profile(app.profile, version: app.version).profile }
+      let cell = Cell(app: app, slice: dimension.value(of: session, profile: profileOf[app]!), platform: session.platform)
+      sessions[cell, default: []].append(session)
+    }
+  }
+
   private func appParity(
-    _ key: AppKey, _ sessions: [SessionRecord], otherVersions: [Int], violations: ViolationIndex,
-    context: ReportContext
+    _ key: AppKey, _ cells: [Cell: [SessionRecord]], otherVersions: [Int], context: ReportContext
   ) -> AppParity {
     let (profile, stamp) = profiles.profile(key.profile, version: key.version)
-    let slices = Dictionary(grouping: sessions) { dimension.value(of: $0, profile: profile) }
+    var slices: [String: [String: [SessionRecord]]] = [:]
+    for (cell, sessions) in cells { slices[cell.slice, default: [:]][cell.platform] = sessions }
     let order = slices.keys.sorted { lhs, rhs in
       // Pull refreshes first: they are what the parity spec is about.
       if (lhs == "pull") != (rhs == "pull") { return lhs == "pull" }
       return lhs < rhs
     }
-    var judge = GroupJudge(profile: profile, violations: violations, context: context)
+    var judge = GroupJudge(profile: profile, context: context)
     judge.dimension = dimension.rawValue
     let groups = order.map { judge.group($0, slices[$0]!) }
     return AppParity(

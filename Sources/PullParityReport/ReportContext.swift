@@ -34,16 +34,23 @@ package struct ReportContext: Equatable, Sendable, Encodable {
     self.policy = policy
   }
 
-  /// Fills in what the selected sessions say: their time range.
+  /// Fills in what the selected sessions say: their time range and the suspect ones.
   mutating func span(_ sessions: [SessionRecord]) {
-    for session in sessions {
-      firstSessionMs = min(firstSessionMs ?? session.startedAtMs, session.startedAtMs)
-      lastSessionMs = max(lastSessionMs ?? session.startedAtMs, session.startedAtMs)
-      if session.eventCount > SessionSize.suspectEventCount {
-        suspectSessions.append(SuspectSession(sessionID: session.sessionID, events: session.eventCount))
-      }
+    for session in sessions { include(session) }
+  }
+
+  /// Counts one selected session into the time range, and among the suspects (biggest first,
+  /// then in id order) when it is one.
+  mutating func include(_ session: SessionRecord) {
+    firstSessionMs = min(firstSessionMs ?? session.startedAtMs, session.startedAtMs)
+    lastSessionMs = max(lastSessionMs ?? session.startedAtMs, session.startedAtMs)
+    guard session.eventCount > SessionSize.suspectEventCount else { return }
+    let suspect = SuspectSession(sessionID: session.sessionID, events: session.eventCount)
+    func precedes(_ a: SuspectSession, _ b: SuspectSession) -> Bool {
+      (a.events, ByteIdentity(b.sessionID)) > (b.events, ByteIdentity(a.sessionID))
     }
-    suspectSessions.sort { ($0.events, ByteIdentity($1.sessionID)) > ($1.events, ByteIdentity($0.sessionID)) }
+    suspectSessions.insert(
+      suspect, at: suspectSessions.firstIndex { precedes(suspect, $0) } ?? suspectSessions.endIndex)
   }
 
   enum CodingKeys: String, CodingKey {

@@ -10,65 +10,56 @@ package enum RuleEvaluator {
   /// of a profile with labels, arm mismatch the sessions where the client armed, cache order
   /// the sessions on the screens that require it; the other rules every session, since any
   /// session may break them.
-  package static func judge(
-    _ rule: ProfileRule, sessions: [SessionRecord], violations: ViolationIndex, profile: Profile
-  ) -> (judged: [SessionRecord], failing: [SessionRecord]) {
-    let judged: [SessionRecord]
-    let breaks: (SessionRecord) -> Bool
+  package static func judge(_ rule: ProfileRule, sessions: [SessionRecord], profile: Profile) -> SessionTally {
     switch rule {
-    case .holdCompliance: return byFlag(\.holdCompliant, brokenWhen: false, sessions)
-    case .flash: return byFlag(\.flash, brokenWhen: true, sessions)
-    case .prematureHide: return byFlag(\.prematureHide, brokenWhen: true, sessions)
-    case .lateHide: return byFlag(\.lateHide, brokenWhen: true, sessions)
-    case .armMismatch: return byFlag(\.armMismatch, brokenWhen: true, sessions)
+    case .holdCompliance:
+      SessionTally(sessions, judges: { $0.metrics.holdCompliant != nil }, fails: { $0.metrics.holdCompliant == false })
+    case .flash:
+      SessionTally(sessions, judges: { $0.metrics.flash != nil }, fails: { $0.metrics.flash == true })
+    case .prematureHide:
+      SessionTally(
+        sessions, judges: { $0.metrics.prematureHide != nil }, fails: { $0.metrics.prematureHide == true })
+    case .lateHide:
+      SessionTally(sessions, judges: { $0.metrics.lateHide != nil }, fails: { $0.metrics.lateHide == true })
     case .labelText:
-      judged = sessions.filter { $0.metrics.labelViolations != nil }
-      breaks = { ($0.metrics.labelViolations ?? 0) > 0 }
+      SessionTally(
+        sessions, judges: { $0.metrics.labelViolations != nil }, fails: { ($0.metrics.labelViolations ?? 0) > 0 })
+    case .armMismatch:
+      SessionTally(sessions, judges: { $0.metrics.armMismatch != nil }, fails: { $0.metrics.armMismatch == true })
     case .cacheOrder:
-      let screens = Set(profile.cacheInvalidationScreens)
-      breaks = { violations.session($0.sessionID, has: .cacheOrder) }
-      judged = sessions.filter { $0.screen.map(screens.contains) == true || breaks($0) }
+      cacheOrder(sessions, screens: Set(profile.cacheInvalidationScreens))
     case .revealOrder, .indicatorConfig, .errorNotShown, .contentClearedOnError, .doubleRefresh:
-      let kind = rule.violationKind!
-      judged = sessions
-      breaks = { violations.session($0.sessionID, has: kind) }
+      violated(ViolationKinds(rule.violationKind!), sessions)
     }
-    return (judged, judged.filter(breaks))
   }
 
-  /// A rule read off one flag of the metrics: judged where the flag is known (SQL's NULL is
-  /// "did not apply"), broken where it is `brokenWhen`.
-  private static func byFlag(
-    _ flag: KeyPath<SessionMetrics, Bool?>, brokenWhen broken: Bool, _ sessions: [SessionRecord]
-  ) -> (judged: [SessionRecord], failing: [SessionRecord]) {
-    let judged = sessions.filter { $0.metrics[keyPath: flag] != nil }
-    return (judged, judged.filter { $0.metrics[keyPath: flag] == broken })
+  /// Sessions on the screens that require the order, and any session that broke it elsewhere.
+  private static func cacheOrder(_ sessions: [SessionRecord], screens: Set<String>) -> SessionTally {
+    let kind = ViolationKinds(.cacheOrder)
+    return SessionTally(
+      sessions, judges: { $0.violationKinds.contains(kind) || $0.screen.map(screens.contains) == true },
+      fails: { $0.violationKinds.contains(kind) })
+  }
+
+  private static func violated(_ kind: ViolationKinds, _ sessions: [SessionRecord]) -> SessionTally {
+    SessionTally(sessions, judges: { _ in true }, fails: { $0.violationKinds.contains(kind) })
   }
 
   /// The rule judged for one platform: its rate, budget and verdict.
   package static func result(
-    _ rule: ProfileRule, sessions: [SessionRecord], violations: ViolationIndex, profile: Profile,
-    policy: VerdictPolicy
+    _ rule: ProfileRule, sessions: [SessionRecord], profile: Profile, policy: VerdictPolicy
   ) -> RuleResult {
-    let (judged, failing) = judge(rule, sessions: sessions, violations: violations, profile: profile)
-    let rate = Rate(numerator: failing.count, denominator: judged.count)
+    let tally = judge(rule, sessions: sessions, profile: profile)
+    let rate = tally.rate
     let budget = policy.budget(for: rule, in: profile)
-    let verdict = policy.judge(n: judged.count) { (rate.percent ?? 0) > budget + Measured.slack }
-    return RuleResult(
-      rule: rule, rate: rate, budgetPercent: budget, verdict: verdict, examples: examples(failing))
+    let verdict = policy.judge(n: tally.judged) { (rate.percent ?? 0) > budget + Measured.slack }
+    return RuleResult(rule: rule, rate: rate, budgetPercent: budget, verdict: verdict, examples: tally.examples)
   }
 
   /// The rules `profile` asks for, judged for one platform's sessions.
-  package static func results(
-    sessions: [SessionRecord], violations: ViolationIndex, profile: Profile, policy: VerdictPolicy
-  ) -> [RuleResult] {
+  package static func results(sessions: [SessionRecord], profile: Profile, policy: VerdictPolicy) -> [RuleResult] {
     ProfileRule.allCases.filter { $0.applies(to: profile) }.map {
-      result($0, sessions: sessions, violations: violations, profile: profile, policy: policy)
+      result($0, sessions: sessions, profile: profile, policy: policy)
     }
-  }
-
-  /// Up to three failing session ids, in id order so that every format names the same ones.
-  static func examples(_ failing: [SessionRecord]) -> [String] {
-    Array(failing.map(\.sessionID).sorted().prefix(3))
   }
 }

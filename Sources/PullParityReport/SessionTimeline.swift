@@ -51,15 +51,24 @@ package struct SessionTimeline: Equatable, Sendable {
   /// Up to `limit` sessions worth drawing: a session for each violation kind first (in the order
   /// of `ViolationKind`, hold problems first) so the examples show different failures, then
   /// further failing sessions in id order.
-  package static func exampleSessionIDs(_ violations: [ViolationRecord], limit: Int = 3) -> [String] {
+  ///
+  /// - Parameter firstSessions: the first `count` distinct ids, in id order, of sessions with a
+  ///   violation of `kind` (of any kind when `nil`): a query that stops early, so that the
+  ///   examples never need every violation read.
+  package static func exampleSessionIDs(
+    limit: Int = 3, firstSessions: (_ kind: ViolationKind?, _ count: Int) throws -> [String]
+  ) rethrows -> [String] {
     var picked: [ByteIdentity] = []
     for kind in ViolationKind.allCases where picked.count < limit {
-      if let session = violations.first(where: { $0.kind == kind && !picked.contains(ByteIdentity($0.sessionID)) }) {
-        picked.append(ByteIdentity(session.sessionID))
+      // `limit` ids hold one not picked yet whenever the kind has one: fewer are picked.
+      if let id = try firstSessions(kind, limit).first(where: { !picked.contains(ByteIdentity($0)) }) {
+        picked.append(ByteIdentity(id))
       }
     }
-    for violation in violations where picked.count < limit && !picked.contains(ByteIdentity(violation.sessionID)) {
-      picked.append(ByteIdentity(violation.sessionID))
+    if picked.count < limit {
+      for id in try firstSessions(nil, 2 * limit) where picked.count < limit && !picked.contains(ByteIdentity(id)) {
+        picked.append(ByteIdentity(id))
+      }
     }
     return picked.map(\.text)
   }

@@ -57,6 +57,16 @@ final class RawStatement {
   }
   func bind(_ index: Int32, _ value: Bool?) { bind(index, value.map { $0 ? 1 : 0 } as Int?) }
 
+  func bind(_ index: Int32, _ value: DatabaseValue) {
+    switch value.storage {
+    case .null: bindNull(index)
+    case .int64(let int): bind(index, int)
+    case .double(let double): bind(index, double)
+    case .string(let string): bind(index, string)
+    case .blob(let data): data.withUnsafeBytes { bindBytes(index, $0, asBlob: true, destructor: sqliteTransient) }
+    }
+  }
+
   func bind(_ index: Int32, _ value: String?) {
     guard var value else { return bindNull(index) }
     value.withUTF8 { bindBytes(index, UnsafeRawBufferPointer($0), asBlob: false, destructor: sqliteTransient) }
@@ -125,7 +135,30 @@ final class RawStatement {
     }
   }
 
+  /// Steps to the next row: `false` when there is none. For walking two statements side by
+  /// side; call `reset` when done.
+  func step(_ context: @autoclosure () -> String) throws -> Bool {
+    try checkBinds(context())
+    let code = sqlite3_step(handle)
+    guard code == SQLITE_ROW || code == SQLITE_DONE else { throw failure(context(), code) }
+    return code == SQLITE_ROW
+  }
+
+  func reset() { sqlite3_reset(handle) }
+
   func int64(_ column: Int32) -> Int64 { sqlite3_column_int64(handle, column) }
+
+  func isNull(_ column: Int32) -> Bool { sqlite3_column_type(handle, column) == SQLITE_NULL }
+  func optionalInt(_ column: Int32) -> Int? { isNull(column) ? nil : Int(sqlite3_column_int64(handle, column)) }
+  func optionalDouble(_ column: Int32) -> Double? { isNull(column) ? nil : sqlite3_column_double(handle, column) }
+  func optionalFlag(_ column: Int32) -> Bool? { optionalInt(column).map { $0 != 0 } }
+  func optionalString(_ column: Int32) -> String? { isNull(column) ? nil : string(column) }
+
+  func string(_ column: Int32) -> String {
+    guard let text = sqlite3_column_text(handle, column) else { return "" }
+    let count = Int(sqlite3_column_bytes(handle, column))
+    return String(decoding: UnsafeBufferPointer(start: text, count: count), as: UTF8.self)
+  }
 
   /// The column's bytes, valid until the next step or reset.
   func bytes(_ column: Int32) -> UnsafeRawBufferPointer {

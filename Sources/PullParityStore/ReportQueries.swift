@@ -10,43 +10,25 @@ package struct ReportQueries {
   }
 
   /// Sessions matching `filter`, in first-seen order: a plain scan of the table, which on a
-  /// large file is many times faster than visiting rows in id order through the index.
+  /// large file is many times faster than visiting rows in id order through the index. Each
+  /// session carries the kinds of its violations, so that no caller keys a dictionary by
+  /// session id to ask for them.
   package func sessions(_ filter: SessionFilter) throws -> [SessionRecord] {
-    let (clause, arguments) = filter.sql()
-    let sql = """
-      SELECT s.session_id, s.app, s.profile, s.profile_version, s.platform, s.app_version, s.screen,
-             s.empty, s.started_at_ms, s.outcome, s."trigger", s.time_to_arm_ms, s.arm_distance,
-             s.client_arm_distance, s.release_distance, s.load_ms, s.visible_ms, s.flash,
-             s.premature_hide, s.late_hide, s.hold_compliant, s.label_violations, s.arm_mismatch,
-             s.load_ok, s.max_sample_gap_ms, s.max_offset_error, s.event_count
-      FROM sessions s WHERE \(clause) ORDER BY s.session_ref
-      """
-    return try database.read { db in
-      let statement = try db.makeStatement(sql: sql)
-      // Columns are found by name once, then read by position: a name lookup per cell would
-      // cost more than the scan itself on a few hundred thousand sessions.
-      let c = ColumnPositions(statement)
-      let cursor = try Row.fetchCursor(statement, arguments: arguments)
-      var records: [SessionRecord] = []
-      while let row = try cursor.next() {
-        let metrics = SessionMetrics(
-          outcome: SessionOutcome(rawValue: row[c["outcome"]]) ?? .incomplete,
-          trigger: (row[c["trigger"]] as String?).flatMap(RefreshTrigger.init(rawValue:)),
-          timeToArmMs: row[c["time_to_arm_ms"]], armDistance: row[c["arm_distance"]],
-          clientArmDistance: row[c["client_arm_distance"]], releaseDistance: row[c["release_distance"]],
-          loadMs: row[c["load_ms"]], visibleMs: row[c["visible_ms"]], flash: row[c["flash"]],
-          prematureHide: row[c["premature_hide"]], lateHide: row[c["late_hide"]],
-          holdCompliant: row[c["hold_compliant"]], labelViolations: row[c["label_violations"]],
-          armMismatch: row[c["arm_mismatch"]], loadSucceeded: row[c["load_ok"]],
-          maxSampleGapMs: row[c["max_sample_gap_ms"]], maxOffsetError: row[c["max_offset_error"]])
-        records.append(
-          SessionRecord(
-            sessionID: row[c["session_id"]], app: row[c["app"]], profile: row[c["profile"]],
-            profileVersion: row[c["profile_version"]], platform: row[c["platform"]],
-            appVersion: row[c["app_version"]], screen: row[c["screen"]], empty: row[c["empty"]],
-            startedAtMs: row[c["started_at_ms"]], metrics: metrics, eventCount: row[c["event_count"]]))
-      }
-      return records
+    var records: [SessionRecord] = []
+    try forEachSession(filter) { records.append($0) }
+    return records
+  }
+
+  /// The sessions of `sessions(_:)`, handed to `body` one at a time as they are read.
+  package func forEachSession(_ filter: SessionFilter, _ body: (SessionRecord) throws -> Void) throws {
+    let (clause, values) = filter.sqlValues()
+    let sql = "SELECT \(SessionRecordColumns.selectList) FROM sessions s WHERE \(clause) ORDER BY s.session_ref"
+    try database.read { db in
+      let statement = try RawStatement(db, sql)
+      for (index, value) in values.enumerated() { statement.bind(Int32(index + 1), value) }
+      let columns = SessionRecordColumns(statement)
+      var kinds = try SessionViolationKinds.read(db)
+      try statement.forEachRow("reading the selected sessions") { try body(columns.record($0, kinds: &kinds)) }
     }
   }
 
@@ -59,13 +41,47 @@ package struct ReportQueries {
       WHERE \(clause) ORDER BY v.session_id, v.ordinal
       """
     return try database.read { db in
-      try Row.fetchAll(db, sql: sql, arguments: arguments).compactMap { row in
-        guard let kind = ViolationKind(rawValue: row["kind"]) else { return nil }
-        return ViolationRecord(
-          sessionID: row["session_id"], app: row["app"], platform: row["platform"], kind: kind, atMs: row["ts_ms"],
-          expected: row["expected"], actual: row["actual"])
-      }
+      try Row.fetchAll(db, sql: sql, arguments: arguments).compactMap(Self.violation)
     }
+  }
+
+  /// The first `limit` distinct ids, in id order, of the selected sessions with a violation of
+  /// `kind`, or of any kind this build knows when `nil`. Walks the violations in key order and
+  /// stops at `limit`.
+  package func violatingSessionIDs(_ filter: SessionFilter, kind: ViolationKind?, limit: Int) throws -> [String] {
+    let (clause, arguments) = filter.sql()
+    let kinds = kind.map { [$0] } ?? ViolationKind.allCases
+    let list = kinds.map { "'\($0.rawValue)'" }.joined(separator: ", ")
+    return try database.read { db in
+      try String.fetchAll(
+        db,
+        sql: """
+          SELECT DISTINCT v.session_id FROM violations v JOIN sessions s ON s.session_id = v.session_id
+          WHERE v.kind IN (\(list)) AND \(clause) ORDER BY v.session_id LIMIT \(limit)
+          """, arguments: arguments)
+    }
+  }
+
+  /// One session's violations, in order of finding.
+  package func violations(ofSession sessionID: String) throws -> [ViolationRecord] {
+    try database.read { db in
+      try Row.fetchAll(
+        db,
+        sql: """
+          SELECT v.session_id, s.app, s.platform, v.kind, v.ts_ms, v.expected, v.actual
+          FROM violations v JOIN sessions s ON s.session_id = v.session_id
+          WHERE v.session_id = ? ORDER BY v.ordinal
+          """, arguments: [sessionID]
+      ).compactMap(Self.violation)
+    }
+  }
+
+  /// A violation row; `nil` for a kind this build does not know.
+  private static func violation(_ row: Row) -> ViolationRecord? {
+    guard let kind = ViolationKind(rawValue: row["kind"]) else { return nil }
+    return ViolationRecord(
+      sessionID: row["session_id"], app: row["app"], platform: row["platform"], kind: kind, atMs: row["ts_ms"],
+      expected: row["expected"], actual: row["actual"])
   }
 
   /// The raw events of one session, for the drill-down.

@@ -35,12 +35,18 @@ package struct SessionFilter: Equatable, Sendable, Codable {
 
   /// The WHERE clause over `sessions` (aliased `s`) and its arguments.
   func sql() -> (clause: String, arguments: StatementArguments) {
+    let (clause, values) = sqlValues()
+    return (clause, StatementArguments(values))
+  }
+
+  /// The WHERE clause and the values of its parameters, in order.
+  func sqlValues() -> (clause: String, values: [DatabaseValue]) {
     var conditions: [String] = []
-    var arguments: [any DatabaseValueConvertible] = []
+    var arguments: [DatabaseValue] = []
     func add(_ condition: String, _ value: (any DatabaseValueConvertible)?) {
       guard let value else { return }
       conditions.append(condition)
-      arguments.append(value)
+      arguments.append(value.databaseValue)
     }
     add("s.app = ?", app)
     add("s.platform = ?", platform)
@@ -48,6 +54,6 @@ package struct SessionFilter: Equatable, Sendable, Codable {
     add("s.screen = ?", screen)
     add("s.started_at_ms >= ?", sinceMs)
     add("s.started_at_ms < ?", untilMs)
-    return (conditions.isEmpty ? "1" : conditions.joined(separator: " AND "), StatementArguments(arguments))
+    return (conditions.isEmpty ? "1" : conditions.joined(separator: " AND "), arguments)
   }
 }

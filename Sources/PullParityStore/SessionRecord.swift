@@ -14,11 +14,13 @@ package struct SessionRecord: Equatable, Sendable {
   package var metrics: SessionMetrics
   /// `sessions.event_count`.
   package var eventCount: Int
+  /// The kinds of its stored violations.
+  package var violationKinds: ViolationKinds
 
   package init(
     sessionID: String, app: String, profile: String, profileVersion: Int, platform: String,
     appVersion: String?, screen: String?, empty: Bool, startedAtMs: Double, metrics: SessionMetrics,
-    eventCount: Int = 0
+    eventCount: Int = 0, violationKinds: ViolationKinds = []
   ) {
     self.sessionID = sessionID
     self.app = app
@@ -31,5 +33,6 @@ package struct SessionRecord: Equatable, Sendable {
     self.startedAtMs = startedAtMs
     self.metrics = metrics
     self.eventCount = eventCount
+    self.violationKinds = violationKinds
   }
 }

@@ -53,6 +53,9 @@ import Testing
       #expect(session.empty == (want["empty"] as? Bool ?? false))
       let wantKinds = (want["violations"] as? [String: Int] ?? [:]).filter { $0.value > 0 }
       #expect(kindsBySession[session.sessionID] ?? [:] == wantKinds, "\(session.sessionID)")
+      // The kinds a session read for a report carries are those of its stored violations.
+      let kinds = ViolationKinds(kinds: wantKinds.keys.compactMap(ViolationKind.init(rawValue:)))
+      #expect(session.violationKinds == kinds, "\(session.sessionID)")
     }
   }
 

@@ -182,11 +182,11 @@ import Testing
 
   static func compare(
     _ before: [SessionRecord], _ after: [SessionRecord], trigger: RefreshTrigger? = .pull,
-    violations: [ViolationRecord] = [], tolerances: ParityTolerances = .default, policy: VerdictPolicy = anyN
+    tolerances: ParityTolerances = .default, policy: VerdictPolicy = anyN
   ) -> CohortComparison {
     CohortComparison(
       baseline: baselineCohort, baselineSessions: before, candidate: candidateCohort, candidateSessions: after,
-      trigger: trigger, profile: BuiltInProfiles.padel, violations: ViolationIndex(violations),
+      trigger: trigger, profile: BuiltInProfiles.padel,
       context: ReportContext(
         database: "test.sqlite", filter: SessionFilter(app: "padel"), toolVersion: "test", generatedAtMs: 0,
         tolerances: tolerances, policy: policy))
@@ -238,12 +238,12 @@ import Testing
   /// the candidate is a regression, with the sessions it was counted from.
   @Test func ruleRatesAreCompared() throws {
     let before = (0..<40).map { Self.record("b\($0)", SessionMetrics(outcome: .completed, trigger: .pull)) }
-    let after = (0..<40).map { Self.record("c\($0)", SessionMetrics(outcome: .completed, trigger: .pull)) }
-    let doubled = (0..<20).map {
-      ViolationRecord(
-        sessionID: "c\($0)", app: "padel", platform: "ios", kind: .doubleRefresh, atMs: 0, expected: nil, actual: nil)
+    let after = (0..<40).map { i in
+      var record = Self.record("c\(i)", SessionMetrics(outcome: .completed, trigger: .pull))
+      if i < 20 { record.violationKinds = ViolationKinds(.doubleRefresh) }
+      return record
     }
-    let comparison = Self.compare(before, after, violations: doubled, policy: .default)
+    let comparison = Self.compare(before, after, policy: .default)
     let delta = try #require(comparison.delta(.rule(.doubleRefresh)))
     #expect(delta.baseline == Self.rate(0, 40))
     #expect(delta.candidate == Self.rate(20, 40))

@@ -54,9 +54,8 @@ enum ReportFormatFixture {
     database: "fixture.sqlite", filter: SessionFilter(), toolVersion: "test", generatedAtMs: 1_795_000_000_000,
     policy: VerdictPolicy(minSessions: 1))
 
-  static func build(_ sessions: [SessionRecord], violations: [ViolationRecord] = []) -> ParityReport {
-    ParityReportBuilder(profiles: SessionProfiles(stored: [])).build(
-      sessions, violations: ViolationIndex(violations), context: context)
+  static func build(_ sessions: [SessionRecord]) -> ParityReport {
+    ParityReportBuilder(profiles: SessionProfiles(stored: [])).build(sessions, context: context)
   }
 
   static let report = build(sessions)

@@ -36,7 +36,7 @@ import Testing
     let sessions = (0..<40).map { F.record("p\($0)", "pwa", visible: 1300) }
       + (0..<40).map { F.record("i\($0)", "ios", visible: $0 < flashes ? 900 : 1300) }
     let report = ParityReportBuilder(profiles: SessionProfiles(stored: []))
-      .build(sessions, violations: ViolationIndex([]), context: .init(database: "t", filter: .init(), toolVersion: "t", generatedAtMs: 0))
+      .build(sessions, context: .init(database: "t", filter: .init(), toolVersion: "t", generatedAtMs: 0))
     let flash = try #require(report.groups[0].comparisons.first { $0.metric == .flashRate })
     #expect(flash.n == 40)
     #expect(flash.verdict == verdict)
@@ -47,30 +47,29 @@ import Testing
   /// Cache order judges the sessions on the screens that require it, and any session that broke
   /// it elsewhere, so a numerator never exceeds its denominator; error rules judge every session.
   @Test func ruleDenominators() {
-    func session(_ id: String, screen: String, outcome: SessionOutcome = .completed) -> SessionRecord {
+    func session(
+      _ id: String, screen: String, outcome: SessionOutcome = .completed, kinds: ViolationKinds = []
+    ) -> SessionRecord {
       SessionRecord(
         sessionID: id, app: "ffci", profile: "ffci", profileVersion: 1, platform: "ios", appVersion: nil,
         screen: screen, empty: false, startedAtMs: 0,
-        metrics: SessionMetrics(outcome: outcome, flash: outcome == .completed ? false : nil))
+        metrics: SessionMetrics(outcome: outcome, flash: outcome == .completed ? false : nil), violationKinds: kinds)
     }
     let sessions = [
-      session("a", screen: "TabPageView"), session("b", screen: "TabPageView", outcome: .cancelled),
-      session("c", screen: "HomeView"), session("d", screen: "HomeView"),
+      session("a", screen: "TabPageView"),
+      session("b", screen: "TabPageView", outcome: .cancelled, kinds: [ViolationKinds(.cacheOrder)]),
+      session("c", screen: "HomeView"),
+      session("d", screen: "HomeView", kinds: [ViolationKinds(.cacheOrder), ViolationKinds(.lateHide)]),
     ]
-    let violations = ViolationIndex(
-      ["b", "d"].map {
-        ViolationRecord(sessionID: $0, app: "ffci", platform: "ios", kind: .cacheOrder, atMs: 0, expected: nil, actual: nil)
-      })
     let profile = BuiltInProfiles.ffci
-    let cache = RuleEvaluator.judge(.cacheOrder, sessions: sessions, violations: violations, profile: profile)
-    #expect(cache.judged.map(\.sessionID) == ["a", "b", "d"])
-    #expect(cache.failing.map(\.sessionID) == ["b", "d"])
-    let flash = RuleEvaluator.judge(.flash, sessions: sessions, violations: violations, profile: profile)
-    #expect(flash.judged.map(\.sessionID) == ["a", "c", "d"])
-    let errors = RuleEvaluator.judge(.errorNotShown, sessions: sessions, violations: violations, profile: profile)
-    #expect(errors.judged.count == 4 && errors.failing.isEmpty)
+    let cache = RuleEvaluator.judge(.cacheOrder, sessions: sessions, profile: profile)
+    #expect(cache.judged == 3 && cache.failing == 2 && cache.examples == ["b", "d"])
+    let flash = RuleEvaluator.judge(.flash, sessions: sessions, profile: profile)
+    #expect(flash.judged == 3 && flash.failing == 0)
+    let errors = RuleEvaluator.judge(.errorNotShown, sessions: sessions, profile: profile)
+    #expect(errors.judged == 4 && errors.failing == 0)
     let budget = RuleEvaluator.result(
-      .cacheOrder, sessions: sessions, violations: violations, profile: profile,
+      .cacheOrder, sessions: sessions, profile: profile,
       policy: VerdictPolicy(minSessions: 1, budgets: [.cacheOrder: 66.7]))
     #expect(budget.rate == Rate(numerator: 2, denominator: 3))
     #expect(budget.verdict == .pass)

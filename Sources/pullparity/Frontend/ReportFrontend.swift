@@ -29,35 +29,59 @@ struct ReportFrontend {
 
   /// The sessions of `filter`; throws `EmptySelectionError` when there are none.
   func sessions(_ filter: SessionFilter, what: String = "the selection") throws -> [SessionRecord] {
-    let sessions = try queries.sessions(filter)
-    guard sessions.isEmpty else { return sessions }
+    var sessions: [SessionRecord] = []
+    try forEachSession(filter, what: what) { sessions.append($0) }
+    return sessions
+  }
+
+  /// The sessions of `filter`, handed to `body` as they are read; throws `EmptySelectionError`
+  /// when there are none.
+  func forEachSession(
+    _ filter: SessionFilter, what: String = "the selection", _ body: (SessionRecord) -> Void
+  ) throws {
+    var count = 0
+    try queries.forEachSession(filter) { session in
+      count += 1
+      body(session)
+    }
+    guard count == 0 else { return }
     throw EmptySelectionError(database: databaseName, filter: filter, values: try queries.filterValues(), what: what)
   }
 
-  func violations(_ filter: SessionFilter) throws -> ViolationIndex { ViolationIndex(try queries.violations(filter)) }
+  /// The QA checklist of `filter`'s sessions.
+  func qa(_ filter: SessionFilter) throws -> QAReport {
+    try QAChecklist(profiles: try profiles()).evaluate(context: context(filter)) { add in
+      try forEachSession(filter, add)
+    }
+  }
 
   /// The report and, for formats that draw them, the sessions and example timelines behind it.
   func input(filter: SessionFilter, dimension: GroupDimension, format: ReportFormat, style: TextStyle = .plain)
     throws -> ReportRenderInput
   {
+    let builder = ParityReportBuilder(profiles: try profiles(), dimension: dimension)
+    guard format.needsSessionDetail else {
+      let report = try builder.build(context: context(filter)) { add in try forEachSession(filter, add) }
+      return ReportRenderInput(report: report, style: style)
+    }
+    // Charts draw every session's values: only these formats keep the sessions after the build.
     let sessions = try sessions(filter)
-    let report = ParityReportBuilder(profiles: try profiles(), dimension: dimension)
-      .build(sessions, violations: try violations(filter), context: context(filter))
-    guard format.needsSessionDetail else { return ReportRenderInput(report: report, style: style) }
     return ReportRenderInput(
-      report: report, style: style, sessions: sessions, timelines: try timelines(filter: filter))
+      report: builder.build(sessions, context: context(filter)), style: style, sessions: sessions,
+      timelines: try timelines(filter: filter))
   }
 
   /// A few sessions with violations, of different kinds, re-read from their stored raw lines.
   private func timelines(filter: SessionFilter) throws -> [SessionTimeline] {
-    let violations = try queries.violations(filter)
     var decoder = LineDecoder(.simdjson)
-    return try SessionTimeline.exampleSessionIDs(violations, limit: Self.exampleTimelines).map { id in
+    let ids = try SessionTimeline.exampleSessionIDs(limit: Self.exampleTimelines) { kind, count in
+      try queries.violatingSessionIDs(filter, kind: kind, limit: count)
+    }
+    return try ids.map { id in
       let stored = try queries.storedEvents(ofSession: id)
       // A session whose lines no longer decode is still drawn: its violations are stored.
       let events = (try? decoder.sessionEvents(stored, sessionID: id)) ?? []
-      return SessionTimeline(
-        events: events, violations: violations.filter { ByteIdentity($0.sessionID) == ByteIdentity(id) })
+      return SessionTimeline(events: events, violations: try queries.violations(ofSession: id))
     }
   }
 }

@@ -79,7 +79,7 @@ extension PullParity {
       let comparison = CohortComparison(
         baseline: baselineCohort, baselineSessions: before, candidate: candidateCohort, candidateSessions: after,
         trigger: trigger.trigger, profile: try frontend.profiles().profile(first.profile, version: first.profileVersion).profile,
-        violations: try frontend.violations(filters.filter()), context: frontend.context(try filters.filter()))
+        context: frontend.context(try filters.filter()))
       for (cohort, count) in [
         (baselineCohort, comparison.baselineSessions), (candidateCohort, comparison.candidateSessions),
       ]

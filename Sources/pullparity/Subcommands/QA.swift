@@ -30,10 +30,7 @@ extension PullParity {
       let frontend = ReportFrontend(
         database: try database.open(readOnly: true), databaseName: database.path, tolerances: tolerances.tolerances,
         policy: verdicts.policy)
-      let report = QAChecklist(profiles: try frontend.profiles())
-        .evaluate(
-          sessions: try frontend.sessions(filter), violations: try frontend.violations(filter),
-          context: frontend.context(filter))
+      let report = try frontend.qa(filter)
       try FileHandleOutput.standardOutput.write(try format.render(report) { QATextRenderer(style: $0).render(report) })
       if report.outcome != .passed { throw ExitCode(report.outcome.exitCode) }
     }

@@ -1,0 +1,57 @@
+package import PullParityCore
+package import PullParityStore
+
+/// How many sessions a rule or checklist item judged, how many of them failed it, and the first
+/// few failing ids in id order: counted in one pass, without collecting the sessions themselves.
+package struct SessionTally: Equatable, Sendable {
+  /// Failing session ids a report names, in every format.
+  package static let exampleLimit = 3
+
+  package private(set) var judged = 0
+  package private(set) var failing = 0
+  /// The smallest failing ids (String order), at most `exampleLimit`.
+  package private(set) var examples: [String] = []
+
+  /// Counts the sessions `judges` selects and, among them, those `fails` selects. Inlined so
+  /// that the predicates are too: called through a closure value, each session was copied (its
+  /// id retained) once per rule, a measured cost of the report.
+  @inline(__always)
+  package init(
+    _ sessions: [SessionRecord], judges: (SessionRecord) -> Bool, fails: (SessionRecord) -> Bool
+  ) {
+    sessions.withUnsafeBufferPointer { buffer in
+      for index in buffer.indices where judges(buffer[index]) {
+        add(failed: fails(buffer[index]), id: buffer[index].sessionID)
+      }
+    }
+  }
+
+  /// The same, for predicates that need only the metrics (`metrics[i]` is `sessions[i].metrics`):
+  /// walking plain numbers copies no session, whatever the optimizer makes of the predicates.
+  @inline(__always)
+  package init(
+    _ sessions: [SessionRecord], metrics: [SessionMetrics], judges: (SessionMetrics) -> Bool,
+    fails: (SessionMetrics) -> Bool
+  ) {
+    for index in metrics.indices where judges(metrics[index]) {
+      add(failed: fails(metrics[index]), id: sessions[index].sessionID)
+    }
+  }
+
+  /// Counts one judged session; its id is read only when it failed.
+  private mutating func add(failed: Bool, id: @autoclosure () -> String) {
+    judged += 1
+    guard failed else { return }
+    failing += 1
+    let id = id()
+    if examples.count == Self.exampleLimit {
+      guard id < examples[Self.exampleLimit - 1] else { return }
+      examples.removeLast()
+    }
+    // After any equal id, as a stable sort of all failing ids would keep them.
+    let position = examples.firstIndex { id < $0 } ?? examples.endIndex
+    examples.insert(id, at: position)
+  }
+
+  package var rate: Rate { Rate(numerator: failing, denominator: judged) }
+}

@@ -1,0 +1,79 @@
+import GRDB
+import PullParityCore
+import PullParityStore
+import PullParityTestSupport
+import Testing
+
+/// What reports read from the store: each session with the kinds of its violations, and the
+/// first violating sessions for the HTML report's examples. The ids are chosen so that byte
+/// order, first-seen order and String equality all disagree: a prefix of another id, the same
+/// letter precomposed and decomposed (equal as Strings, two sessions to SQLite), and a
+/// violation of a session the table does not hold.
+@Suite struct ReportQueriesTests {
+  /// (session id, platform, kinds of its violations in order of finding), in first-seen order.
+  static let sessions: [(String, String, [String])] = [
+    ("z", "ios", ["late_hide", "a_kind_from_a_newer_build"]),
+    ("ab", "pwa", ["flash", "flash", "cache_order"]),
+    ("a", "pwa", []),
+    ("e\u{301}", "pwa", ["reveal_order"]),
+    ("\u{E9}", "pwa", []),
+    ("abc", "pwa", ["double_refresh"]),
+    ("y", "pwa", ["a_kind_from_a_newer_build"]),
+  ]
+
+  static func makeDatabase(_ directory: TemporaryDirectory) throws -> PullParityDatabase {
+    let database = try PullParityDatabase(path: directory.path("report.sqlite"))
+    try database.write { db in
+      for (ref, (id, platform, kinds)) in sessions.enumerated() {
+        try db.execute(
+          sql: """
+            INSERT INTO sessions (session_ref, session_id, app, profile, profile_version, platform, empty, outcome,
+              final_state, violation_count, event_count, started_at_ms, ended_at_ms)
+            VALUES (?, ?, 'padel', 'padel', 1, ?, 0, 'completed', 'done', ?, 5, ?, ?)
+            """, arguments: [ref + 1, id, platform, kinds.count, 1000 * ref, 1000 * ref + 500])
+        for (ordinal, kind) in kinds.enumerated() {
+          try db.execute(
+            sql: "INSERT INTO violations (session_id, ordinal, kind, ts_ms) VALUES (?, ?, ?, 0)",
+            arguments: [id, ordinal, kind])
+        }
+      }
+      try db.execute(sql: "INSERT INTO violations (session_id, ordinal, kind, ts_ms) VALUES ('aa', 0, 'flash', 0)")
+    }
+    return database
+  }
+
+  @Test func eachSessionCarriesTheKindsOfItsOwnViolations() throws {
+    let directory = try TemporaryDirectory()
+    let sessions = try ReportQueries(try Self.makeDatabase(directory)).sessions(SessionFilter())
+    #expect(sessions.map { Array($0.sessionID.utf8) } == Self.sessions.map { Array($0.0.utf8) })
+    for (session, (id, _, kinds)) in zip(sessions, Self.sessions) {
+      let known = ViolationKinds(kinds: kinds.compactMap(ViolationKind.init(rawValue:)))
+      #expect(session.violationKinds == known, "\(Array(id.utf8))")
+    }
+  }
+
+  struct Case: Sendable, CustomTestStringConvertible {
+    var platform: String?
+    var kind: ViolationKind?
+    var limit: Int
+    var ids: [String]
+    var testDescription: String { "\(platform ?? "all") \(kind?.rawValue ?? "any") \(limit)" }
+  }
+
+  /// Distinct ids in byte order, of the selected sessions only, of known kinds only.
+  static let cases: [Case] = [
+    Case(platform: nil, kind: .flash, limit: 3, ids: ["ab"]),
+    Case(platform: nil, kind: nil, limit: 9, ids: ["ab", "abc", "e\u{301}", "z"]),
+    Case(platform: nil, kind: nil, limit: 2, ids: ["ab", "abc"]),
+    Case(platform: "pwa", kind: nil, limit: 9, ids: ["ab", "abc", "e\u{301}"]),
+    Case(platform: "pwa", kind: .lateHide, limit: 3, ids: []),
+  ]
+
+  @Test(arguments: cases)
+  func firstViolatingSessions(_ c: Case) throws {
+    let directory = try TemporaryDirectory()
+    let ids = try ReportQueries(try Self.makeDatabase(directory))
+      .violatingSessionIDs(SessionFilter(platform: c.platform), kind: c.kind, limit: c.limit)
+    #expect(ids.map { Array($0.utf8) } == c.ids.map { Array($0.utf8) })
+  }
+}

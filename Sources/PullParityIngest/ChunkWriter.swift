@@ -188,12 +188,8 @@ struct ChunkWriter {
         builder.take(line, sourceIndex: unparsed.sourceIndex, decoder: &storedLineDecoder)
       }
     }
-    var parsed = builder.finish()
-    parsed.linesRead = chunk.linesRead
-    parsed.blankLines = chunk.blankLines
-    parsed.fingerprint = chunk.fingerprint
-    parsed.lastPosition = chunk.lastPosition
-    parsed.bytesRead = chunk.bytesRead
+    var parsed = chunk
+    parsed.replaceLines(with: builder.finish())
     return parsed
   }
 

@@ -28,6 +28,19 @@ struct IngestChunk: Sendable {
     arena.reserveCapacity(expectedLines * 420)
   }
 
+  /// Takes the lines as a `ChunkBuilder` parsed them later (the writer parses a chunk the
+  /// reader only copied): rows and rejections replace `unparsed`; where the chunk came from and
+  /// what it counted stay.
+  mutating func replaceLines(with parsed: IngestChunk) {
+    rows = parsed.rows
+    rejected = parsed.rejected
+    sessions = parsed.sessions
+    repeatedIDRows = parsed.repeatedIDRows
+    arena = parsed.arena
+    unparsed = []
+    isParsed = true
+  }
+
   mutating func copy(_ bytes: UnsafeRawBufferPointer) -> ArenaSlice {
     let slice = ArenaSlice(start: arena.count, count: bytes.count)
     arena.append(contentsOf: bytes)

@@ -34,14 +34,7 @@ enum IngestStatementSQL {
   static let findSession =
     "SELECT session_ref FROM sessions WHERE session_id = ?"
 
-  static let eventsOfSession =
-    """
-    SELECT e.raw, s.name AS source, e.line
-    FROM session_spans sp
-    JOIN events e ON e.event_pk BETWEEN sp.first_event_pk AND sp.last_event_pk
-    JOIN sources s ON s.source_id = e.source_id
-    WHERE sp.session_ref = ?
-    """
+  static let eventsOfSession = StoredLineSQL.select + "\nWHERE sp.session_ref = ?"
 
   static let findChunk =
     """

@@ -38,15 +38,9 @@ package struct ReplayTransaction {
   package func forEachStoredLine(_ body: (Int64, String, String, Int) throws -> Void) throws {
     let rows = try Row.fetchCursor(
       db,
-      sql: """
-        SELECT sp.session_ref, e.raw, s.name, e.line
-        FROM session_spans sp
-        JOIN events e ON e.event_pk BETWEEN sp.first_event_pk AND sp.last_event_pk
-        JOIN sources s ON s.source_id = e.source_id
-        ORDER BY sp.session_ref, sp.first_event_pk
-        """)
+      sql: StoredLineSQL.select + "\nORDER BY sp.session_ref, sp.first_event_pk")
     while let row = try rows.next() {
-      try body(row["session_ref"], row["raw"], row["name"], row["line"])
+      try body(row["session_ref"], row["raw"], row["source"], row["line"])
     }
   }
 }

@@ -89,15 +89,9 @@ package struct ReportQueries {
     try database.read { db in
       try Row.fetchAll(
         db,
-        sql: """
-          SELECT e.raw, s.name, e.line
-          FROM session_spans sp
-          JOIN events e ON e.event_pk BETWEEN sp.first_event_pk AND sp.last_event_pk
-          JOIN sources s ON s.source_id = e.source_id
-          WHERE sp.session_ref = (SELECT session_ref FROM sessions WHERE session_id = ?)
-          """,
+        sql: StoredLineSQL.select + "\nWHERE sp.session_ref = (SELECT session_ref FROM sessions WHERE session_id = ?)",
         arguments: [sessionID]
-      ).map { StoredEvent(raw: $0["raw"], source: $0["name"], line: $0["line"]) }
+      ).map { StoredEvent(raw: $0["raw"], source: $0["source"], line: $0["line"]) }
     }
   }
 

@@ -27,7 +27,6 @@ enum EventKeyMigration {
 
   private static let createIndex = "CREATE UNIQUE INDEX events_by_id_hash ON events(id_hash)"
 
-
   /// Gives every event after the first (by `event_pk`) of a shared key the next free value.
   private static func moveCoincidingKeys(_ db: Database) throws {
     try db.execute(sql: "CREATE INDEX events_by_id_hash_while_migrating ON events(id_hash)")

@@ -40,6 +40,7 @@ let package = Package(
         .embedInCode("0003_profiles.sql"),
         .embedInCode("0004_exact_run_ledger.sql"),
         .embedInCode("0005_time_ordered_event_keys.sql"),
+        .embedInCode("0006_session_digests.sql"),
         .embedInCode("README.md"),
       ]
     ),

@@ -21,15 +21,23 @@ package struct ReportQueries {
 
   /// The sessions of `sessions(_:)`, handed to `body` one at a time as they are read.
   package func forEachSession(_ filter: SessionFilter, _ body: (SessionRecord) throws -> Void) throws {
+    try database.read { db in try Self.forEachSession(db, filter, body) }
+  }
+
+  /// `forEachSession` within a transaction already open. With `few`, the violations are read
+  /// for the selected sessions only (a day of a long history); otherwise both tables are merged
+  /// whole, which is faster for any large part of them.
+  static func forEachSession(
+    _ db: Database, _ filter: SessionFilter, few: Bool = false, _ body: (SessionRecord) throws -> Void
+  ) throws {
     let (clause, values) = filter.sqlValues()
     let sql = "SELECT \(SessionRecordColumns.selectList) FROM sessions s WHERE \(clause) ORDER BY s.session_ref"
-    try database.read { db in
-      let statement = try RawStatement(db, sql)
-      for (index, value) in values.enumerated() { statement.bind(Int32(index + 1), value) }
-      let columns = SessionRecordColumns(statement)
-      var kinds = try SessionViolationKinds.read(db)
-      try statement.forEachRow("reading the selected sessions") { try body(columns.record($0, kinds: &kinds)) }
-    }
+    let statement = try RawStatement(db, sql)
+    for (index, value) in values.enumerated() { statement.bind(Int32(index + 1), value) }
+    let columns = SessionRecordColumns(statement)
+    var kinds = try few
+      ? SessionViolationKinds.read(db, sessionsWhere: clause, values) : SessionViolationKinds.read(db)
+    try statement.forEachRow("reading the selected sessions") { try body(columns.record($0, kinds: &kinds)) }
   }
 
   /// Violations of the sessions matching `filter`, by session id then order of finding.

@@ -13,6 +13,8 @@ struct ReportFrontend {
   var tolerances: ParityTolerances = .default
   var policy: VerdictPolicy = .default
   var nowMs: Double = ReportClock.nowMs()
+  /// Read every selected session, never the stored digests.
+  var fromSessions = false
 
   /// Failing sessions drawn event by event in the HTML report.
   static let exampleTimelines = 3
@@ -61,7 +63,9 @@ struct ReportFrontend {
   {
     let builder = ParityReportBuilder(profiles: try profiles(), dimension: dimension)
     guard format.needsSessionDetail else {
-      let report = try builder.build(context: context(filter)) { add in try forEachSession(filter, add) }
+      let report =
+        try fromDigests(builder, filter)
+        ?? builder.build(context: context(filter)) { add in try forEachSession(filter, add) }
       return ReportRenderInput(report: report, style: style)
     }
     // Charts draw every session's values: only these formats keep the sessions after the build.
@@ -69,6 +73,24 @@ struct ReportFrontend {
     return ReportRenderInput(
       report: builder.build(sessions, context: context(filter)), style: style, sessions: sessions,
       timelines: try timelines(filter: filter))
+  }
+
+  /// The report from the stored day digests (and the sessions of days whose digests are
+  /// stale); nil when they cannot be used: a time range (digests are by whole day), no current
+  /// digest, one that does not decode, or `fromSessions`.
+  private func fromDigests(_ builder: ParityReportBuilder, _ filter: SessionFilter) throws -> ParityReport? {
+    guard !fromSessions, filter.sinceMs == nil, filter.untilMs == nil else { return nil }
+    var digests = CellDigests(profiles: builder.profiles)
+    var undecodable = false
+    let used = try queries.forEachDigestOrSession(
+      filter, version: SessionDigestCoding.version,
+      digest: { stored in
+        guard let digest = SessionDigestCoding.decode(stored.bytes) else { return undecodable = true }
+        digests.add(digest, of: stored.cell)
+      },
+      session: { digests.add($0) })
+    guard used, !undecodable else { return nil }
+    return builder.build(context: context(filter), digests: digests.byCell)
   }
 
   /// A few sessions with violations, of different kinds, re-read from their stored raw lines.

@@ -39,11 +39,19 @@ extension PullParity {
     @Flag(help: "Exit 1 when a figure fails, or when nothing had enough sessions for a verdict.")
     var check = false
 
+    @Flag(
+      help: """
+        Read every selected session instead of the stored day digests: slower on a long history, and always \
+        the same report (a way to check that).
+        """)
+    var fromSessions = false
+
     func run() throws {
       let filter = try filters.filter()
-      let frontend = ReportFrontend(
+      var frontend = ReportFrontend(
         database: try database.open(readOnly: true), databaseName: database.path, tolerances: tolerances.tolerances,
         policy: verdicts.policy)
+      frontend.fromSessions = fromSessions
       let colored = format == .text && output == nil && FileHandleOutput.standardOutput.wantsColor
       let input = try frontend.input(filter: filter, dimension: by, format: format, style: TextStyle(colored: colored))
       let report = input.report

@@ -1,0 +1,108 @@
+import Foundation
+import GRDB
+import PullParityTestSupport
+import Testing
+
+/// Reports read the stored day digests (schema 6) and the sessions of stale days: the same
+/// report, byte for byte, as reading every session (`--from-sessions`), whatever was written
+/// since the digests were counted.
+@Suite struct SessionDigestReportTests {
+  static let environment = ["SOURCE_DATE_EPOCH": "1795000000"]
+
+  /// Every format that is built from the figures alone, every grouping, and the filters that
+  /// digests can answer.
+  static let cases: [[String]] = ["text", "markdown", "json", "csv"].flatMap { format in
+    ["trigger", "screen", "app_version", "all"].map { ["--format", format, "--by", $0] }
+  } + [
+    ["--app", "padel"], ["--platform", "ios", "--format", "json"], ["--app", "ffci", "--screen", "TabPageView"],
+    ["--app", "padel", "--app-version", "3.8.1", "--format", "csv"],
+  ]
+
+  @Test(arguments: cases) func digestsGiveTheReportOfEverySession(_ arguments: [String]) throws {
+    let fromDigests = try Self.report(SampleDatabase.path, arguments)
+    #expect(fromDigests.exitCode == 0)
+    #expect(fromDigests.stdout == (try Self.report(SampleDatabase.path, arguments + ["--from-sessions"])).stdout)
+  }
+
+  @Test func ingestLeavesEveryDayDigestedAndNoneStale() throws {
+    let (digests, stale) = try Self.state(SampleDatabase.path)
+    #expect(digests > 0)
+    #expect(stale == 0)
+  }
+
+  /// The digests are what the report reads: one swapped for another cell's changes the report,
+  /// and only `--from-sessions` still gives the true one.
+  @Test func theReportReadsTheStoredDigests() throws {
+    let dir = try TemporaryDirectory()
+    let path = try Self.copyOfSample(in: dir)
+    let before = try Self.report(path, []).stdout
+    try DatabaseQueue(path: path).write { db in
+      try db.execute(
+        sql: """
+          UPDATE session_digests SET digest = (SELECT digest FROM session_digests ORDER BY sessions DESC LIMIT 1)
+          WHERE rowid = (SELECT rowid FROM session_digests ORDER BY sessions LIMIT 1)
+          """)
+    }
+    #expect(try Self.report(path, []).stdout != before)
+    #expect(try Self.report(path, ["--from-sessions"]).stdout == before)
+  }
+
+  /// A session changed behind PullParity's back marks its day stale: the report reads that
+  /// day's sessions, so it shows the change at once, and the next write counts the day again.
+  @Test func aChangedSessionIsReadFromItsSessionsUntilTheNextWrite() throws {
+    let dir = try TemporaryDirectory()
+    let path = try Self.copyOfSample(in: dir)
+    let before = try Self.report(path, ["--format", "json"]).stdout
+    try DatabaseQueue(path: path).write { db in
+      try db.execute(
+        sql: """
+          UPDATE sessions SET flash = 1 - flash
+          WHERE session_ref = (SELECT min(session_ref) FROM sessions WHERE flash IS NOT NULL)
+          """)
+    }
+    #expect(try Self.state(path).stale == 1)
+    let changed = try Self.report(path, ["--format", "json"]).stdout
+    #expect(changed != before)
+    #expect(changed == (try Self.report(path, ["--format", "json", "--from-sessions"])).stdout)
+
+    let empty = try dir.write("empty.jsonl", "")
+    #expect(try CommandRun.pullparity(["ingest", "--quiet", "--db", path, empty]).exitCode == 0)
+    #expect(try Self.state(path).stale == 0)
+    #expect(try Self.report(path, ["--format", "json"]).stdout == changed)
+  }
+
+  /// A digest that does not decode is never trusted: the report reads every session instead.
+  @Test func anUnreadableDigestFallsBackToTheSessions() throws {
+    let dir = try TemporaryDirectory()
+    let path = try Self.copyOfSample(in: dir)
+    let before = try Self.report(path, []).stdout
+    try DatabaseQueue(path: path).write { db in
+      try db.execute(sql: "UPDATE session_digests SET digest = x'0102' WHERE rowid = (SELECT min(rowid) FROM session_digests)")
+    }
+    #expect(try Self.report(path, []).stdout == before)
+  }
+
+  static func report(_ path: String, _ arguments: [String]) throws -> CommandRun {
+    try CommandRun.pullparity(["report", "--db", path] + arguments, environment: environment)
+  }
+
+  /// Digest rows and stale days.
+  static func state(_ path: String) throws -> (digests: Int, stale: Int) {
+    try DatabaseQueue(path: path).read { db in
+      (
+        try Int.fetchOne(db, sql: "SELECT count(*) FROM session_digests") ?? 0,
+        try Int.fetchOne(db, sql: "SELECT count(*) FROM stale_digest_days") ?? 0
+      )
+    }
+  }
+
+  /// The sample database copied (as a consistent snapshot) under `dir`, as `samples.sqlite`:
+  /// reports name the file, so every copy must have the same name for outputs to compare.
+  static func copyOfSample(in dir: TemporaryDirectory) throws -> String {
+    let path = dir.path("samples.sqlite")
+    try DatabaseQueue(path: SampleDatabase.path).writeWithoutTransaction { db in
+      try db.execute(sql: "VACUUM INTO ?", arguments: [path])
+    }
+    return path
+  }
+}

@@ -6,16 +6,16 @@ package import PullParityStore
 package struct CellDigests {
   package private(set) var byCell: [SessionCell: SessionDigest] = [:]
   private let profiles: SessionProfiles
-  /// Cache screens by profile name and version: looking a profile up for each session (a
-  /// stored profile is decoded, a missing one hashed) would cost more than counting it.
-  private var cacheScreens: [String: [Int: Set<String>]] = [:]
+  /// What digests count with, by profile name and version: looking a profile up for each
+  /// session (a stored profile is decoded, a missing one hashed) would cost more than counting it.
+  private var rules: [String: [Int: DigestProfile]] = [:]
 
   package init(profiles: SessionProfiles) {
     self.profiles = profiles
   }
 
   package mutating func add(_ session: SessionRecord) {
-    byCell[SessionCell(session), default: SessionDigest()].add(session, cacheScreens: cacheScreens(of: session))
+    byCell[SessionCell(session), default: SessionDigest()].add(session, profile: rules(of: session))
   }
 
   /// Adds the sessions of a digest counted before (a stored day's) to `cell`'s.
@@ -27,11 +27,10 @@ package struct CellDigests {
     }
   }
 
-  private mutating func cacheScreens(of session: SessionRecord) -> Set<String> {
-    if let screens = cacheScreens[session.profile]?[session.profileVersion] { return screens }
-    let profile = profiles.profile(session.profile, version: session.profileVersion).profile
-    let screens = Set(profile.cacheInvalidationScreens)
-    cacheScreens[session.profile, default: [:]][session.profileVersion] = screens
-    return screens
+  private mutating func rules(of session: SessionRecord) -> DigestProfile {
+    if let rules = rules[session.profile]?[session.profileVersion] { return rules }
+    let rules = DigestProfile(profiles.profile(session.profile, version: session.profileVersion).profile)
+    self.rules[session.profile, default: [:]][session.profileVersion] = rules
+    return rules
   }
 }

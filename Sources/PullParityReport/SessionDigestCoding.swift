@@ -25,17 +25,18 @@ package enum SessionDigestCoding {
       out.int(rate.denominator)
     }
     out.int(digest.rules.count)
-    for tally in digest.rules {
-      out.int(tally.judged)
-      out.int(tally.failing)
-      out.int(tally.examples.count)
-      tally.examples.forEach { out.string($0) }
-    }
+    digest.rules.forEach { out.tally($0) }
     out.int(digest.suspects.count)
     for suspect in digest.suspects {
       out.string(suspect.sessionID)
       out.int(suspect.events)
     }
+    out.int(digest.qa.count)
+    digest.qa.forEach { out.tally($0) }
+    out.optional(digest.worstSampleGapMs)
+    out.optional(digest.worstOffsetError)
+    out.int(digest.slowLoads)
+    out.int(digest.labelViolations)
     return out.bytes
   }
 
@@ -62,8 +63,16 @@ package enum SessionDigestCoding {
       guard let tally = input.tally() else { return nil }
       digest.rules[index] = tally
     }
-    guard let suspects = input.suspects(), input.atEnd else { return nil }
+    guard let suspects = input.suspects(), input.int() == digest.qa.count else { return nil }
     digest.suspects = suspects
+    for index in digest.qa.indices {
+      guard let tally = input.tally() else { return nil }
+      digest.qa[index] = tally
+    }
+    guard let gap = input.optional(), let offset = input.optional(), let counts = input.ints(2), input.atEnd
+    else { return nil }
+    (digest.worstSampleGapMs, digest.worstOffsetError) = (gap, offset)
+    (digest.slowLoads, digest.labelViolations) = (counts[0], counts[1])
     return digest
   }
 
@@ -81,6 +90,13 @@ package enum SessionDigestCoding {
     mutating func string(_ value: String) {
       int(value.utf8.count)
       bytes += value.utf8
+    }
+
+    mutating func tally(_ tally: SessionTally) {
+      int(tally.judged)
+      int(tally.failing)
+      int(tally.examples.count)
+      tally.examples.forEach { string($0) }
     }
   }
 

@@ -17,7 +17,8 @@ import Testing
 
   static func digest(_ sessions: some Sequence<SessionRecord>) -> SessionDigest {
     var digest = SessionDigest()
-    for session in sessions { digest.add(session, cacheScreens: ["feed"]) }
+    let profile = DigestProfile(ReportFormatFixture.profiles.resolve("padel"))
+    for session in sessions { digest.add(session, profile: profile) }
     return digest
   }
 
@@ -61,11 +62,27 @@ import Testing
     for session in Self.sessions.reversed() {
       var digest = SessionDigest()
       let profile = ReportFormatFixture.profiles.resolve(session.app)
-      digest.add(session, cacheScreens: Set(profile.cacheInvalidationScreens))
+      digest.add(session, profile: DigestProfile(profile))
       digests.add(digest, of: SessionCell(session))
     }
     let fromDigests = builder.build(context: ReportFormatFixture.context, digests: digests.byCell)
     #expect(fromDigests == builder.build(Self.sessions, context: ReportFormatFixture.context))
+  }
+
+  /// The checklist judges an app with the profile of its first session, which digests do not
+  /// record: digests of one app under two profile versions are refused (the caller then reads
+  /// the sessions), and under one version give the checklist of the sessions.
+  @Test func theChecklistTakesDigestsOfOneProfileVersionPerApp() {
+    let checklist = QAChecklist(profiles: SessionProfiles(stored: []))
+    var digests = CellDigests(profiles: checklist.profiles)
+    Self.sessions.forEach { digests.add($0) }
+    let fromDigests = checklist.evaluate(context: ReportFormatFixture.context, digests: digests.byCell)
+    #expect(fromDigests == checklist.evaluate(sessions: Self.sessions, context: ReportFormatFixture.context))
+
+    var second = Self.sessions[0]
+    second.profileVersion = 2
+    digests.add(second)
+    #expect(checklist.evaluate(context: ReportFormatFixture.context, digests: digests.byCell) == nil)
   }
 
   /// A version 4 file: every day with a session is stale after the upgrade, and the first

@@ -22,6 +22,7 @@ extension PullParity {
     @OptionGroup var filters: FilterOptions
     @OptionGroup var tolerances: ToleranceOptions
     @OptionGroup var verdicts: VerdictOptions
+    @OptionGroup var source: SessionSourceOptions
 
     @Option(
       help: ArgumentHelp(
@@ -39,19 +40,11 @@ extension PullParity {
     @Flag(help: "Exit 1 when a figure fails, or when nothing had enough sessions for a verdict.")
     var check = false
 
-    @Flag(
-      help: """
-        Read every selected session instead of the stored day digests: slower on a long history, and always \
-        the same report (a way to check that).
-        """)
-    var fromSessions = false
-
     func run() throws {
       let filter = try filters.filter()
-      var frontend = ReportFrontend(
+      let frontend = ReportFrontend(
         database: try database.open(readOnly: true), databaseName: database.path, tolerances: tolerances.tolerances,
-        policy: verdicts.policy)
-      frontend.fromSessions = fromSessions
+        policy: verdicts.policy, fromSessions: source.fromSessions)
       let colored = format == .text && output == nil && FileHandleOutput.standardOutput.wantsColor
       let input = try frontend.input(filter: filter, dimension: by, format: format, style: TextStyle(colored: colored))
       let report = input.report

@@ -110,7 +110,9 @@ let package = Package(
     ),
     .testTarget(
       name: "pullparityTests",
-      dependencies: ["PullParityTestSupport", "PullParityStore", .product(name: "GRDB", package: "GRDB.swift")]
+      dependencies: [
+        "PullParityTestSupport", "PullParityCore", "PullParityStore", .product(name: "GRDB", package: "GRDB.swift"),
+      ]
     ),
   ]
 )

@@ -17,7 +17,10 @@ CREATE TABLE session_digests (
   "trigger"       TEXT,
   screen          TEXT,
   app_version     TEXT,
-  sessions        INTEGER NOT NULL,   -- sessions in the digest
+  sessions        INTEGER NOT NULL,   -- sessions in the digest, and of them:
+  completed       INTEGER NOT NULL,
+  cancelled       INTEGER NOT NULL,
+  incomplete      INTEGER NOT NULL,
   digest_version  INTEGER NOT NULL,   -- the encoding and the rules it was counted with
   digest          BLOB    NOT NULL    -- opaque: read through the program
 );

@@ -17,8 +17,9 @@ package enum DigestRefresh {
         try sessions { digests.add($0) }
         return digests.byCell.map { cell, digest in
           StoredDigest(
-            day: day, cell: cell, sessions: digest.sessions, version: SessionDigestCoding.version,
-            bytes: SessionDigestCoding.encode(digest))
+            day: day, cell: cell, sessions: digest.sessions,
+            outcomes: [.completed: digest.completed, .cancelled: digest.cancelled, .incomplete: digest.incomplete],
+            version: SessionDigestCoding.version, bytes: SessionDigestCoding.encode(digest))
         }
       }
     }

@@ -34,14 +34,16 @@ package struct DigestWriter {
       let insert = try db.cachedStatement(
         sql: """
           INSERT INTO session_digests (day, app, profile, profile_version, platform, "trigger", screen,
-                                       app_version, sessions, digest_version, digest)
-          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                                       app_version, sessions, completed, cancelled, incomplete,
+                                       digest_version, digest)
+          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
           """)
       for digest in digests {
-        let cell = digest.cell
+        let (cell, outcomes) = (digest.cell, digest.outcomes)
         try insert.execute(arguments: [
           day, cell.app, cell.profile, cell.profileVersion, cell.platform, cell.trigger, cell.screen,
-          cell.appVersion, digest.sessions, digest.version, Data(digest.bytes),
+          cell.appVersion, digest.sessions, outcomes[.completed] ?? 0, outcomes[.cancelled] ?? 0,
+          outcomes[.incomplete] ?? 0, digest.version, Data(digest.bytes),
         ])
       }
       try db.execute(sql: "DELETE FROM stale_digest_days WHERE day = ?", arguments: [day])

@@ -13,7 +13,9 @@ struct StoredDigestColumns {
       app: s.string(app), profile: s.string(profile), profileVersion: Int(s.int64(profileVersion)),
       platform: s.string(platform), trigger: s.optionalString(trigger), screen: s.optionalString(screen),
       appVersion: s.optionalString(appVersion))
+    // Reports read the counts from the digest itself.
     return StoredDigest(
-      day: s.int64(day), cell: cell, sessions: Int(s.int64(sessions)), version: version, bytes: Array(s.bytes(digest)))
+      day: s.int64(day), cell: cell, sessions: Int(s.int64(sessions)), outcomes: [:], version: version,
+      bytes: Array(s.bytes(digest)))
   }
 }

@@ -1,5 +1,7 @@
 import Foundation
 import GRDB
+import PullParityCore
+import PullParityStore
 import PullParityTestSupport
 import Testing
 
@@ -65,6 +67,7 @@ import Testing
           """)
     }
     #expect(try Self.state(path).stale == 1)
+    try Self.expectOutcomeCountsOfEverySession(path)
     let changed = try Self.report(path, ["--format", "json"]).stdout
     #expect(changed != before)
     #expect(changed == (try Self.report(path, ["--format", "json", "--from-sessions"])).stdout)
@@ -72,6 +75,7 @@ import Testing
     let empty = try dir.write("empty.jsonl", "")
     #expect(try CommandRun.pullparity(["ingest", "--quiet", "--db", path, empty]).exitCode == 0)
     #expect(try Self.state(path).stale == 0)
+    try Self.expectOutcomeCountsOfEverySession(path)
     #expect(try Self.report(path, ["--format", "json"]).stdout == changed)
   }
 
@@ -84,6 +88,18 @@ import Testing
       try db.execute(sql: "UPDATE session_digests SET digest = x'0102' WHERE rowid = (SELECT min(rowid) FROM session_digests)")
     }
     #expect(try Self.report(path, []).stdout == before)
+  }
+
+  /// The outcome counts `ingest` prints (digests, and the sessions of stale days) are those of
+  /// every session.
+  static func expectOutcomeCountsOfEverySession(_ path: String) throws {
+    let database = try PullParityDatabase(path: path, readOnly: true)
+    let counted = try database.read { db in
+      try Row.fetchAll(db, sql: "SELECT outcome, count(*) AS n FROM sessions GROUP BY outcome").map {
+        (SessionOutcome(rawValue: $0["outcome"])!, $0["n"] as Int)
+      }
+    }
+    #expect(try ReportQueries(database).outcomeCounts() == Dictionary(uniqueKeysWithValues: counted))
   }
 
   static func report(_ path: String, _ arguments: [String]) throws -> CommandRun {

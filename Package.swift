@@ -80,7 +80,9 @@ let package = Package(
 
     .target(
       name: "PullParityTestSupport",
-      dependencies: ["PullParityCore", "PullParityStore", .product(name: "GRDB", package: "GRDB.swift")],
+      dependencies: [
+        "PullParityCore", "PullParityStore", "PullParitySchema", .product(name: "GRDB", package: "GRDB.swift"),
+      ],
       path: "Tests/PullParityTestSupport"
     ),
     .testTarget(name: "PullParityCoreTests", dependencies: ["PullParityCore", "PullParityTestSupport"]),
@@ -100,7 +102,7 @@ let package = Package(
     .testTarget(
       name: "PullParityReportTests",
       dependencies: [
-        "PullParityReport", "PullParityStore", "PullParityIngest", "PullParitySchema", "PullParityTestSupport",
+        "PullParityReport", "PullParityStore", "PullParityIngest", "PullParityTestSupport",
         .product(name: "GRDB", package: "GRDB.swift"),
       ]
     ),

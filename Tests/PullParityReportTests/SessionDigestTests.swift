@@ -1,6 +1,5 @@
 import GRDB
 import PullParityCore
-import PullParitySchema
 import PullParityTestSupport
 import Testing
 
@@ -90,12 +89,7 @@ import Testing
   @Test func anUpgradedFileIsDigestedAtItsFirstRefresh() throws {
     let dir = try TemporaryDirectory()
     let path = dir.path("v4.sqlite")
-    let queue = try DatabaseQueue(path: path)
-    var migrator = DatabaseMigrator()
-    for migration in Schema.migrations.prefix(4) {
-      migrator.registerMigration(migration.name) { db in try db.execute(sql: migration.sql) }
-    }
-    try migrator.migrate(queue)
+    let queue = try OldSchemaFile.create(path, version: 4)
     try queue.write { db in
       for (ref, day) in [(1, 20_000), (2, 20_000), (3, 20_002)] {
         try db.execute(

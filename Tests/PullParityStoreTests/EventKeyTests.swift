@@ -1,5 +1,4 @@
 import GRDB
-import PullParitySchema
 import PullParityStore
 import PullParityTestSupport
 import Testing
@@ -82,12 +81,7 @@ import Testing
   static func raw(_ id: String) -> String { #"{"event_id":"\#(id)"}"# }
 
   static func makeVersion4(_ path: String, ids: [String]) throws {
-    let queue = try DatabaseQueue(path: path)
-    var migrator = DatabaseMigrator()
-    for migration in Schema.migrations.prefix(4) {
-      migrator.registerMigration(migration.name) { db in try db.execute(sql: migration.sql) }
-    }
-    try migrator.migrate(queue)
+    let queue = try OldSchemaFile.create(path, version: 4)
     try queue.write { db in
       try db.execute(sql: "INSERT INTO sources (source_id, name) VALUES (1, 'old.jsonl')")
       for (line, id) in ids.enumerated() {

@@ -40,6 +40,7 @@ let package = Package(
         .embedInCode("0003_profiles.sql"),
         .embedInCode("0004_exact_run_ledger.sql"),
         .embedInCode("0005_time_ordered_event_keys.sql"),
+        .embedInCode("0006_session_digests.sql"),
         .embedInCode("README.md"),
       ]
     ),
@@ -79,7 +80,9 @@ let package = Package(
 
     .target(
       name: "PullParityTestSupport",
-      dependencies: ["PullParityCore", "PullParityStore", .product(name: "GRDB", package: "GRDB.swift")],
+      dependencies: [
+        "PullParityCore", "PullParityStore", "PullParitySchema", .product(name: "GRDB", package: "GRDB.swift"),
+      ],
       path: "Tests/PullParityTestSupport"
     ),
     .testTarget(name: "PullParityCoreTests", dependencies: ["PullParityCore", "PullParityTestSupport"]),
@@ -109,7 +112,9 @@ let package = Package(
     ),
     .testTarget(
       name: "pullparityTests",
-      dependencies: ["PullParityTestSupport", "PullParityStore", .product(name: "GRDB", package: "GRDB.swift")]
+      dependencies: [
+        "PullParityTestSupport", "PullParityCore", "PullParityStore", .product(name: "GRDB", package: "GRDB.swift"),
+      ]
     ),
   ]
 )

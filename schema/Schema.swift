@@ -8,6 +8,7 @@ package enum Schema {
     ("0003_profiles", text(PackageResources._003_profiles_sql)),
     ("0004_exact_run_ledger", text(PackageResources._004_exact_run_ledger_sql)),
     ("0005_time_ordered_event_keys", text(PackageResources._005_time_ordered_event_keys_sql)),
+    ("0006_session_digests", text(PackageResources._006_session_digests_sql)),
   ]
 
   /// schema/README.md: every table, column and view for dashboard authors.

@@ -6,11 +6,9 @@ package struct Distribution: Equatable, Sendable, Encodable {
   package var p95: Double?
 
   package init(_ values: [Double]) {
-    let sorted = values.sorted()
-    n = sorted.count
-    p50 = Percentile.of(sorted: sorted, 0.5)
-    p90 = Percentile.of(sorted: sorted, 0.9)
-    p95 = Percentile.of(sorted: sorted, 0.95)
+    n = values.count
+    let percentiles = Percentile.of(unsorted: values, [0.5, 0.9, 0.95])
+    (p50, p90, p95) = (percentiles[0], percentiles[1], percentiles[2])
   }
 
   enum CodingKeys: String, CodingKey { case n, p50, p90, p95 }

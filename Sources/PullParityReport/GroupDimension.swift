@@ -11,13 +11,18 @@ package enum GroupDimension: String, CaseIterable, Sendable, Codable {
   /// Every session of the app in one group.
   case all
 
-  /// The slice a session belongs to. Screens are the profile's logical screens, so that the
-  /// PWA's `feed` and the iOS app's `FeedView` meet in one group.
+  /// The slice a session belongs to.
   func value(of record: SessionRecord, profile: Profile) -> String {
+    value(of: SessionCell(record), profile: profile)
+  }
+
+  /// The slice a cell's sessions belong to. Screens are the profile's logical screens, so that
+  /// the PWA's `feed` and the iOS app's `FeedView` meet in one group.
+  func value(of cell: SessionCell, profile: Profile) -> String {
     switch self {
-    case .trigger: record.metrics.trigger?.rawValue ?? "none"
-    case .screen: record.screen.map { profile.logicalScreen($0, on: record.platform) } ?? "unknown"
-    case .appVersion: record.appVersion ?? "unknown"
+    case .trigger: cell.trigger ?? "none"
+    case .screen: cell.screen.map { profile.logicalScreen($0, on: cell.platform) } ?? "unknown"
+    case .appVersion: cell.appVersion ?? "unknown"
     case .all: "all"
     }
   }

@@ -8,8 +8,8 @@ struct GroupJudge {
   var context: ReportContext
   var dimension = ""
 
-  /// - Parameter byPlatform: the slice's sessions, by platform.
-  func group(_ slice: String, _ byPlatform: [String: [SessionRecord]]) -> ParityGroup {
+  /// - Parameter byPlatform: the digest of the slice's sessions, by platform.
+  func group(_ slice: String, _ byPlatform: [String: SessionDigest]) -> ParityGroup {
     let platforms = byPlatform.keys.sorted().map { summary($0, byPlatform[$0]!) }
     let reference = platforms.count > 1
       ? ParityReportBuilder.referencePlatform(profile: profile, among: platforms.map(\.platform)) : nil
@@ -24,27 +24,22 @@ struct GroupJudge {
       comparisons: comparisons)
   }
 
-  private func summary(_ platform: String, _ sessions: [SessionRecord]) -> PlatformSummary {
-    // The figures are all in the metrics, which copy without touching the sessions' strings.
-    let metrics = sessions.map(\.metrics)
+  private func summary(_ platform: String, _ digest: SessionDigest) -> PlatformSummary {
     var distributions: [String: Distribution] = [:]
     var rates: [String: Rate] = [:]
     for metric in ParityMetric.allCases {
       if metric.isRate {
-        rates[metric.rawValue] = Rate(metrics.lazy.map(metric.flag))
+        rates[metric.rawValue] = digest.rate(of: metric)
       } else {
-        distributions[metric.rawValue] = Distribution(metrics.compactMap(metric.value))
+        distributions[metric.rawValue] = Distribution(digest.values(of: metric))
       }
     }
+    let rules = ProfileRule.allCases.filter { $0.applies(to: profile) }.map {
+      RuleEvaluator.result($0, tally: digest.tally(of: $0), profile: profile, policy: context.policy)
+    }
     return PlatformSummary(
-      platform: platform,
-      sessions: sessions.count,
-      completed: metrics.count { $0.outcome == .completed },
-      cancelled: metrics.count { $0.outcome == .cancelled },
-      incomplete: metrics.count { $0.outcome == .incomplete },
-      distributions: distributions,
-      rates: rates,
-      rules: RuleEvaluator.results(sessions: sessions, profile: profile, policy: context.policy))
+      platform: platform, sessions: digest.sessions, completed: digest.completed, cancelled: digest.cancelled,
+      incomplete: digest.incomplete, distributions: distributions, rates: rates, rules: rules)
   }
 
   private func compare(

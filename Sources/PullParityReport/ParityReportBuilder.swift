@@ -3,8 +3,7 @@ package import PullParityStore
 
 /// Builds the parity report from per-session rows: per app and profile version, per slice,
 /// the platforms compared with the reference platform and each judged against its profile.
-/// Percentiles are always computed from the sessions of the group itself, never combined from
-/// smaller groups.
+/// Sessions are counted into digests by cell (`CellDigests`), which the report merges by group.
 package struct ParityReportBuilder {
   package var profiles: SessionProfiles
   package var dimension: GroupDimension
@@ -19,6 +18,10 @@ package struct ParityReportBuilder {
     var app: String
     var profile: String
     var version: Int
+
+    init(_ cell: SessionCell) {
+      (app, profile, version) = (cell.app, cell.profile, cell.profileVersion)
+    }
 
     static func < (lhs: AppKey, rhs: AppKey) -> Bool {
       (lhs.app, lhs.profile, lhs.version) < (rhs.app, rhs.profile, rhs.version)
@@ -36,19 +39,30 @@ package struct ParityReportBuilder {
     build(context: context) { add in sessions.forEach(add) }
   }
 
-  /// Builds the report from the sessions `sessions` hands to `add` one at a time: each is kept
-  /// only in its cell, so nothing holds the whole selection besides.
+  /// Builds the report from the sessions `sessions` hands to `add` one at a time: each is
+  /// counted into the digest of its cell and not kept.
   package func build(
     context: ReportContext, sessions: (_ add: (SessionRecord) -> Void) throws -> Void
   ) rethrows -> ParityReport {
+    var digests = CellDigests(profiles: profiles)
+    try sessions { digests.add($0) }
+    return build(context: context, digests: digests.byCell)
+  }
+
+  /// Builds the report from the digests of the selected sessions by cell: percentiles are
+  /// always computed from every value of a group, never combined from smaller groups.
+  package func build(context: ReportContext, digests: [SessionCell: SessionDigest]) -> ParityReport {
     var context = context
-    var grouping = Cells(profiles: profiles, dimension: dimension)
-    try sessions { session in
-      context.include(session)
-      grouping.add(session)
+    var profileOf: [AppKey: Profile] = [:]
+    var cells: [Cell: SessionDigest] = [:]
+    for (cell, digest) in digests {
+      context.include(digest)
+      let app = AppKey(cell)
+      if profileOf[app] == nil { profileOf[app] = profiles.profile(app.profile, version: app.version).profile }
+      let key = Cell(app: app, slice: dimension.value(of: cell, profile: profileOf[app]!), platform: cell.platform)
+      cells[key, default: SessionDigest()].merge(digest)
     }
-    let cells = grouping.sessions
-    let keys = Set(cells.keys.map(\.app)).sorted()
+    let keys = profileOf.keys.sorted()
     let apps = keys.map { key in
       let others = keys.filter { $0.app == key.app && $0 != key }.map(\.version)
       return appParity(key, cells.filter { $0.key.app == key }, otherVersions: others, context: context)
@@ -58,34 +72,12 @@ package struct ParityReportBuilder {
     return ParityReport(context: context, groupedBy: dimension, apps: apps)
   }
 
-  /// The sessions by cell: each session is copied once, into its cell, and apps, slices and
-  /// platforms follow from the cells' keys (a few hundred thousand sessions copied level by level
-  /// was a measured cost of the report).
-  private struct Cells {
-    var profiles: SessionProfiles
-    var dimension: GroupDimension
-    var sessions: [Cell: [SessionRecord]] = [:]
-    private var profileOf: [AppKey: Profile] = [:]
-
-    init(profiles: SessionProfiles, dimension: GroupDimension) {
-      self.profiles = profiles
-      self.dimension = dimension
-    }
-
-    mutating func add(_ session: SessionRecord) {
-      let app = AppKey(app: session.app, profile: session.profile, version: session.profileVersion)
-      if profileOf[app] == nil { profileOf[app] = profiles.profile(app.profile, version: app.version).profile }
-      let cell = Cell(app: app, slice: dimension.value(of: session, profile: profileOf[app]!), platform: session.platform)
-      sessions[cell, default: []].append(session)
-    }
-  }
-
   private func appParity(
-    _ key: AppKey, _ cells: [Cell: [SessionRecord]], otherVersions: [Int], context: ReportContext
+    _ key: AppKey, _ cells: [Cell: SessionDigest], otherVersions: [Int], context: ReportContext
   ) -> AppParity {
     let (profile, stamp) = profiles.profile(key.profile, version: key.version)
-    var slices: [String: [String: [SessionRecord]]] = [:]
-    for (cell, sessions) in cells { slices[cell.slice, default: [:]][cell.platform] = sessions }
+    var slices: [String: [String: SessionDigest]] = [:]
+    for (cell, digest) in cells { slices[cell.slice, default: [:]][cell.platform] = digest }
     let order = slices.keys.sorted { lhs, rhs in
       // Pull refreshes first: they are what the parity spec is about.
       if (lhs == "pull") != (rhs == "pull") { return lhs == "pull" }

@@ -21,30 +21,65 @@ package struct QAChecklist {
     evaluate(context: context) { add in sessions.forEach(add) }
   }
 
-  /// Evaluates the sessions `sessions` hands to `add` one at a time: each is kept only in its
-  /// app and platform, so nothing holds the whole selection besides.
+  /// Evaluates the sessions `sessions` hands to `add` one at a time: each is counted into the
+  /// digest of its app and platform, judged with the profile of the app's first session.
   package func evaluate(
     context: ReportContext, sessions: (_ add: (SessionRecord) -> Void) throws -> Void
   ) rethrows -> QAReport {
-    var context = context
-    var items: [QAItemResult] = []
-    // An app is judged with the profile of its first session.
-    var cells: [String: [String: [SessionRecord]]] = [:]
-    var firstProfile: [String: (name: String, version: Int)] = [:]
+    var firstProfile: [String: AppProfile] = [:]
+    var digests: [String: [String: SessionDigest]] = [:]
     try sessions { session in
-      context.include(session)
-      cells[session.app, default: [:]][session.platform, default: []].append(session)
-      if firstProfile[session.app] == nil { firstProfile[session.app] = (session.profile, session.profileVersion) }
+      if firstProfile[session.app] == nil {
+        let profile = profiles.profile(session.profile, version: session.profileVersion).profile
+        firstProfile[session.app] = AppProfile(name: session.profile, version: session.profileVersion, rules: .init(profile))
+      }
+      digests[session.app, default: [:]][session.platform, default: SessionDigest()].add(
+        session, profile: firstProfile[session.app]!.rules)
     }
-    for app in cells.keys.sorted() {
-      let (profile, stamp) = profiles.profile(firstProfile[app]!.name, version: firstProfile[app]!.version)
+    return evaluate(context: context, digests: digests, profileOf: firstProfile)
+  }
+
+  /// Evaluates digests by cell (stored ones): nil when an app's cells were derived with more
+  /// than one profile version, since the checklist judges an app with the profile of its first
+  /// session, which digests do not record.
+  package func evaluate(context: ReportContext, digests: [SessionCell: SessionDigest]) -> QAReport? {
+    var profileOf: [String: AppProfile] = [:]
+    var byApp: [String: [String: SessionDigest]] = [:]
+    for (cell, digest) in digests {
+      if let known = profileOf[cell.app], (known.name, known.version) != (cell.profile, cell.profileVersion) {
+        return nil
+      }
+      if profileOf[cell.app] == nil {
+        let profile = profiles.profile(cell.profile, version: cell.profileVersion).profile
+        profileOf[cell.app] = AppProfile(name: cell.profile, version: cell.profileVersion, rules: .init(profile))
+      }
+      byApp[cell.app, default: [:]][cell.platform, default: SessionDigest()].merge(digest)
+    }
+    return evaluate(context: context, digests: byApp, profileOf: profileOf)
+  }
+
+  /// The profile an app is judged with.
+  private struct AppProfile {
+    var name: String
+    var version: Int
+    var rules: DigestProfile
+  }
+
+  private func evaluate(
+    context: ReportContext, digests: [String: [String: SessionDigest]], profileOf: [String: AppProfile]
+  ) -> QAReport {
+    var context = context
+    for digest in digests.values.flatMap(\.values) { context.include(digest) }
+    var items: [QAItemResult] = []
+    for app in digests.keys.sorted() {
+      let (profile, stamp) = profiles.profile(profileOf[app]!.name, version: profileOf[app]!.version)
       if !context.profiles.contains(stamp) { context.profiles.append(stamp) }
-      let byPlatform = cells[app]!
+      let byPlatform = digests[app]!
       let reference = ParityReportBuilder.referencePlatform(profile: profile, among: Array(byPlatform.keys))
       for platform in byPlatform.keys.sorted() {
         let platformContext = Context(
-          app: app, platform: platform, profile: profile, sessions: byPlatform[platform]!,
-          referenceSessions: reference.flatMap { byPlatform[$0] }, referencePlatform: reference,
+          app: app, platform: platform, profile: profile, digest: byPlatform[platform]!,
+          reference: reference.flatMap { byPlatform[$0] }, referencePlatform: reference,
           tolerances: context.tolerances, policy: context.policy)
         for check in QACheck.allCases where check.applies(to: profile) {
           if let result = platformContext.evaluate(check) { items.append(result) }
@@ -58,24 +93,11 @@ package struct QAChecklist {
     var app: String
     var platform: String
     var profile: Profile
-    var sessions: [SessionRecord]
-    var referenceSessions: [SessionRecord]?
+    var digest: SessionDigest
+    var reference: SessionDigest?
     var referencePlatform: String?
     var tolerances: ParityTolerances
     var policy: VerdictPolicy
-    /// The sessions' metrics, for the figures that need nothing else: walking these copies no
-    /// session (nor retains its id), which walking `sessions` did once per figure.
-    let metrics: [SessionMetrics]
-
-    init(
-      app: String, platform: String, profile: Profile, sessions: [SessionRecord], referenceSessions: [SessionRecord]?,
-      referencePlatform: String?, tolerances: ParityTolerances, policy: VerdictPolicy
-    ) {
-      (self.app, self.platform, self.profile, self.sessions) = (app, platform, profile, sessions)
-      (self.referenceSessions, self.referencePlatform) = (referenceSessions, referencePlatform)
-      (self.tolerances, self.policy) = (tolerances, policy)
-      metrics = sessions.map(\.metrics)
-    }
 
     func evaluate(_ check: QACheck) -> QAItemResult? {
       switch check {
@@ -97,31 +119,24 @@ package struct QAChecklist {
     }
 
     private func dragTracking() -> QAItemResult {
-      let pulls = SessionTally(
-        sessions, metrics: metrics, judges: { $0.maxSampleGapMs != nil || $0.maxOffsetError != nil },
-        fails: {
-          ($0.maxOffsetError ?? 0) > QAChecklist.maxOffsetError || ($0.maxSampleGapMs ?? 0) > QAChecklist.maxSampleGapMs
-        })
+      let pulls = digest.tally(of: .dragTracking)
       // A session with either figure is a pull, so the worst of each is over every session.
-      let worstGap = metrics.lazy.compactMap(\.maxSampleGapMs).max()
-      let worstOffset = metrics.lazy.compactMap(\.maxOffsetError).max()
       return result(
         .dragTracking, pulls,
         evidence:
-          "\(pulls.failing) of \(pulls.judged) pulls strayed (offset error > \(fmt(QAChecklist.maxOffsetError)) or sample gap > \(fmt(QAChecklist.maxSampleGapMs)) ms); worst offset error \(fmt(worstOffset)), worst gap \(fmt(worstGap)) ms"
+          "\(pulls.failing) of \(pulls.judged) pulls strayed (offset error > \(fmt(QAChecklist.maxOffsetError)) or sample gap > \(fmt(QAChecklist.maxSampleGapMs)) ms); worst offset error \(fmt(digest.worstOffsetError)), worst gap \(fmt(digest.worstSampleGapMs)) ms"
       )
     }
 
     /// The client's arming against the profile's, and its p50 against the reference platform's.
     private func armParity() -> QAItemResult {
-      let armed = SessionTally(
-        sessions, metrics: metrics, judges: { $0.armMismatch != nil }, fails: { $0.armMismatch == true })
-      let p50 = Distribution(metrics.compactMap(\.clientArmDistance)).p50
+      let armed = digest.tally(of: ProfileRule.armMismatch)
+      let p50 = Distribution(digest.values(of: .clientArmDistance)).p50
       var evidence =
         "arm_mismatch in \(armed.failing) of \(armed.judged) sessions where the client armed; client p50 \(fmt(p50))"
       var distanceOff = false
-      if let referencePlatform, referencePlatform != platform, let referenceSessions {
-        let referenceP50 = Distribution(referenceSessions.compactMap(\.metrics.clientArmDistance)).p50
+      if let referencePlatform, referencePlatform != platform, let reference {
+        let referenceP50 = Distribution(reference.values(of: .clientArmDistance)).p50
         evidence += " vs \(referencePlatform) \(fmt(referenceP50)) (±\(fmt(tolerances.armDistance)))"
         if let p50, let referenceP50 { distanceOff = abs(p50 - referenceP50) > tolerances.armDistance + Measured.slack }
       }
@@ -132,9 +147,7 @@ package struct QAChecklist {
 
     private func noFlash() -> QAItemResult {
       let minHold = profile.minHoldMs
-      let fast = SessionTally(
-        sessions, metrics: metrics, judges: { $0.outcome == .completed && ($0.loadMs ?? .infinity) < minHold },
-        fails: { $0.flash == true })
+      let fast = digest.tally(of: .fastLoads)
       return result(
         .noFlash, fast,
         evidence:
@@ -143,19 +156,15 @@ package struct QAChecklist {
     }
 
     private func noPrematureHide() -> QAItemResult {
-      let completed = SessionTally(
-        sessions, metrics: metrics, judges: { $0.outcome == .completed }, fails: { $0.prematureHide == true })
-      let minHold = profile.minHoldMs
-      let slow = metrics.count { $0.outcome == .completed && ($0.loadMs ?? 0) >= minHold }
+      let completed = digest.tally(of: QATally.prematureHide)
       return result(
         .noPrematureHide, completed,
         evidence:
-          "\(completed.failing) of \(completed.judged) completed refreshes (\(slow) slow loads) hid before load_complete")
+          "\(completed.failing) of \(completed.judged) completed refreshes (\(digest.slowLoads) slow loads) hid before load_complete")
     }
 
     private func noLateHide() -> QAItemResult {
-      let completed = SessionTally(
-        sessions, metrics: metrics, judges: { $0.outcome == .completed }, fails: { $0.lateHide == true })
+      let completed = digest.tally(of: QATally.lateHide)
       return result(
         .noLateHide, completed,
         evidence:
@@ -164,18 +173,14 @@ package struct QAChecklist {
     }
 
     private func labelCopy() -> QAItemResult {
-      let labelled = SessionTally(
-        sessions, metrics: metrics, judges: { $0.labelViolations != nil }, fails: { ($0.labelViolations ?? 0) > 0 })
-      let total = metrics.reduce(0) { $0 + ($1.labelViolations ?? 0) }
+      let labelled = digest.tally(of: ProfileRule.labelText)
       return result(
         .labelCopy, labelled,
-        evidence: "\(total) labels with other copy in \(labelled.failing) of \(labelled.judged) sessions")
+        evidence: "\(digest.labelViolations) labels with other copy in \(labelled.failing) of \(labelled.judged) sessions")
     }
 
     private func emptyState() -> QAItemResult {
-      let empty = SessionTally(
-        sessions, judges: { $0.metrics.outcome == .completed && $0.empty },
-        fails: { $0.metrics.visibleMs == nil || ($0.metrics.labelViolations ?? 0) > 0 })
+      let empty = digest.tally(of: .emptyState)
       return result(
         .emptyState, empty,
         evidence: "\(empty.failing) of \(empty.judged) empty-state refreshes lacked the indicator or the label copy")
@@ -183,9 +188,7 @@ package struct QAChecklist {
 
     /// Only apps that log tab re-selects get this item.
     private func tabReselect() -> QAItemResult? {
-      let reselects = SessionTally(
-        sessions, metrics: metrics, judges: { $0.outcome == .completed && $0.trigger == .tabReselect },
-        fails: { $0.holdCompliant == false })
+      let reselects = digest.tally(of: .tabReselect)
       guard reselects.judged > 0 else { return nil }
       return result(
         .tabReselect, reselects,
@@ -194,7 +197,7 @@ package struct QAChecklist {
 
     /// Items that are one rule of the profile, counted as the report's rule table counts them.
     private func ruleCheck(_ check: QACheck, _ rule: ProfileRule) -> QAItemResult {
-      let tally = RuleEvaluator.judge(rule, sessions: sessions, profile: profile)
+      let tally = digest.tally(of: rule)
       return result(check, tally, evidence: "\(rule.rawValue) in \(tally.failing) of \(tally.judged) sessions")
     }
 

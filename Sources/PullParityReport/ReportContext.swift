@@ -42,15 +42,21 @@ package struct ReportContext: Equatable, Sendable, Encodable {
   /// Counts one selected session into the time range, and among the suspects (biggest first,
   /// then in id order) when it is one.
   mutating func include(_ session: SessionRecord) {
-    firstSessionMs = min(firstSessionMs ?? session.startedAtMs, session.startedAtMs)
-    lastSessionMs = max(lastSessionMs ?? session.startedAtMs, session.startedAtMs)
+    include(startedAtMs: session.startedAtMs)
     guard session.eventCount > SessionSize.suspectEventCount else { return }
-    let suspect = SuspectSession(sessionID: session.sessionID, events: session.eventCount)
-    func precedes(_ a: SuspectSession, _ b: SuspectSession) -> Bool {
-      (a.events, ByteIdentity(b.sessionID)) > (b.events, ByteIdentity(a.sessionID))
-    }
-    suspectSessions.insert(
-      suspect, at: suspectSessions.firstIndex { precedes(suspect, $0) } ?? suspectSessions.endIndex)
+    SuspectSession.insert(SuspectSession(sessionID: session.sessionID, events: session.eventCount), into: &suspectSessions)
+  }
+
+  /// Counts the sessions of a digest, as `include` counts each of them.
+  mutating func include(_ digest: SessionDigest) {
+    if let first = digest.firstStartedMs { include(startedAtMs: first) }
+    if let last = digest.lastStartedMs { include(startedAtMs: last) }
+    for suspect in digest.suspects { SuspectSession.insert(suspect, into: &suspectSessions) }
+  }
+
+  private mutating func include(startedAtMs: Double) {
+    firstSessionMs = min(firstSessionMs ?? startedAtMs, startedAtMs)
+    lastSessionMs = max(lastSessionMs ?? startedAtMs, startedAtMs)
   }
 
   enum CodingKeys: String, CodingKey {

@@ -12,6 +12,14 @@ package struct SessionTally: Equatable, Sendable {
   /// The smallest failing ids (String order), at most `exampleLimit`.
   package private(set) var examples: [String] = []
 
+  /// Nothing counted yet.
+  package init() {}
+
+  /// A tally counted before (a stored digest's).
+  init(judged: Int, failing: Int, examples: [String]) {
+    (self.judged, self.failing, self.examples) = (judged, failing, examples)
+  }
+
   /// Counts the sessions `judges` selects and, among them, those `fails` selects. Inlined so
   /// that the predicates are too: called through a closure value, each session was copied (its
   /// id retained) once per rule, a measured cost of the report.
@@ -39,7 +47,7 @@ package struct SessionTally: Equatable, Sendable {
   }
 
   /// Counts one judged session; its id is read only when it failed.
-  private mutating func add(failed: Bool, id: @autoclosure () -> String) {
+  package mutating func add(failed: Bool, id: @autoclosure () -> String) {
     judged += 1
     guard failed else { return }
     failing += 1
@@ -51,6 +59,15 @@ package struct SessionTally: Equatable, Sendable {
     // After any equal id, as a stable sort of all failing ids would keep them.
     let position = examples.firstIndex { id < $0 } ?? examples.endIndex
     examples.insert(id, at: position)
+  }
+
+  /// Adds the counts of sessions tallied apart (another day, another cell): the result is
+  /// the tally of all of them counted together, examples included.
+  package mutating func merge(_ other: SessionTally) {
+    // Each example goes through `add`, which counts it as judged and failing once more.
+    judged += other.judged - other.examples.count
+    failing += other.failing - other.examples.count
+    for id in other.examples { add(failed: true, id: id) }
   }
 
   package var rate: Rate { Rate(numerator: failing, denominator: judged) }

@@ -21,15 +21,23 @@ package struct ReportQueries {
 
   /// The sessions of `sessions(_:)`, handed to `body` one at a time as they are read.
   package func forEachSession(_ filter: SessionFilter, _ body: (SessionRecord) throws -> Void) throws {
+    try database.read { db in try Self.forEachSession(db, filter, body) }
+  }
+
+  /// `forEachSession` within a transaction already open. With `few`, the violations are read
+  /// for the selected sessions only (a day of a long history); otherwise both tables are merged
+  /// whole, which is faster for any large part of them.
+  static func forEachSession(
+    _ db: Database, _ filter: SessionFilter, few: Bool = false, _ body: (SessionRecord) throws -> Void
+  ) throws {
     let (clause, values) = filter.sqlValues()
     let sql = "SELECT \(SessionRecordColumns.selectList) FROM sessions s WHERE \(clause) ORDER BY s.session_ref"
-    try database.read { db in
-      let statement = try RawStatement(db, sql)
-      for (index, value) in values.enumerated() { statement.bind(Int32(index + 1), value) }
-      let columns = SessionRecordColumns(statement)
-      var kinds = try SessionViolationKinds.read(db)
-      try statement.forEachRow("reading the selected sessions") { try body(columns.record($0, kinds: &kinds)) }
-    }
+    let statement = try RawStatement(db, sql)
+    for (index, value) in values.enumerated() { statement.bind(Int32(index + 1), value) }
+    let columns = SessionRecordColumns(statement)
+    var kinds = try few
+      ? SessionViolationKinds.read(db, sessionsWhere: clause, values) : SessionViolationKinds.read(db)
+    try statement.forEachRow("reading the selected sessions") { try body(columns.record($0, kinds: &kinds)) }
   }
 
   /// Violations of the sessions matching `filter`, by session id then order of finding.
@@ -125,14 +133,37 @@ package struct ReportQueries {
     try database.read { try ProfileRegistry.stored($0) }
   }
 
-  /// Sessions by outcome across the whole database.
+  /// Sessions by outcome across the whole database: summed from the day digests, and counted
+  /// from the sessions only for stale days (a count of every session took a second at 100M
+  /// events, and `ingest` prints this after every run).
   package func outcomeCounts() throws -> [SessionOutcome: Int] {
     try database.read { db in
       var counts: [SessionOutcome: Int] = [:]
-      for row in try Row.fetchAll(db, sql: "SELECT outcome, count(*) AS sessions FROM sessions GROUP BY outcome") {
-        if let outcome = SessionOutcome(rawValue: row["outcome"]) { counts[outcome] = row["sessions"] }
+      func add(_ sql: String, _ arguments: StatementArguments = []) throws {
+        for row in try Row.fetchAll(db, sql: sql, arguments: arguments) {
+          if let outcome = SessionOutcome(rawValue: row["outcome"]) { counts[outcome, default: 0] += row["sessions"] }
+        }
       }
-      return counts
+      guard try db.tableExists("session_digests") else {
+        try add("SELECT outcome, count(*) AS sessions FROM sessions GROUP BY outcome")
+        return counts
+      }
+      for outcome in SessionOutcome.allCases {
+        try add(
+          """
+          SELECT '\(outcome.rawValue)' AS outcome, coalesce(sum(\(outcome.rawValue)), 0) AS sessions
+          FROM session_digests WHERE day NOT IN (SELECT day FROM stale_digest_days)
+          """)
+      }
+      for day in try Int64.fetchAll(db, sql: "SELECT day FROM stale_digest_days") {
+        let range = StoredDigest.filter(SessionFilter(), day: day)
+        try add(
+          """
+          SELECT outcome, count(*) AS sessions FROM sessions
+          WHERE started_at_ms >= ? AND started_at_ms < ? GROUP BY outcome
+          """, [range.sinceMs, range.untilMs])
+      }
+      return counts.filter { $0.value > 0 }
     }
   }
 }

@@ -37,6 +37,26 @@ struct SessionViolationKinds {
     return SessionViolationKinds(entries: entries)
   }
 
+  /// The same for the sessions matching `clause` (over `sessions` aliased `s`) only: a join from
+  /// those sessions to their violations, for a few sessions of a large file (a day of them).
+  static func read(_ db: Database, sessionsWhere clause: String, _ values: [DatabaseValue]) throws
+    -> SessionViolationKinds
+  {
+    let statement = try RawStatement(
+      db,
+      """
+      SELECT s.session_ref, \(SessionRecordColumns.kindBit("v.kind")) AS bit
+      FROM sessions s JOIN violations v ON v.session_id = s.session_id WHERE \(clause)
+      """)
+    for (index, value) in values.enumerated() { statement.bind(Int32(index + 1), value) }
+    let (refColumn, bitColumn) = (statement.column("session_ref"), statement.column("bit"))
+    var kinds: [Int64: ViolationKinds] = [:]
+    try statement.forEachRow("reading the kinds of the sessions' violations") { row in
+      kinds[row.int64(refColumn), default: []].insert(ViolationKinds(rawValue: Int(row.int64(bitColumn))))
+    }
+    return SessionViolationKinds(entries: kinds.map { ($0.key, $0.value) }.sorted { $0.ref < $1.ref })
+  }
+
   /// The kinds of session `ref`'s violations; ask in ascending `ref` order.
   mutating func kinds(of ref: Int64) -> ViolationKinds {
     while position < entries.count, entries[position].ref < ref { position += 1 }

@@ -21,6 +21,8 @@ struct IngestFrontend {
     let summary = try Ingestor(database: database, options: options).run(
       inputs, shouldStop: { InterruptFlag.isRequested }, progress: { progressBar.update($0) })
     progressBar.finish()
+    // An interrupted run should stop now; the next run brings the digests up to date.
+    if summary.stoppedAt == nil { DigestFrontend.refresh(database) }
     return summary
   }
 

@@ -8,6 +8,7 @@ struct LoadFrontend {
 
   func run(directory: String) throws -> String {
     let s = try PipeDiagnostic.reporting { try RunLoader(database: database).load(directory: directory) }
+    DigestFrontend.refresh(database)
     let what = [
       ("lines read", s.linesRead), ("events stored", s.eventsStored), ("duplicates", s.duplicates),
       ("conflicts", s.conflicts), ("quarantined", s.quarantined), ("sessions", s.sessionsDerived),

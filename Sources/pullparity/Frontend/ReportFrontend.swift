@@ -12,6 +12,8 @@ struct ReportFrontend {
   var databaseName: String
   var tolerances: ParityTolerances = .default
   var policy: VerdictPolicy = .default
+  /// Read every selected session, never the stored digests.
+  var fromSessions = false
   var nowMs: Double = ReportClock.nowMs()
 
   /// Failing sessions drawn event by event in the HTML report.
@@ -50,9 +52,13 @@ struct ReportFrontend {
 
   /// The QA checklist of `filter`'s sessions.
   func qa(_ filter: SessionFilter) throws -> QAReport {
-    try QAChecklist(profiles: try profiles()).evaluate(context: context(filter)) { add in
-      try forEachSession(filter, add)
+    let checklist = QAChecklist(profiles: try profiles())
+    if let digests = try digests(filter, profiles: checklist.profiles),
+      let report = checklist.evaluate(context: context(filter), digests: digests)
+    {
+      return report
     }
+    return try checklist.evaluate(context: context(filter)) { add in try forEachSession(filter, add) }
   }
 
   /// The report and, for formats that draw them, the sessions and example timelines behind it.
@@ -61,7 +67,9 @@ struct ReportFrontend {
   {
     let builder = ParityReportBuilder(profiles: try profiles(), dimension: dimension)
     guard format.needsSessionDetail else {
-      let report = try builder.build(context: context(filter)) { add in try forEachSession(filter, add) }
+      let report =
+        try digests(filter, profiles: builder.profiles).map { builder.build(context: context(filter), digests: $0) }
+        ?? builder.build(context: context(filter)) { add in try forEachSession(filter, add) }
       return ReportRenderInput(report: report, style: style)
     }
     // Charts draw every session's values: only these formats keep the sessions after the build.
@@ -69,6 +77,23 @@ struct ReportFrontend {
     return ReportRenderInput(
       report: builder.build(sessions, context: context(filter)), style: style, sessions: sessions,
       timelines: try timelines(filter: filter))
+  }
+
+  /// The selection's digests by cell, from the stored day digests and the sessions of days
+  /// whose digests are stale; nil when they cannot be used: a time range (digests are by whole
+  /// day), no current digest, one that does not decode, or `fromSessions`.
+  private func digests(_ filter: SessionFilter, profiles: SessionProfiles) throws -> [SessionCell: SessionDigest]? {
+    guard !fromSessions, filter.sinceMs == nil, filter.untilMs == nil else { return nil }
+    var digests = CellDigests(profiles: profiles)
+    var undecodable = false
+    let used = try queries.forEachDigestOrSession(
+      filter, version: SessionDigestCoding.version,
+      digest: { stored in
+        guard let digest = SessionDigestCoding.decode(stored.bytes) else { return undecodable = true }
+        digests.add(digest, of: stored.cell)
+      },
+      session: { digests.add($0) })
+    return used && !undecodable ? digests.byCell : nil
   }
 
   /// A few sessions with violations, of different kinds, re-read from their stored raw lines.

@@ -21,6 +21,7 @@ extension PullParity {
     @OptionGroup var filters: FilterOptions
     @OptionGroup var tolerances: ToleranceOptions
     @OptionGroup var verdicts: VerdictOptions
+    @OptionGroup var source: SessionSourceOptions
 
     @Option(help: ArgumentHelp("Output format: text or json.", valueName: "format"))
     var format: TextOrJSON = .text
@@ -29,7 +30,7 @@ extension PullParity {
       let filter = try filters.filter()
       let frontend = ReportFrontend(
         database: try database.open(readOnly: true), databaseName: database.path, tolerances: tolerances.tolerances,
-        policy: verdicts.policy)
+        policy: verdicts.policy, fromSessions: source.fromSessions)
       let report = try frontend.qa(filter)
       try FileHandleOutput.standardOutput.write(try format.render(report) { QATextRenderer(style: $0).render(report) })
       if report.outcome != .passed { throw ExitCode(report.outcome.exitCode) }

@@ -17,7 +17,9 @@ extension PullParity {
     @OptionGroup var profiles: ProfileOptions
 
     func run() throws {
-      let summary = try Replayer(database: try database.open(), profiles: try profiles.catalog()).run()
+      let db = try database.open()
+      let summary = try Replayer(database: db, profiles: try profiles.catalog()).run()
+      DigestFrontend.refresh(db)
       var lines = [
         "Replayed \(Formatted.thousands(summary.events)) events into \(Formatted.thousands(summary.sessions)) sessions in \(Formatted.seconds(summary.durationSeconds)).",
         "Changed: \(summary.changed.count) sessions (outcome or violations differ); new: \(summary.added); gone: \(summary.removed).",

@@ -22,6 +22,7 @@ extension PullParity {
     @OptionGroup var filters: FilterOptions
     @OptionGroup var tolerances: ToleranceOptions
     @OptionGroup var verdicts: VerdictOptions
+    @OptionGroup var source: SessionSourceOptions
 
     @Option(
       help: ArgumentHelp(
@@ -43,7 +44,7 @@ extension PullParity {
       let filter = try filters.filter()
       let frontend = ReportFrontend(
         database: try database.open(readOnly: true), databaseName: database.path, tolerances: tolerances.tolerances,
-        policy: verdicts.policy)
+        policy: verdicts.policy, fromSessions: source.fromSessions)
       let colored = format == .text && output == nil && FileHandleOutput.standardOutput.wantsColor
       let input = try frontend.input(filter: filter, dimension: by, format: format, style: TextStyle(colored: colored))
       let report = input.report

@@ -1,0 +1,13 @@
+package import PullParityCore
+
+/// What of a session's profile a digest counts with, worked out once per profile rather than
+/// once per session.
+package struct DigestProfile: Sendable {
+  package var cacheScreens: Set<String>
+  package var minHoldMs: Double
+
+  package init(_ profile: Profile) {
+    cacheScreens = Set(profile.cacheInvalidationScreens)
+    minHoldMs = profile.minHoldMs
+  }
+}

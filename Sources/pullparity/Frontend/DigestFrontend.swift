@@ -1,0 +1,17 @@
+import PullParityReport
+import PullParityStore
+
+/// Brings the report digests up to date at the end of a command that wrote sessions. A failure
+/// here costs speed, not correctness (reports read the sessions of days whose digests are
+/// stale), so it is a note on stderr and never changes the command's outcome.
+enum DigestFrontend {
+  static func refresh(_ database: PullParityDatabase) {
+    do {
+      try DigestRefresh.run(database)
+    } catch {
+      let note = "Note: the report digests were not brought up to date (\(error)); reports read those days' "
+        + "sessions until the next ingest, replay or load."
+      try? FileHandleOutput.standardError.write(TerminalText.escaped(note) + "\n")
+    }
+  }
+}

@@ -102,6 +102,20 @@ import Testing
     #expect(try ReportQueries(database).outcomeCounts() == Dictionary(uniqueKeysWithValues: counted))
   }
 
+  /// A file that has no digests table (an older release's, read without migrating it) is read
+  /// session by session, with the same result.
+  @Test func aFileWithoutDigestsIsReadSessionBySession() throws {
+    let dir = try TemporaryDirectory()
+    let path = try Self.copyOfSample(in: dir)
+    let before = try Self.report(path, []).stdout
+    try DatabaseQueue(path: path).write { db in try db.execute(sql: "DROP TABLE session_digests") }
+    let after = try Self.report(path, [])
+    #expect(after.exitCode == 0)
+    #expect(after.stdout == before)
+    let qa = try Self.run(path, ["qa", "--format", "json"])
+    #expect(qa.stdout == (try Self.run(path, ["qa", "--format", "json", "--from-sessions"])).stdout)
+  }
+
   static func report(_ path: String, _ arguments: [String]) throws -> CommandRun {
     try run(path, ["report"] + arguments)
   }

@@ -11,7 +11,8 @@ struct GroupJudge {
   /// - Parameter byPlatform: the digest of the slice's sessions, by platform.
   func group(_ slice: String, _ byPlatform: [String: SessionDigest]) -> ParityGroup {
     let platforms = byPlatform.keys.sorted().map { summary($0, byPlatform[$0]!) }
-    let reference = platforms.count > 1
+    let reference =
+      platforms.count > 1
       ? ParityReportBuilder.referencePlatform(profile: profile, among: platforms.map(\.platform)) : nil
     var comparisons: [MetricComparison] = []
     if let reference, let referenceSummary = platforms.first(where: { $0.platform == reference }) {
@@ -58,7 +59,9 @@ struct GroupJudge {
       comparison.verdict = context.policy.judge(n: comparison.n) {
         comparison.interval?.exceeds(tolerance: tolerance) ?? false
       }
-    } else if let distribution = platform.distribution(metric), let referenceDistribution = reference.distribution(metric) {
+    } else if let distribution = platform.distribution(metric),
+      let referenceDistribution = reference.distribution(metric)
+    {
       comparison.value = distribution.p50
       comparison.referenceValue = referenceDistribution.p50
       if let value = distribution.p50, let referenceValue = referenceDistribution.p50 {

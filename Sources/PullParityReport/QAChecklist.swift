@@ -31,7 +31,8 @@ package struct QAChecklist {
     try sessions { session in
       if firstProfile[session.app] == nil {
         let profile = profiles.profile(session.profile, version: session.profileVersion).profile
-        firstProfile[session.app] = AppProfile(name: session.profile, version: session.profileVersion, rules: .init(profile))
+        firstProfile[session.app] = AppProfile(
+          name: session.profile, version: session.profileVersion, rules: .init(profile))
       }
       digests[session.app, default: [:]][session.platform, default: SessionDigest()].add(
         session, profile: firstProfile[session.app]!.rules)
@@ -160,7 +161,8 @@ package struct QAChecklist {
       return result(
         .noPrematureHide, completed,
         evidence:
-          "\(completed.failing) of \(completed.judged) completed refreshes (\(digest.slowLoads) slow loads) hid before load_complete")
+          "\(completed.failing) of \(completed.judged) completed refreshes (\(digest.slowLoads) slow loads) hid before load_complete"
+      )
     }
 
     private func noLateHide() -> QAItemResult {
@@ -176,7 +178,8 @@ package struct QAChecklist {
       let labelled = digest.tally(of: ProfileRule.labelText)
       return result(
         .labelCopy, labelled,
-        evidence: "\(digest.labelViolations) labels with other copy in \(labelled.failing) of \(labelled.judged) sessions")
+        evidence:
+          "\(digest.labelViolations) labels with other copy in \(labelled.failing) of \(labelled.judged) sessions")
     }
 
     private func emptyState() -> QAItemResult {

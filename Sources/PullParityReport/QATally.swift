@@ -24,7 +24,8 @@ package enum QATally: CaseIterable, Sendable {
     switch self {
     case .dragTracking:
       guard m.maxSampleGapMs != nil || m.maxOffsetError != nil else { return nil }
-      return (m.maxOffsetError ?? 0) > QAChecklist.maxOffsetError || (m.maxSampleGapMs ?? 0) > QAChecklist.maxSampleGapMs
+      return (m.maxOffsetError ?? 0) > QAChecklist.maxOffsetError
+        || (m.maxSampleGapMs ?? 0) > QAChecklist.maxSampleGapMs
     case .fastLoads: return completed && (m.loadMs ?? .infinity) < minHoldMs ? m.flash == true : nil
     case .prematureHide: return completed ? m.prematureHide == true : nil
     case .lateHide: return completed ? m.lateHide == true : nil

@@ -44,7 +44,8 @@ package struct ReportContext: Equatable, Sendable, Encodable {
   mutating func include(_ session: SessionRecord) {
     include(startedAtMs: session.startedAtMs)
     guard session.eventCount > SessionSize.suspectEventCount else { return }
-    SuspectSession.insert(SuspectSession(sessionID: session.sessionID, events: session.eventCount), into: &suspectSessions)
+    SuspectSession.insert(
+      SuspectSession(sessionID: session.sessionID, events: session.eventCount), into: &suspectSessions)
   }
 
   /// Counts the sessions of a digest, as `include` counts each of them.

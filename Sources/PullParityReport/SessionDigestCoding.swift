@@ -17,7 +17,7 @@ package enum SessionDigestCoding {
     out.int(digest.values.count)
     for values in digest.values {
       out.int(values.count)
-      values.forEach { out.double($0) }
+      for value in values { out.double(value) }
     }
     out.int(digest.rates.count)
     for rate in digest.rates {
@@ -25,14 +25,14 @@ package enum SessionDigestCoding {
       out.int(rate.denominator)
     }
     out.int(digest.rules.count)
-    digest.rules.forEach { out.tally($0) }
+    for tally in digest.rules { out.tally(tally) }
     out.int(digest.suspects.count)
     for suspect in digest.suspects {
       out.string(suspect.sessionID)
       out.int(suspect.events)
     }
     out.int(digest.qa.count)
-    digest.qa.forEach { out.tally($0) }
+    for tally in digest.qa { out.tally(tally) }
     out.optional(digest.worstSampleGapMs)
     out.optional(digest.worstOffsetError)
     out.int(digest.slowLoads)
@@ -45,7 +45,9 @@ package enum SessionDigestCoding {
     var input = Reader(bytes: bytes)
     var digest = SessionDigest()
     guard let counts = input.ints(4) else { return nil }
-    (digest.sessions, digest.completed, digest.cancelled, digest.incomplete) = (counts[0], counts[1], counts[2], counts[3])
+    (digest.sessions, digest.completed, digest.cancelled, digest.incomplete) = (
+      counts[0], counts[1], counts[2], counts[3]
+    )
     guard let first = input.optional(), let last = input.optional() else { return nil }
     (digest.firstStartedMs, digest.lastStartedMs) = (first, last)
     guard input.int() == digest.values.count else { return nil }
@@ -96,7 +98,7 @@ package enum SessionDigestCoding {
       int(tally.judged)
       int(tally.failing)
       int(tally.examples.count)
-      tally.examples.forEach { string($0) }
+      for id in tally.examples { string(id) }
     }
   }
 
@@ -133,7 +135,9 @@ package enum SessionDigestCoding {
     mutating func doubles() -> [Double]? {
       guard let count = int(), count >= 0, count <= (bytes.count - offset) / 8 else { return nil }
       let values = bytes.withUnsafeBytes { raw in
-        (0..<count).map { Double(bitPattern: UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: offset + 8 * $0, as: UInt64.self))) }
+        (0..<count).map {
+          Double(bitPattern: UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: offset + 8 * $0, as: UInt64.self)))
+        }
       }
       offset += 8 * count
       return values

@@ -35,7 +35,8 @@ package struct ReportQueries {
     let statement = try RawStatement(db, sql)
     for (index, value) in values.enumerated() { statement.bind(Int32(index + 1), value) }
     let columns = SessionRecordColumns(statement)
-    var kinds = try few
+    var kinds =
+      try few
       ? SessionViolationKinds.read(db, sessionsWhere: clause, values) : SessionViolationKinds.read(db)
     try statement.forEachRow("reading the selected sessions") { try body(columns.record($0, kinds: &kinds)) }
   }

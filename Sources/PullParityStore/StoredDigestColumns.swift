@@ -3,7 +3,9 @@ struct StoredDigestColumns {
   private let day, app, profile, profileVersion, platform, trigger, screen, appVersion, sessions, digest: Int32
 
   init(_ s: RawStatement) {
-    (day, app, profile, profileVersion) = (s.column("day"), s.column("app"), s.column("profile"), s.column("profile_version"))
+    (day, app, profile, profileVersion) = (
+      s.column("day"), s.column("app"), s.column("profile"), s.column("profile_version")
+    )
     (platform, trigger, screen) = (s.column("platform"), s.column("trigger"), s.column("screen"))
     (appVersion, sessions, digest) = (s.column("app_version"), s.column("sessions"), s.column("digest"))
   }

@@ -9,10 +9,11 @@ import Testing
 /// Digests of disjoint groups of sessions merge into the digest of all of them, survive their
 /// stored encoding, and an upgraded file gets them at its first write.
 @Suite struct SessionDigestTests {
-  static let sessions = ReportFormatFixture.sessions + [
-    SuspectSessionTests.record("zz-suspect", events: SessionSize.suspectEventCount + 1),
-    SuspectSessionTests.record("aa-suspect", events: SessionSize.suspectEventCount + 1),
-  ]
+  static let sessions =
+    ReportFormatFixture.sessions + [
+      SuspectSessionTests.record("zz-suspect", events: SessionSize.suspectEventCount + 1),
+      SuspectSessionTests.record("aa-suspect", events: SessionSize.suspectEventCount + 1),
+    ]
 
   static func digest(_ sessions: some Sequence<SessionRecord>) -> SessionDigest {
     var digest = SessionDigest()
@@ -74,7 +75,7 @@ import Testing
   @Test func theChecklistTakesDigestsOfOneProfileVersionPerApp() {
     let checklist = QAChecklist(profiles: SessionProfiles(stored: []))
     var digests = CellDigests(profiles: checklist.profiles)
-    Self.sessions.forEach { digests.add($0) }
+    for session in Self.sessions { digests.add(session) }
     let fromDigests = checklist.evaluate(context: ReportFormatFixture.context, digests: digests.byCell)
     #expect(fromDigests == checklist.evaluate(sessions: Self.sessions, context: ReportFormatFixture.context))
 
@@ -101,16 +102,19 @@ import Testing
       }
     }
     let database = try PullParityDatabase(path: path)
-    let stale = { try database.read { db in try Int64.fetchAll(db, sql: "SELECT day FROM stale_digest_days ORDER BY day") } }
+    let stale = {
+      try database.read { db in try Int64.fetchAll(db, sql: "SELECT day FROM stale_digest_days ORDER BY day") }
+    }
     #expect(try stale() == [20_000, 20_002])
     #expect(try DigestRefresh.run(database) == 2)
     #expect(try stale() == [])
     let rows = try database.read { db in
       try Row.fetchAll(db, sql: "SELECT day, sessions, digest_version FROM session_digests ORDER BY day")
     }
-    #expect(rows.map { [$0["day"], $0["sessions"], $0["digest_version"]] as [Int] } == [
-      [20_000, 2, SessionDigestCoding.version], [20_002, 1, SessionDigestCoding.version],
-    ])
+    #expect(
+      rows.map { [$0["day"], $0["sessions"], $0["digest_version"]] as [Int] } == [
+        [20_000, 2, SessionDigestCoding.version], [20_002, 1, SessionDigestCoding.version],
+      ])
     #expect(try DigestRefresh.run(database) == 0)
   }
 }

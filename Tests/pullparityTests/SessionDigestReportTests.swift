@@ -13,14 +13,15 @@ import Testing
 
   /// Every format that is built from the figures alone, every grouping, and the filters that
   /// digests can answer.
-  static let cases: [[String]] = ["text", "markdown", "json", "csv"].flatMap { format in
-    ["trigger", "screen", "app_version", "all"].map { ["report", "--format", format, "--by", $0] }
-  } + [
-    ["report", "--app", "padel"], ["report", "--platform", "ios", "--format", "json"],
-    ["report", "--app", "ffci", "--screen", "TabPageView"],
-    ["report", "--app", "padel", "--app-version", "3.8.1", "--format", "csv"],
-    ["qa"], ["qa", "--format", "json"], ["qa", "--app", "padel", "--platform", "ios"], ["qa", "--app", "phlock"],
-  ]
+  static let cases: [[String]] =
+    ["text", "markdown", "json", "csv"].flatMap { format in
+      ["trigger", "screen", "app_version", "all"].map { ["report", "--format", format, "--by", $0] }
+    } + [
+      ["report", "--app", "padel"], ["report", "--platform", "ios", "--format", "json"],
+      ["report", "--app", "ffci", "--screen", "TabPageView"],
+      ["report", "--app", "padel", "--app-version", "3.8.1", "--format", "csv"],
+      ["qa"], ["qa", "--format", "json"], ["qa", "--app", "padel", "--platform", "ios"], ["qa", "--app", "phlock"],
+    ]
 
   @Test(arguments: cases) func digestsGiveTheResultOfEverySession(_ arguments: [String]) throws {
     let fromDigests = try Self.run(SampleDatabase.path, arguments)
@@ -85,7 +86,8 @@ import Testing
     let path = try Self.copyOfSample(in: dir)
     let before = try Self.report(path, []).stdout
     try DatabaseQueue(path: path).write { db in
-      try db.execute(sql: "UPDATE session_digests SET digest = x'0102' WHERE rowid = (SELECT min(rowid) FROM session_digests)")
+      try db.execute(
+        sql: "UPDATE session_digests SET digest = x'0102' WHERE rowid = (SELECT min(rowid) FROM session_digests)")
     }
     #expect(try Self.report(path, []).stdout == before)
   }

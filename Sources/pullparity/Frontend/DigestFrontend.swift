@@ -9,7 +9,8 @@ enum DigestFrontend {
     do {
       try DigestRefresh.run(database)
     } catch {
-      let note = "Note: the report digests were not brought up to date (\(error)); reports read those days' "
+      let note =
+        "Note: the report digests were not brought up to date (\(error)); reports read those days' "
         + "sessions until the next ingest, replay or load."
       try? FileHandleOutput.standardError.write(TerminalText.escaped(note) + "\n")
     }

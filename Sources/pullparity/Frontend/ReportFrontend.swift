@@ -89,7 +89,10 @@ struct ReportFrontend {
     let used = try queries.forEachDigestOrSession(
       filter, version: SessionDigestCoding.version,
       digest: { stored in
-        guard let digest = SessionDigestCoding.decode(stored.bytes) else { return undecodable = true }
+        guard let digest = SessionDigestCoding.decode(stored.bytes) else {
+          undecodable = true
+          return
+        }
         digests.add(digest, of: stored.cell)
       },
       session: { digests.add($0) })

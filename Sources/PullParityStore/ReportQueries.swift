@@ -157,12 +157,8 @@ package struct ReportQueries {
           """)
       }
       for day in try Int64.fetchAll(db, sql: "SELECT day FROM stale_digest_days") {
-        let range = StoredDigest.filter(SessionFilter(), day: day)
-        try add(
-          """
-          SELECT outcome, count(*) AS sessions FROM sessions
-          WHERE started_at_ms >= ? AND started_at_ms < ? GROUP BY outcome
-          """, [range.sinceMs, range.untilMs])
+        let (clause, arguments) = StoredDigest.filter(SessionFilter(), day: day).sql()
+        try add("SELECT outcome, count(*) AS sessions FROM sessions s WHERE \(clause) GROUP BY outcome", arguments)
       }
       return counts.filter { $0.value > 0 }
     }

@@ -9,6 +9,9 @@ package struct SessionFilter: Equatable, Sendable, Codable {
   package var untilMs: Double?
   package var appVersion: String?
   package var screen: String?
+  /// Sessions of this UTC day as schema 6 numbers days (`CAST(started_at_ms / 86400000 AS
+  /// INTEGER)`, what its triggers mark stale): the digests' own partition, never printed.
+  package var digestDay: Int64?
 
   package init(
     app: String? = nil, platform: String? = nil, sinceMs: Double? = nil, untilMs: Double? = nil,
@@ -54,6 +57,15 @@ package struct SessionFilter: Equatable, Sendable, Codable {
     add("s.screen = ?", screen)
     add("s.started_at_ms >= ?", sinceMs)
     add("s.started_at_ms < ?", untilMs)
+    if let digestDay {
+      // The range (a millisecond wider on each side than the day) lets the index find the
+      // sessions; the day itself is computed as the triggers compute it, so that a start a
+      // rounding away from midnight falls on the day they marked.
+      let start = Double(digestDay) * 86_400_000
+      add("s.started_at_ms >= ?", start - 1)
+      add("s.started_at_ms < ?", start + 86_400_000 + 1)
+      add("CAST(s.started_at_ms / 86400000 AS INTEGER) = ?", digestDay)
+    }
     return (conditions.isEmpty ? "1" : conditions.joined(separator: " AND "), arguments)
   }
 }

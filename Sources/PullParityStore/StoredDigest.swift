@@ -22,15 +22,10 @@ package struct StoredDigest: Sendable {
     self.bytes = bytes
   }
 
-  /// The milliseconds in a UTC day: a session's day is its start divided by this, rounded down
-  /// (the triggers of schema 0006 compute the same).
-  package static let dayMs = 86_400_000.0
-
   /// The sessions that started on `day`, with the rest of `filter`.
   package static func filter(_ filter: SessionFilter, day: Int64) -> SessionFilter {
     var filter = filter
-    filter.sinceMs = Double(day) * dayMs
-    filter.untilMs = Double(day + 1) * dayMs
+    filter.digestDay = day
     return filter
   }
 }

@@ -4,7 +4,7 @@ extension ReportQueries {
   /// The selection as stored digests where they are current and as sessions where they are
   /// not, in one read, so that the two never overlap or miss a session: the digests of
   /// `version` of every day no write has touched since they were counted, and every session of
-  /// the other days. `filter` must not select a time range (digests are by whole day).
+  /// the other days. `filter` must select whole days (`StoredDigest.days(of:)`).
   ///
   /// Returns false, having handed over nothing, when no digest is current (a file written
   /// before schema 6, or not refreshed since): the caller then reads the sessions, all at
@@ -13,11 +13,13 @@ extension ReportQueries {
     _ filter: SessionFilter, version: Int, digest: (StoredDigest) throws -> Void,
     session: (SessionRecord) throws -> Void
   ) throws -> Bool {
-    precondition(filter.sinceMs == nil && filter.untilMs == nil, "digests are by whole day")
+    guard let days = StoredDigest.days(of: filter) else { preconditionFailure("digests are by whole day") }
     return try database.read { db in
       guard try db.tableExists("session_digests") else { return false }
-      let stale = try Self.staleDays(db, version: version)
-      let digests = try Self.digests(db, filter, version: version, excluding: stale)
+      let stale = try Self.staleDays(db, version: version).filter { day in
+        days.from.map { day >= $0 } != false && days.until.map { day < $0 } != false
+      }
+      let digests = try Self.digests(db, filter, days: days, version: version, excluding: stale)
       guard !digests.isEmpty else { return false }
       try digests.forEach(digest)
       for day in stale.sorted() {
@@ -36,19 +38,32 @@ extension ReportQueries {
         arguments: [version]))
   }
 
-  private static func digests(_ db: Database, _ filter: SessionFilter, version: Int, excluding stale: Set<Int64>)
-    throws -> [StoredDigest]
-  {
-    let (clause, values) = filter.sqlValues()
+  /// The current digests of the selected cells and days.
+  private static func digests(
+    _ db: Database, _ filter: SessionFilter, days: (from: Int64?, until: Int64?), version: Int,
+    excluding stale: Set<Int64>
+  ) throws -> [StoredDigest] {
+    var cells = filter
+    (cells.sinceMs, cells.untilMs) = (nil, nil)
+    var (clause, values) = cells.sqlValues()
+    clause += " AND s.digest_version = ?"
+    values.append(version.databaseValue)
+    if let from = days.from {
+      clause += " AND s.day >= ?"
+      values.append(from.databaseValue)
+    }
+    if let until = days.until {
+      clause += " AND s.day < ?"
+      values.append(until.databaseValue)
+    }
     let statement = try RawStatement(
       db,
       """
       SELECT s.day, s.app, s.profile, s.profile_version, s.platform, s."trigger", s.screen, s.app_version,
              s.sessions, s.digest
-      FROM session_digests s WHERE \(clause) AND s.digest_version = ?
+      FROM session_digests s WHERE \(clause)
       """)
     for (index, value) in values.enumerated() { statement.bind(Int32(index + 1), value) }
-    statement.bind(Int32(values.count + 1), version)
     let columns = StoredDigestColumns(statement)
     var digests: [StoredDigest] = []
     try statement.forEachRow("reading the session digests") { row in

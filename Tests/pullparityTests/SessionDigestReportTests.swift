@@ -11,8 +11,7 @@ import Testing
 @Suite struct SessionDigestReportTests {
   static let environment = ["SOURCE_DATE_EPOCH": "1795000000"]
 
-  /// Every format that is built from the figures alone, every grouping, and the filters that
-  /// digests can answer.
+  /// Every format that is built from the figures alone, every grouping, and the filters.
   static let cases: [[String]] =
     ["text", "markdown", "json", "csv"].flatMap { format in
       ["trigger", "screen", "app_version", "all"].map { ["report", "--format", format, "--by", $0] }
@@ -21,6 +20,10 @@ import Testing
       ["report", "--app", "ffci", "--screen", "TabPageView"],
       ["report", "--app", "padel", "--app-version", "3.8.1", "--format", "csv"],
       ["qa"], ["qa", "--format", "json"], ["qa", "--app", "padel", "--platform", "ios"], ["qa", "--app", "phlock"],
+      // Whole days (dates are midnight UTC) come from the digests; a time that cuts a day does not.
+      ["report", "--since", "2026-11-17", "--until", "2026-11-19", "--format", "json"],
+      ["qa", "--since", "2026-11-18", "--format", "json"], ["report", "--until", "2026-11-18", "--by", "all"],
+      ["report", "--since", "2026-11-17T12:00:00Z", "--format", "json"],
     ]
 
   @Test(arguments: cases) func digestsGiveTheResultOfEverySession(_ arguments: [String]) throws {
@@ -52,6 +55,12 @@ import Testing
     }
     #expect(try Self.report(path, []).stdout != before)
     #expect(try Self.report(path, ["--from-sessions"]).stdout == before)
+    // A window of whole days reads the digests too; one that cuts a day reads the sessions.
+    let wholeDays = ["--since", "2026-11-01", "--until", "2026-12-01"]
+    let fromSessions = try Self.report(path, wholeDays + ["--from-sessions"]).stdout
+    #expect(try Self.report(path, wholeDays).stdout != fromSessions)
+    let cut = ["--since", "2026-11-01T00:00:00.001Z"]
+    #expect(try Self.report(path, cut).stdout == (try Self.report(path, cut + ["--from-sessions"])).stdout)
   }
 
   /// A session changed behind PullParity's back marks its day stale: the report reads that

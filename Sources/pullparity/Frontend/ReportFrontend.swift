@@ -80,10 +80,11 @@ struct ReportFrontend {
   }
 
   /// The selection's digests by cell, from the stored day digests and the sessions of days
-  /// whose digests are stale; nil when they cannot be used: a time range (digests are by whole
-  /// day), no current digest, one that does not decode, or `fromSessions`.
+  /// whose digests are stale; nil when they cannot be used: a time range that cuts a day
+  /// (digests are by whole UTC day), no current digest, one that does not decode, or
+  /// `fromSessions`.
   private func digests(_ filter: SessionFilter, profiles: SessionProfiles) throws -> [SessionCell: SessionDigest]? {
-    guard !fromSessions, filter.sinceMs == nil, filter.untilMs == nil else { return nil }
+    guard !fromSessions, StoredDigest.days(of: filter) != nil else { return nil }
     var digests = CellDigests(profiles: profiles)
     var undecodable = false
     let used = try queries.forEachDigestOrSession(

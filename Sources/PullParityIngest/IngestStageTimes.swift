@@ -14,6 +14,9 @@ package struct IngestStageTimes: Sendable, Equatable {
   package var commit = 0.0
   /// The writer waiting for the next parsed chunk.
   package var waitingForInput = 0.0
+  /// After the run: counting the report digests of the days it touched (the command does it,
+  /// not the ingest, so it is not part of the wall time).
+  package var reportDigests = 0.0
   /// Sessions read back and derived from all their stored events: once per transaction that
   /// touched a session with events stored before (not a time: the count that keeps a huge
   /// session from costing quadratic time).

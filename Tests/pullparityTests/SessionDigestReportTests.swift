@@ -40,6 +40,17 @@ import Testing
     #expect(stale == 0)
   }
 
+  /// `--stats` accounts for the digests counted after the run, apart from the run's wall time.
+  @Test func ingestStatsNameTheTimeSpentOnDigests() throws {
+    let dir = try TemporaryDirectory()
+    let run = try CommandRun.pullparity([
+      "ingest", "--quiet", "--stats", "--db", dir.path("s.sqlite"), RepositoryPaths.sampleEvents.path,
+    ])
+    #expect(run.exitCode == 0)
+    #expect(run.stdout.contains(/\n  wall +\d+\.\d\d\n  then report digests +\d+\.\d\d\n/))
+    #expect(try Self.state(dir.path("s.sqlite")).digests > 0)
+  }
+
   /// The digests are what the report reads: one swapped for another cell's changes the report,
   /// and only `--from-sessions` still gives the true one.
   @Test func theReportReadsTheStoredDigests() throws {

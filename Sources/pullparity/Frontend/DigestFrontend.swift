@@ -5,7 +5,10 @@ import PullParityStore
 /// here costs speed, not correctness (reports read the sessions of days whose digests are
 /// stale), so it is a note on stderr and never changes the command's outcome.
 enum DigestFrontend {
-  static func refresh(_ database: PullParityDatabase) {
+  /// Returns the seconds it took.
+  @discardableResult
+  static func refresh(_ database: PullParityDatabase) -> Double {
+    let start = database.clock.elapsed()
     do {
       try DigestRefresh.run(database)
     } catch {
@@ -14,5 +17,6 @@ enum DigestFrontend {
         + "sessions until the next ingest, replay or load."
       try? FileHandleOutput.standardError.write(TerminalText.escaped(note) + "\n")
     }
+    return database.clock.seconds(since: start)
   }
 }

@@ -18,11 +18,11 @@ struct IngestFrontend {
     let inputs = try InputCatalog.expand(paths)
     InterruptFlag.install()
     var progressBar = ProgressBar(quiet: quiet)
-    let summary = try Ingestor(database: database, options: options).run(
+    var summary = try Ingestor(database: database, options: options).run(
       inputs, shouldStop: { InterruptFlag.isRequested }, progress: { progressBar.update($0) })
     progressBar.finish()
     // An interrupted run should stop now; the next run brings the digests up to date.
-    if summary.stoppedAt == nil { DigestFrontend.refresh(database) }
+    if summary.stoppedAt == nil { summary.stageTimes.reportDigests = DigestFrontend.refresh(database) }
     return summary
   }
 
@@ -103,6 +103,9 @@ struct IngestFrontend {
     lines.append(
       "  " + "wall".padding(toLength: 30, withPad: " ", startingAt: 0)
         + String(format: "%7.2f", summary.durationSeconds))
+    lines.append(
+      "  " + "then report digests".padding(toLength: 30, withPad: " ", startingAt: 0)
+        + String(format: "%7.2f", t.reportDigests))
     return lines.joined(separator: "\n") + "\n"
   }
 }

@@ -44,7 +44,9 @@ struct ChunkBuilder {
     }
   }
 
-  mutating func add(_ event: Event, sourceIndex: Int, line: InputLine) {
+  /// Takes the event over (`consuming`): it moves into the session's events instead of being
+  /// copied there, string by string, and released by the caller.
+  mutating func add(_ event: consuming Event, sourceIndex: Int, line: InputLine) {
     let sessionIndex: Int
     let identity = ByteIdentity(event.sessionID)
     if let known = sessionIndexByID[identity] {

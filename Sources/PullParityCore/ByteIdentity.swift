@@ -22,7 +22,8 @@ package struct ByteIdentity: Hashable, Sendable, Comparable, CustomStringConvert
         sameBytes(UnsafeRawBufferPointer(left), UnsafeRawBufferPointer(right))
       }
     }
-    if let same, let same { return same }
+    // Native strings always lend their bytes; the view's walk is for any other.
+    if let same = same ?? nil { return same }
     return lhs.text.utf8.elementsEqual(rhs.text.utf8)
   }
 

@@ -237,8 +237,7 @@ package enum EventDecoder {
 
   /// `EventType(rawValue:)` hashes the name on every call (1 % of an ingest's CPU in `perf`); the
   /// names are few and short, so they are compared in turn, the commonest first.
-  private static let typesByName = EventType.allCases
-    .sorted { ($0 == .pullMove ? 0 : 1) < ($1 == .pullMove ? 0 : 1) }
+  private static let typesByName = ([.pullMove] + EventType.allCases.filter { $0 != .pullMove })
     .map { (name: $0.rawValue, type: $0) }
 
   private static func eventType(named name: String) -> EventType? {

@@ -13,12 +13,33 @@ package struct ByteIdentity: Hashable, Sendable, Comparable, CustomStringConvert
   }
 
   package static func == (lhs: ByteIdentity, rhs: ByteIdentity) -> Bool {
-    // Over the contiguous bytes, not the generic UTF-8 view: ids are compared on every
-    // dictionary probe of ingest and report, and the view's element-by-element walk showed in
-    // profiles.
-    var (left, right) = (lhs.text, rhs.text)
-    guard left.utf8.count == right.utf8.count else { return false }
-    return left.withUTF8 { left in right.withUTF8 { right in left.elementsEqual(right) } }
+    // Over the contiguous bytes, eight at a time, and without copying either string: ids are
+    // compared on every dictionary probe of ingest and report, and both the UTF-8 view's walk
+    // and a byte-by-byte loop (with a retain of each side) showed in profiles.
+    guard lhs.text.utf8.count == rhs.text.utf8.count else { return false }
+    let same = lhs.text.utf8.withContiguousStorageIfAvailable { left in
+      rhs.text.utf8.withContiguousStorageIfAvailable { right in
+        sameBytes(UnsafeRawBufferPointer(left), UnsafeRawBufferPointer(right))
+      }
+    }
+    // Native strings always lend their bytes; the view's walk is for any other.
+    if let same = same ?? nil { return same }
+    return lhs.text.utf8.elementsEqual(rhs.text.utf8)
+  }
+
+  /// Two buffers of the same length hold the same bytes.
+  private static func sameBytes(_ left: UnsafeRawBufferPointer, _ right: UnsafeRawBufferPointer) -> Bool {
+    var offset = 0
+    while offset + 8 <= left.count {
+      let word = left.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+      guard word == right.loadUnaligned(fromByteOffset: offset, as: UInt64.self) else { return false }
+      offset += 8
+    }
+    while offset < left.count {
+      guard left[offset] == right[offset] else { return false }
+      offset += 1
+    }
+    return true
   }
 
   /// Byte order, as SQLite's BINARY collation sorts ids.

@@ -13,19 +13,27 @@ public enum SessionMachine {
   public static func reduce(
     _ state: inout SessionState, _ event: Event, profile: Profile
   ) -> [Violation] {
-    if state.screen == nil { state.screen = event.screen }
-    let at = event.timestamp
-    if let findings = GestureReducer.reduce(&state, event.payload, at: at, profile: profile)
-      ?? FeedbackReducer.reduce(&state, event.payload, at: at, profile: profile)
-      ?? RefreshReducer.reduce(&state, event.payload, at: at, profile: profile)
-      ?? ContentReducer.reduce(&state, event.payload, at: at, profile: profile)
+    reduce(&state, event.payload, at: event.timestamp, screen: event.screen, profile: profile)
+  }
+
+  /// The same from the only parts of an event the machine reads. `SessionDeriver` passes these
+  /// from events it holds in place: passing a whole `Event` copied it (every string retained and
+  /// released) for every event of an ingest.
+  static func reduce(
+    _ state: inout SessionState, _ payload: EventPayload, at: Double, screen: String?, profile: Profile
+  ) -> [Violation] {
+    if state.screen == nil { state.screen = screen }
+    if let findings = GestureReducer.reduce(&state, payload, at: at, profile: profile)
+      ?? FeedbackReducer.reduce(&state, payload, at: at, profile: profile)
+      ?? RefreshReducer.reduce(&state, payload, at: at, profile: profile)
+      ?? ContentReducer.reduce(&state, payload, at: at, profile: profile)
     {
       return findings
     }
     return [
       Violation(
         kind: .unexpectedEvent, at: at, expected: "an event allowed while \(state.phase.rawValue)",
-        actual: "\(event.type.rawValue) while \(state.phase.rawValue)")
+        actual: "\(payload.type.rawValue) while \(state.phase.rawValue)")
     ]
   }
 }

@@ -20,8 +20,6 @@ struct ChunkBuilder {
   /// Each session's events, grouped as they arrive so deriving needs no further copies.
   private var sessionEvents: [[RecordedEvent]] = []
   private var sessionIndexByID: [ByteIdentity: Int] = [:]
-  private var seenIDKeys: Set<Int64> = []
-  private var repeatedIDKeys: Set<Int64> = []
 
   init(profiles: ProfileCatalog, sourceNames: [String], expectedLines: Int, maxLineBytes: Int) {
     self.profiles = profiles
@@ -44,7 +42,9 @@ struct ChunkBuilder {
     }
   }
 
-  mutating func add(_ event: Event, sourceIndex: Int, line: InputLine) {
+  /// Takes the event over (`consuming`): it moves into the session's events instead of being
+  /// copied there, string by string, and released by the caller.
+  mutating func add(_ event: consuming Event, sourceIndex: Int, line: InputLine) {
     let sessionIndex: Int
     let identity = ByteIdentity(event.sessionID)
     if let known = sessionIndexByID[identity] {
@@ -62,7 +62,6 @@ struct ChunkBuilder {
       raw: chunk.copy(line.bytes), timestamp: event.timestamp, seq: event.seq,
       idKey: EventKey.of(event.eventID), sessionIndex: sessionIndex, sourceIndex: sourceIndex,
       line: line.number, byteOffset: line.byteOffset)
-    if !seenIDKeys.insert(row.idKey).inserted { repeatedIDKeys.insert(row.idKey) }
     chunk.rows.append(row)
     if derivesSessions {
       sessionEvents[sessionIndex].append(
@@ -113,6 +112,7 @@ struct ChunkBuilder {
         chunk.sessions[index].derived = SessionDeriver.derive(sessionEvents[index], profiles: profiles)
       }
     }
+    let repeatedIDKeys = Self.repeatedKeys(of: chunk.rows)
     if !repeatedIDKeys.isEmpty {
       for index in chunk.rows.indices where repeatedIDKeys.contains(chunk.rows[index].idKey) {
         chunk.rows[index].idRepeatsInChunk = true
@@ -121,10 +121,17 @@ struct ChunkBuilder {
     }
     let full = chunk
     chunk = IngestChunk(expectedLines: full.rows.capacity)
-    seenIDKeys.removeAll(keepingCapacity: true)
-    repeatedIDKeys.removeAll(keepingCapacity: true)
     sessionEvents.removeAll(keepingCapacity: true)
     sessionIndexByID.removeAll(keepingCapacity: true)
     return full
+  }
+
+  /// The id keys held by more than one row. Sorted once per chunk rather than hashed into a set
+  /// row by row: the set's inserts were 1.4 % of an ingest's CPU in `perf`, the sort a fraction.
+  private static func repeatedKeys(of rows: [EventRow]) -> Set<Int64> {
+    let keys = rows.map(\.idKey).sorted()
+    var repeated: Set<Int64> = []
+    for index in keys.indices.dropFirst() where keys[index] == keys[index - 1] { repeated.insert(keys[index]) }
+    return repeated
   }
 }

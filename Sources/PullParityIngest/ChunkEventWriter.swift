@@ -35,10 +35,14 @@ struct ChunkEventWriter {
     var start = 0
     // Grouping pays for inserts; looking up duplicates one by one is faster than in groups.
     if groupable {
+      // The closure reads copies of what it needs: calling a method of `self` from it copied the
+      // whole writer (its arrays retained and released) for every row.
+      let (rows, refs, sourceIDs) = (chunk.rows, refs, sourceIDs)
       while start + size <= indices.count, !lastWasDuplicate {
         let group = Array(indices[start..<(start + size)])
         let results = try tx.storeGroup(
-          { fields(group[$0], arena) }, idKeys: group.map { chunk.rows[$0].idKey }, lookFirst: lastWasDuplicate)
+          { Self.fields(rows[group[$0]], refs: refs, sourceIDs: sourceIDs, arena) },
+          idKeys: group.map { rows[$0].idKey }, lookFirst: lastWasDuplicate)
         for (index, result) in zip(group, results) { try record(index, result.outcome, result.pk, arena) }
         start += size
       }
@@ -58,8 +62,13 @@ struct ChunkEventWriter {
   }
 
   private func fields(_ index: Int, _ arena: UnsafeRawBufferPointer) -> EventFields {
-    let row = chunk.rows[index]
-    return EventFields(
+    Self.fields(chunk.rows[index], refs: refs, sourceIDs: sourceIDs, arena)
+  }
+
+  private static func fields(
+    _ row: EventRow, refs: [Int64], sourceIDs: [Int64], _ arena: UnsafeRawBufferPointer
+  ) -> EventFields {
+    EventFields(
       eventID: row.eventID.bytes(in: arena), sessionID: row.sessionID.bytes(in: arena),
       platform: row.platform.bytes(in: arena), app: row.app.bytes(in: arena), type: row.type.bytes(in: arena),
       raw: row.raw.bytes(in: arena), timestamp: row.timestamp, seq: row.seq,

@@ -13,7 +13,7 @@ package enum EventDecoder {
   /// byte order mark.
   package static let rulesVersion = 2
 
-  package static func decode(_ fields: ExtractedFields) -> Result<Event, Rejection> {
+  package static func decode(_ fields: some EventFieldSource) -> Result<Event, Rejection> {
     do {
       return .success(try decodeEvent(fields))
     } catch let rejection as Rejection {
@@ -23,11 +23,11 @@ package enum EventDecoder {
     }
   }
 
-  private static func decodeEvent(_ f: ExtractedFields) throws -> Event {
+  private static func decodeEvent(_ f: some EventFieldSource) throws -> Event {
     let eventID = try identifier(f, .eventID)
     let sessionID = try identifier(f, .sessionID)
     let typeName = try requiredString(f, .type)
-    guard let type = EventType(rawValue: typeName) else {
+    guard let type = eventType(named: typeName) else {
       throw Rejection(.unknownType, "`type` \(quoted(typeName)) is not an event type")
     }
     let timestamp = try decodeTimestamp(f[.ts])
@@ -55,7 +55,7 @@ package enum EventDecoder {
     )
   }
 
-  private static func decodePayload(_ type: EventType, _ f: ExtractedFields) throws -> EventPayload {
+  private static func decodePayload(_ type: EventType, _ f: some EventFieldSource) throws -> EventPayload {
     switch type {
     case .pullStart: return .pullStart
     case .pullMove: return .pullMove(distance: try distance(f), offset: try optionalNumber(f, .offset))
@@ -119,7 +119,7 @@ package enum EventDecoder {
     return ms
   }
 
-  private static func identifier(_ f: ExtractedFields, _ field: EventField) throws -> String {
+  private static func identifier(_ f: some EventFieldSource, _ field: EventField) throws -> String {
     let value = try requiredString(f, field)
     guard !value.isEmpty else { throw Rejection(.invalidValue, "`\(field.path)` must not be empty") }
     // Counting characters is only needed when the bytes could exceed the limit.
@@ -130,7 +130,7 @@ package enum EventDecoder {
     return value
   }
 
-  private static func distance(_ f: ExtractedFields) throws -> Double {
+  private static func distance(_ f: some EventFieldSource) throws -> Double {
     let value = try requiredNumber(f, .distance)
     guard value >= 0 else {
       throw Rejection(.invalidValue, "`distance` \(NumberText.format(value)) must be ≥ 0")
@@ -138,7 +138,7 @@ package enum EventDecoder {
     return value
   }
 
-  private static func requiredString(_ f: ExtractedFields, _ field: EventField) throws -> String {
+  private static func requiredString(_ f: some EventFieldSource, _ field: EventField) throws -> String {
     switch f[field] {
     case .string(let value): return value
     case nil: throw Rejection(.missingField, "missing field `\(field.path)`")
@@ -146,7 +146,7 @@ package enum EventDecoder {
     }
   }
 
-  private static func optionalString(_ f: ExtractedFields, _ field: EventField) throws -> String? {
+  private static func optionalString(_ f: some EventFieldSource, _ field: EventField) throws -> String? {
     switch f[field] {
     case .string(let value): return value
     case nil, .null: return nil
@@ -157,7 +157,7 @@ package enum EventDecoder {
   /// Fields that only describe (versions, device, error texts) and decide nothing: a number
   /// is kept as its text (`"app_version": 2`), any other type is left to the raw line rather
   /// than costing the event (`"error": {"code": 500}`).
-  private static func descriptiveText(_ f: ExtractedFields, _ field: EventField) -> String? {
+  private static func descriptiveText(_ f: some EventFieldSource, _ field: EventField) -> String? {
     switch f[field] {
     case .string(let value): value
     case .number(let value): NumberText.format(value)
@@ -165,14 +165,14 @@ package enum EventDecoder {
     }
   }
 
-  private static func requiredNumber(_ f: ExtractedFields, _ field: EventField) throws -> Double {
+  private static func requiredNumber(_ f: some EventFieldSource, _ field: EventField) throws -> Double {
     guard let value = try optionalNumber(f, field) else {
       throw Rejection(.missingField, "missing field `\(field.path)`")
     }
     return value
   }
 
-  private static func optionalNumber(_ f: ExtractedFields, _ field: EventField) throws -> Double? {
+  private static func optionalNumber(_ f: some EventFieldSource, _ field: EventField) throws -> Double? {
     switch f[field] {
     case .number(let value): return value
     case nil, .null: return nil
@@ -180,7 +180,7 @@ package enum EventDecoder {
     }
   }
 
-  private static func optionalInteger(_ f: ExtractedFields, _ field: EventField) throws -> Int? {
+  private static func optionalInteger(_ f: some EventFieldSource, _ field: EventField) throws -> Int? {
     guard let value = try optionalNumber(f, field) else { return nil }
     guard value == value.rounded(), abs(value) < 9.0e15 else {
       throw Rejection(.wrongType, "`\(field.path)` must be an integer, got \(NumberText.format(value))")
@@ -188,7 +188,7 @@ package enum EventDecoder {
     return Int(value)
   }
 
-  private static func optionalBool(_ f: ExtractedFields, _ field: EventField) throws -> Bool? {
+  private static func optionalBool(_ f: some EventFieldSource, _ field: EventField) throws -> Bool? {
     switch f[field] {
     case .bool(let value): return value
     case nil, .null: return nil
@@ -197,7 +197,7 @@ package enum EventDecoder {
   }
 
   private static func requiredEnum<T: RawRepresentable & CaseIterable>(
-    _ f: ExtractedFields, _ field: EventField
+    _ f: some EventFieldSource, _ field: EventField
   ) throws -> T where T.RawValue == String {
     guard let value: T = try optionalEnum(f, field) else {
       throw Rejection(.missingField, "missing field `\(field.path)`")
@@ -206,7 +206,7 @@ package enum EventDecoder {
   }
 
   private static func optionalEnum<T: RawRepresentable & CaseIterable>(
-    _ f: ExtractedFields, _ field: EventField
+    _ f: some EventFieldSource, _ field: EventField
   ) throws -> T? where T.RawValue == String {
     guard let text = try optionalString(f, field) else { return nil }
     guard let value = T(rawValue: text) else {
@@ -216,7 +216,7 @@ package enum EventDecoder {
     return value
   }
 
-  private static func indicator(_ f: ExtractedFields) throws -> IndicatorConfig? {
+  private static func indicator(_ f: some EventFieldSource) throws -> IndicatorConfig? {
     switch f[.indicator] {
     case nil, .null: return nil
     case .object: break
@@ -233,6 +233,15 @@ package enum EventDecoder {
 
   private static func wrongType(_ field: EventField, _ expected: String, _ got: JSONValue) -> Rejection {
     Rejection(.wrongType, "`\(field.path)` must be \(expected), got \(got.typeName)")
+  }
+
+  /// `EventType(rawValue:)` hashes the name on every call (1 % of an ingest's CPU in `perf`); the
+  /// names are few and short, so they are compared in turn, the commonest first.
+  private static let typesByName = ([.pullMove] + EventType.allCases.filter { $0 != .pullMove })
+    .map { (name: $0.rawValue, type: $0) }
+
+  private static func eventType(named name: String) -> EventType? {
+    typesByName.first { $0.name == name }?.type
   }
 
   private static func isLowercaseToken(_ text: String) -> Bool {

@@ -3,7 +3,7 @@
 /// This is the parsing seam's output: a parser only has to turn bytes into these values, and
 /// `EventDecoder` applies every rule of the contract the same way whichever parser ran.
 /// A repeated key keeps its last value.
-package struct ExtractedFields: Equatable, Sendable {
+package struct ExtractedFields: EventFieldSource, Equatable, Sendable {
   /// One slot per `EventField`, stored inline: a line's fields cost no heap allocation.
   private var values: [30 of JSONValue?]
 

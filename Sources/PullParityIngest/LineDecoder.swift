@@ -15,14 +15,9 @@ package struct LineDecoder {
 
   package mutating func decode(_ line: UnsafeRawBufferPointer, readableCount: Int) -> LineParseResult {
     guard !line.isEmpty else { return .blank }
-    switch parser.extractFields(line, readableCount: readableCount) {
-    case .failure(let rejection):
-      return .rejected(rejection)
-    case .success(let fields):
-      switch EventDecoder.decode(fields) {
-      case .success(let event): return .event(event)
-      case .failure(let rejection): return .rejected(rejection)
-      }
+    switch parser.decodeEvent(line, readableCount: readableCount) {
+    case .success(let event): return .event(event)
+    case .failure(let rejection): return .rejected(rejection)
     }
   }
 

@@ -5,10 +5,11 @@
 package enum RFC3339Timestamp {
   package static func epochMilliseconds(_ text: String) -> Double? {
     var text = text
-    return text.withUTF8 { parse(Array($0)) }
+    // In place: a copy into an array cost an allocation for every timestamp of an iOS log.
+    return text.withUTF8 { parse($0) }
   }
 
-  private static func parse(_ b: [UInt8]) -> Double? {
+  private static func parse(_ b: UnsafeBufferPointer<UInt8>) -> Double? {
     // yyyy-mm-ddThh:mm:ss is 19 bytes; an offset needs at least one more.
     guard b.count >= 20 else { return nil }
     func digits(_ start: Int, _ count: Int) -> Int? {

@@ -1,4 +1,5 @@
 internal import CSimdjson
+package import PullParityCore
 
 /// The fast parser of the seam: simdjson's DOM parser behind the `CSimdjson` shim, one line at a
 /// time (a malformed line never affects another).
@@ -24,6 +25,15 @@ package struct SimdjsonLineParser: EventLineParser {
   package mutating func extractFields(
     _ line: UnsafeRawBufferPointer, readableCount: Int
   ) -> Result<ExtractedFields, Rejection> {
+    parse(line, readableCount: readableCount).map(\.extracted)
+  }
+
+  package mutating func decodeEvent(_ line: UnsafeRawBufferPointer, readableCount: Int) -> Result<Event, Rejection> {
+    parse(line, readableCount: readableCount).flatMap { EventDecoder.decode($0) }
+  }
+
+  /// Parses a line; its fields are read from the parser's buffers, until the next parse.
+  private mutating func parse(_ line: UnsafeRawBufferPointer, readableCount: Int) -> Result<SimdjsonFields, Rejection> {
     if !isKnownUniquelyReferenced(&handle) { handle = Handle() }
     let base = line.baseAddress?.assumingMemoryBound(to: CChar.self)
     let readable = max(readableCount, line.count)
@@ -37,10 +47,10 @@ package struct SimdjsonLineParser: EventLineParser {
     }
   }
 
-  private static func outcome(of result: UnsafePointer<pp_result>) -> Result<ExtractedFields, Rejection> {
+  private static func outcome(of result: UnsafePointer<pp_result>) -> Result<SimdjsonFields, Rejection> {
     switch result.pointee.status {
     case .PP_STATUS_OK:
-      return .success(Self.fields(of: result))
+      return .success(SimdjsonFields(result))
     case .PP_STATUS_NOT_AN_OBJECT:
       return .failure(LineRejection.notAnObject(Self.typeName(of: result.pointee.root_kind)))
     case .PP_STATUS_INVALID_UTF8:
@@ -52,35 +62,6 @@ package struct SimdjsonLineParser: EventLineParser {
     case .PP_STATUS_TOO_LARGE:
       return .failure(Rejection(.notJSON, "the line is longer than the parser accepts (4 GiB)"))
     }
-  }
-
-  private static let slotsOffset = MemoryLayout<pp_result>.offset(of: \pp_result.slots)!
-  private static let fieldCount = PP_FIELD_COUNT
-
-  private static func fields(of result: UnsafePointer<pp_result>) -> ExtractedFields {
-    let slots = UnsafeRawPointer(result).advanced(by: slotsOffset)
-      .assumingMemoryBound(to: pp_slot.self)
-    let arena = UnsafeRawPointer(result.pointee.arena)
-    var fields = ExtractedFields()
-    for index in 0..<fieldCount {
-      let slot = slots[index]
-      let value: JSONValue
-      switch slot.kind {
-      case .PP_KIND_ABSENT: continue
-      case .PP_KIND_NULL: value = .null
-      case .PP_KIND_BOOL: value = .bool(slot.boolean)
-      case .PP_KIND_NUMBER: value = .number(slot.number)
-      case .PP_KIND_STRING:
-        // simdjson validated the line as UTF-8 and unescaped into its arena: no check needed.
-        let bytes = UnsafeRawBufferPointer(
-          start: arena.map { $0 + slot.string_offset }, count: slot.string_length)
-        value = .string(String(decoding: bytes, as: UTF8.self))
-      case .PP_KIND_OBJECT: value = .object
-      case .PP_KIND_ARRAY: value = .array
-      }
-      fields[EventField(rawValue: index)!] = value
-    }
-    return fields
   }
 
   private static func typeName(of kind: pp_kind) -> String {

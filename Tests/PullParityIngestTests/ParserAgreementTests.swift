@@ -31,4 +31,24 @@ import Testing
     #expect(lines > 50)
     if file == "bad-lines.jsonl" { #expect(rejected == 17) }
   }
+
+  /// simdjson's result read in place (`decodeEvent`, what ingest uses) gives what its fields
+  /// copied out and decoded (`extractFields`, then `EventDecoder`) give, on every line.
+  @Test(arguments: files)
+  func inPlaceDecodingAgreesWithCopiedFields(file: String) throws {
+    let input = InputFile(
+      name: RepositoryPaths.sampleEvents.appendingPathComponent(file).path, isGzip: file.hasSuffix(".gz"))
+    let reader = LineReader(source: try Ingestor.open(input), name: input.name)
+    var parser = SimdjsonLineParser()
+    var events = 0
+    try reader.forEachLine { line in
+      guard !line.bytes.isEmpty else { return }
+      let inPlace = parser.decodeEvent(line.bytes, readableCount: line.readableCount)
+      let copied = parser.extractFields(line.bytes, readableCount: line.readableCount)
+        .flatMap { EventDecoder.decode($0) }
+      #expect(inPlace == copied, "\(file):\(line.number)")
+      if case .success = inPlace { events += 1 }
+    }
+    #expect(events > 50)
+  }
 }

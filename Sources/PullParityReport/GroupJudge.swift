@@ -1,5 +1,4 @@
 internal import PullParityCore
-internal import PullParityStore
 
 /// Judges one slice of one app's sessions: each platform summarised and held to the profile's
 /// rules, and every platform compared with the reference platform.

@@ -1,8 +1,6 @@
-package import PullParityCore
-package import PullParityStore
-
 /// How many sessions a rule or checklist item judged, how many of them failed it, and the first
-/// few failing ids in id order: counted in one pass, without collecting the sessions themselves.
+/// few failing ids in id order: counted one session at a time (`add`), without collecting the
+/// sessions themselves.
 package struct SessionTally: Equatable, Sendable {
   /// Failing session ids a report names, in every format.
   package static let exampleLimit = 3
@@ -18,32 +16,6 @@ package struct SessionTally: Equatable, Sendable {
   /// A tally counted before (a stored digest's).
   init(judged: Int, failing: Int, examples: [String]) {
     (self.judged, self.failing, self.examples) = (judged, failing, examples)
-  }
-
-  /// Counts the sessions `judges` selects and, among them, those `fails` selects. Inlined so
-  /// that the predicates are too: called through a closure value, each session was copied (its
-  /// id retained) once per rule, a measured cost of the report.
-  @inline(__always)
-  package init(
-    _ sessions: [SessionRecord], judges: (SessionRecord) -> Bool, fails: (SessionRecord) -> Bool
-  ) {
-    sessions.withUnsafeBufferPointer { buffer in
-      for index in buffer.indices where judges(buffer[index]) {
-        add(failed: fails(buffer[index]), id: buffer[index].sessionID)
-      }
-    }
-  }
-
-  /// The same, for predicates that need only the metrics (`metrics[i]` is `sessions[i].metrics`):
-  /// walking plain numbers copies no session, whatever the optimizer makes of the predicates.
-  @inline(__always)
-  package init(
-    _ sessions: [SessionRecord], metrics: [SessionMetrics], judges: (SessionMetrics) -> Bool,
-    fails: (SessionMetrics) -> Bool
-  ) {
-    for index in metrics.indices where judges(metrics[index]) {
-      add(failed: fails(metrics[index]), id: sessions[index].sessionID)
-    }
   }
 
   /// Counts one judged session; its id is read only when it failed.

@@ -61,9 +61,9 @@ package struct SessionFilter: Equatable, Sendable, Codable {
       // The range (a millisecond wider on each side than the day) lets the index find the
       // sessions; the day itself is computed as the triggers compute it, so that a start a
       // rounding away from midnight falls on the day they marked.
-      let start = Double(digestDay) * 86_400_000
+      let start = Double(digestDay) * StoredDigest.dayMs
       add("s.started_at_ms >= ?", start - 1)
-      add("s.started_at_ms < ?", start + 86_400_000 + 1)
+      add("s.started_at_ms < ?", start + StoredDigest.dayMs + 1)
       add("CAST(s.started_at_ms / 86400000 AS INTEGER) = ?", digestDay)
     }
     return (conditions.isEmpty ? "1" : conditions.joined(separator: " AND "), arguments)

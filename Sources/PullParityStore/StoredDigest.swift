@@ -22,14 +22,18 @@ package struct StoredDigest: Sendable {
     self.bytes = bytes
   }
 
+  /// Milliseconds in a UTC day: a session's day is `CAST(started_at_ms / 86400000 AS INTEGER)`,
+  /// as schema 6's triggers compute it.
+  package static let dayMs = 86_400_000.0
+
   /// The days `filter` selects, when it selects whole days (no time range, or one from and to
   /// midnight UTC, which is what dates on the command line give): the lower bound inclusive,
   /// the upper exclusive, nil for none. Nil when the range cuts a day.
   package static func days(of filter: SessionFilter) -> (from: Int64?, until: Int64?)? {
     func day(_ ms: Double?) -> Int64?? {
       guard let ms else { return .some(nil) }
-      let day = (ms / 86_400_000).rounded(.down)
-      return day * 86_400_000 == ms ? .some(Int64(day)) : nil
+      let day = (ms / dayMs).rounded(.down)
+      return day * dayMs == ms ? .some(Int64(day)) : nil
     }
     guard let from = day(filter.sinceMs), let until = day(filter.untilMs) else { return nil }
     return (from, until)

@@ -53,16 +53,28 @@ def page(server: EventServer, screen: str, extra: str = "") -> str:
 
 def collect(server: EventServer, tally: Tally, timeout: float = 10) -> list[str]:
     """Waits until every pull and hide the tally expects reached the collector: the last ones
-    only leave the page with its page-hide flush."""
+    only leave the page with its page-hide flush. The recorder delivers at least once (the beacon
+    also carries a batch whose POST is still out), so lines are counted once per event id, and a
+    line that arrives twice must arrive byte for byte."""
     deadline = time.monotonic() + timeout
     while True:
-        events = [json.loads(line) for line in server.lines()]
+        lines = server.lines()
+        events = [json.loads(line) for line in distinct_events(lines).values()]
         pulls = sum(e["type"] == "pull_start" for e in events)
         hides = sum(e["type"] == "indicator_hidden" for e in events)
         if (pulls, hides) == (tally.pulls, tally.refreshes) or time.monotonic() > deadline:
             assert (pulls, hides) == (tally.pulls, tally.refreshes), "the collector is missing lines"
-            return server.lines()
+            return lines
         time.sleep(0.05)
+
+
+def distinct_events(lines: list[str]) -> dict[str, str]:
+    """Each event id's line; fails if one id came with two different lines."""
+    seen: dict[str, str] = {}
+    for line in lines:
+        first = seen.setdefault(json.loads(line)["event_id"], line)
+        assert first == line, f"an event sent twice changed on the way:\n{first}\n{line}"
+    return seen
 
 
 def statuses(report: dict) -> dict[str, str]:

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Fuzzes the line decoder with libFuzzer: both parsers must agree on every line (see
-# fuzz/LineDecoderFuzzer.swift). Not run in CI.
+# fuzz/LineDecoderFuzzer.swift). CI runs it briefly (scripts/test.sh).
 #
 #   scripts/fuzz.sh                  # 10 million inputs, one process
 #   scripts/fuzz.sh -runs=1000000    # any libFuzzer option, e.g. -max_total_time=600
@@ -28,9 +28,9 @@ swiftc -O -g -sanitize=fuzzer,address -parse-as-library -wmo -package-name PullP
   -emit-object -o "$OUT/core.o" "$ROOT"/Sources/PullParityCore/*.swift
 # The decoder's files: the parsing seam and the contract's rules, without the database side.
 DECODER=()
-for name in EventDecoder EventField EventLineParser ExtractedFields FoundationLineParser JSONScanner JSONValue \
-  LineDecoder LineParseResult ParserKind RFC3339Timestamp Rejection RejectionReason SimdjsonLineParser \
-  UnknownFieldReducer; do
+for name in EventDecoder EventField EventFieldSource EventLineParser ExtractedFields FoundationLineParser JSONScanner \
+  JSONValue LineDecoder LineParseResult ParserKind RFC3339Timestamp Rejection RejectionReason SimdjsonFields \
+  SimdjsonLineParser StringAwareCursor UnknownFieldReducer; do
   DECODER+=("$ROOT/Sources/PullParityIngest/$name.swift")
 done
 swiftc -O -g -sanitize=fuzzer,address -parse-as-library -wmo -package-name PullParity \

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Every test of the project, in one command: the Swift suites (core, ingest, store, report, CLI),
 # then the Python suites that drive real components (Chromium through Selenium, Spark, PostgreSQL)
-# against the binary the Swift build just made.
+# against the binary the Swift build just made, then a short run of the line decoder's fuzzer.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -11,3 +11,8 @@ swift test "$@"
 # The Python suites run the debug binary built above; PULLPARITY_BIN overrides it.
 export PULLPARITY_BIN="${PULLPARITY_BIN:-$(swift build --show-bin-path)/pullparity}"
 python3 -m pytest -q
+
+# The fuzzer (scripts/fuzz.sh) compiles the decoder's files by name, outside SwiftPM: building it
+# here keeps that list from going stale, and its run makes both parsers agree on every line of
+# the sample logs and a few thousand mutations of them.
+scripts/fuzz.sh -runs=20000

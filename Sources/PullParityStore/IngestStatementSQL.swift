@@ -67,6 +67,7 @@ enum IngestStatementSQL {
   static let insertViolation =
     "INSERT INTO violations (session_id, ordinal, kind, ts_ms, expected, actual) VALUES (?, ?, ?, ?, ?, ?)"
 
-  static let upsertSession =
-    SessionRowSQL.upsert
+  static let insertSession = SessionRowSQL.insert
+
+  static let updateSession = SessionRowSQL.update
 }

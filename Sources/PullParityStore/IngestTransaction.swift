@@ -22,7 +22,8 @@ package final class IngestTransaction {
   private let insertChunk: RawStatement
   private let deleteViolations: RawStatement
   private let insertViolation: RawStatement
-  private let upsertSession: RawStatement
+  private let insertSession: RawStatement
+  private let updateSession: RawStatement
   private var sourceIDs: [String: Int64] = [:]
 
   package init(_ db: Database) throws {
@@ -40,7 +41,8 @@ package final class IngestTransaction {
     insertSpan = try RawStatement(db, IngestStatementSQL.insertSpan)
     deleteViolations = try RawStatement(db, IngestStatementSQL.deleteViolations)
     insertViolation = try RawStatement(db, IngestStatementSQL.insertViolation)
-    upsertSession = try RawStatement(db, IngestStatementSQL.upsertSession)
+    insertSession = try RawStatement(db, IngestStatementSQL.insertSession)
+    updateSession = try RawStatement(db, IngestStatementSQL.updateSession)
     nextSessionRef = (try Int64.fetchOne(db, sql: "SELECT max(session_ref) FROM sessions") ?? 0) + 1
   }
 
@@ -305,8 +307,7 @@ package final class IngestTransaction {
       deleteViolations.bind(1, row.sessionID)
       try deleteViolations.execute("clearing violations of \(row.sessionID)")
     }
-    SessionRowSQL.bind(row, ref: ref, to: upsertSession)
-    try upsertSession.execute("saving session \(row.sessionID)")
+    try write(row, ref: ref, isNew: isNew)
     for violation in violations {
       let s = insertViolation
       s.bind(1, violation.sessionID)
@@ -316,6 +317,22 @@ package final class IngestTransaction {
       s.bind(5, violation.expected)
       s.bind(6, violation.actual)
       try s.execute("saving violations of \(row.sessionID)")
+    }
+  }
+
+  /// The session's row: updated when `isNew` is false and it is there, else inserted.
+  private func write(_ row: SessionRow, ref: Int64, isNew: Bool) throws {
+    let context = "saving session \(row.sessionID)"
+    if !isNew {
+      SessionRowSQL.bind(row, ref: ref, to: updateSession)
+      if try updateSession.executeCountingChanges(context) == 1 { return }
+    }
+    SessionRowSQL.bind(row, ref: ref, to: insertSession)
+    guard try insertSession.executeCountingChanges(context) == 1 else {
+      throw StoreError(
+        context: context,
+        message: "the row was not written: session_ref \(ref) or its session_id belongs to another session, "
+          + "or a column is NULL", sql: IngestStatementSQL.insertSession)
     }
   }
 

@@ -1,14 +1,38 @@
 /// The `sessions` row: the one place its columns are listed for writing (`SessionRow` maps a
 /// derived session to them).
 enum SessionRowSQL {
-  static let upsert = """
-    INSERT OR REPLACE INTO sessions (
-      session_ref, session_id, app, profile, profile_version, platform, app_version, os_version, device, screen,
-      empty, outcome, final_state, "trigger", time_to_arm_ms, arm_distance, client_arm_distance,
-      release_distance, load_ms, visible_ms, flash, premature_hide, late_hide, hold_compliant,
-      label_violations, arm_mismatch, load_ok, max_sample_gap_ms, max_offset_error, violation_count, event_count,
-      started_at_ms, ended_at_ms)
-    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+  /// In parameter order: `?1` is `session_ref`, `?2` `session_id`, and so on.
+  private static let columns = [
+    "session_ref", "session_id", "app", "profile", "profile_version", "platform", "app_version", "os_version",
+    "device", "screen", "empty", "outcome", "final_state", "\"trigger\"", "time_to_arm_ms", "arm_distance",
+    "client_arm_distance", "release_distance", "load_ms", "visible_ms", "flash", "premature_hide", "late_hide",
+    "hold_compliant", "label_violations", "arm_mismatch", "load_ok", "max_sample_gap_ms", "max_offset_error",
+    "violation_count", "event_count", "started_at_ms", "ended_at_ms",
+  ]
+
+  private static func parameters(_ range: ClosedRange<Int>) -> String {
+    range.map { "?\($0)" }.joined(separator: ", ")
+  }
+
+  // Both statements say OR IGNORE, and their caller counts the rows changed instead. SQLite
+  // keeps a statement journal (a copy of every page the statement touches that the transaction
+  // had already changed, in a temporary file) for a statement that may abort and may write more
+  // than one row: REPLACE does both, and so does a plain INSERT or UPDATE here, whose NOT NULL
+  // columns abort and whose stale-day triggers write another table. Measured on a day of 1M
+  // events: REPLACE wrote 3.8 GB of statement journal, and saving sessions took 0.61 s instead
+  // of 0.19 s. OR IGNORE cannot abort; an ignored row is no quieter, the caller throws.
+
+  /// A session not stored yet.
+  static let insert = """
+    INSERT OR IGNORE INTO sessions (\(columns.joined(separator: ", ")))
+    VALUES (\(parameters(1...columns.count)))
+    """
+
+  /// A stored session's row, found by its ref (`?1`).
+  static let update = """
+    UPDATE OR IGNORE sessions SET (\(columns.dropFirst().joined(separator: ", ")))
+      = (\(parameters(2...columns.count)))
+    WHERE session_ref = ?1
     """
 
   static func bind(_ row: SessionRow, ref: Int64, to s: RawStatement) {

@@ -28,11 +28,15 @@ import Testing
     try Int64.fetchAll(db, sql: "SELECT day FROM stale_digest_days ORDER BY day")
   }
 
-  @Test func aStoredSessionIsUpdatedInPlaceAndBothOfItsDaysGoStale() throws {
+  /// Runs `body` in one write transaction of a new database.
+  func inTransaction(_ body: (Database, IngestTransaction) throws -> Void) throws {
     let dir = try TemporaryDirectory()
     let database = try PullParityDatabase(path: dir.path("rows.sqlite"))
-    try database.write { db in
-      let tx = try IngestTransaction(db)
+    try database.write { db in try body(db, try IngestTransaction(db)) }
+  }
+
+  @Test func aStoredSessionIsUpdatedInPlaceAndBothOfItsDaysGoStale() throws {
+    try inTransaction { db, tx in
       try tx.save(row("s1", outcome: "incomplete", startedAt: 20_000 * Self.day), violations: [], ref: 1, isNew: true)
       try tx.save(row("s2", startedAt: 20_000 * Self.day), violations: [], ref: 2, isNew: true)
       #expect(try sessions(db) == ["1:s1:incomplete", "2:s2:completed"])
@@ -46,10 +50,7 @@ import Testing
 
   /// A replay clears the derived rows first and saves every session as not new.
   @Test func aSessionNotNewButWithoutARowIsInserted() throws {
-    let dir = try TemporaryDirectory()
-    let database = try PullParityDatabase(path: dir.path("rows.sqlite"))
-    try database.write { db in
-      let tx = try IngestTransaction(db)
+    try inTransaction { db, tx in
       try tx.save(row("s7", startedAt: 20_000 * Self.day), violations: [], ref: 7)
       #expect(try sessions(db) == ["7:s7:completed"])
     }
@@ -58,10 +59,7 @@ import Testing
   /// A row that cannot be written is an error naming the session, and the stored row stays.
   @Test(arguments: [true, false])
   func aSessionIDUnderAnotherRefIsAnErrorNotASilentSkip(isNew: Bool) throws {
-    let dir = try TemporaryDirectory()
-    let database = try PullParityDatabase(path: dir.path("rows.sqlite"))
-    try database.write { db in
-      let tx = try IngestTransaction(db)
+    try inTransaction { db, tx in
       try tx.save(row("s1", startedAt: 20_000 * Self.day), violations: [], ref: 1, isNew: true)
       let error = #expect(throws: StoreError.self) {
         try tx.save(row("s1", outcome: "cancelled", startedAt: 20_000 * Self.day), violations: [], ref: 2, isNew: isNew)

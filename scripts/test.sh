@@ -5,6 +5,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
+# Formatting drift fails fast, before the long build (rules in .swift-format).
+swift format lint --strict --recursive Sources Tests Package.swift
 swift build --build-tests
 swift test "$@"
 

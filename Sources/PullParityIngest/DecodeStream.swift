@@ -24,7 +24,8 @@ package struct DecodeStream {
     // The reader holds whole lines up to the largest cap; the ingest's cap applies to the raw
     // part below, so that a line ingest would refuse as too long is refused here the same way.
     let reader = LineReader(
-      source: FileByteSource(descriptor: 0, name: inputName), name: inputName, maxLineBytes: IngestOptions.largestMaxLineBytes)
+      source: FileByteSource(descriptor: 0, name: inputName), name: inputName,
+      maxLineBytes: IngestOptions.largestMaxLineBytes)
     try reader.forEachLine { line in
       if line.isBlank { return }
       try emit(try decode(line, inputName: inputName))

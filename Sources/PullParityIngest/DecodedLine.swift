@@ -36,9 +36,17 @@ package struct DecodedLine: Codable, Equatable, Sendable {
   package var rawHex: String?
 
   enum CodingKeys: String, CodingKey {
-    case kind, source, offset, line, eventID = "event_id", sessionID = "session_id", tsMs = "ts_ms", seq, type
-    case platform, app, profile, appVersion = "app_version", osVersion = "os_version", device, screen, empty
-    case payload, category, reason, raw, rawHex = "raw_hex"
+    case kind, source, offset, line
+    case eventID = "event_id"
+    case sessionID = "session_id"
+    case tsMs = "ts_ms"
+    case seq, type
+    case platform, app, profile
+    case appVersion = "app_version"
+    case osVersion = "os_version"
+    case device, screen, empty
+    case payload, category, reason, raw
+    case rawHex = "raw_hex"
   }
 
   package init(kind: Kind, origin: LineOrigin) {

@@ -24,7 +24,9 @@ package struct DecodedPayload: Codable, Equatable, Sendable {
     package var cycleMs: Double?
 
     enum CodingKeys: String, CodingKey {
-      case kind, count, staggerMs = "stagger_ms", cycleMs = "cycle_ms"
+      case kind, count
+      case staggerMs = "stagger_ms"
+      case cycleMs = "cycle_ms"
     }
   }
 

@@ -29,7 +29,8 @@ package struct DeriveStream {
   package mutating func run(inputName: String = "-", emit: (String) throws -> Void) throws -> Int {
     // Decoded lines carry the raw line whole: any length ingest accepted must pass here.
     let reader = LineReader(
-      source: FileByteSource(descriptor: 0, name: inputName), name: inputName, maxLineBytes: IngestOptions.largestMaxLineBytes)
+      source: FileByteSource(descriptor: 0, name: inputName), name: inputName,
+      maxLineBytes: IngestOptions.largestMaxLineBytes)
     try reader.forEachLine { line in
       if line.isBlank { return }
       let decoded = try read(Data(line.bytes), inputName: inputName, number: line.number)
@@ -38,7 +39,8 @@ package struct DeriveStream {
       guard !finished.contains(sessionID) else {
         throw PipeFormatError(
           input: inputName, line: line.number,
-          message: "session \"\(sessionID)\" appears again after other sessions; derive needs each session's events together")
+          message: "session \"\(sessionID)\" appears again after other sessions; "
+            + "derive needs each session's events together")
       }
       pending.append(try recorded(decoded, inputName: inputName, number: line.number))
     }

@@ -14,7 +14,11 @@ struct EventTableRow: Decodable {
   var raw: String
 
   enum CodingKeys: String, CodingKey {
-    case eventID = "event_id", sessionID = "session_id", tsMs = "ts_ms", seq, platform, app, type, source, line
-    case byteOffset = "byte_offset", raw
+    case eventID = "event_id"
+    case sessionID = "session_id"
+    case tsMs = "ts_ms"
+    case seq, platform, app, type, source, line
+    case byteOffset = "byte_offset"
+    case raw
   }
 }

@@ -23,7 +23,10 @@ final class LineReader {
   private var consumedBeforeBuffer = 0  // input offset of buffer[0]
   private var atEnd = false
 
-  init(source: any ByteSource, name: String, maxLineBytes: Int = IngestOptions.defaultMaxLineBytes, chunkSize: Int = 4 << 20) {
+  init(
+    source: any ByteSource, name: String, maxLineBytes: Int = IngestOptions.defaultMaxLineBytes,
+    chunkSize: Int = 4 << 20
+  ) {
     self.source = source
     self.name = name
     self.maxLineBytes = max(1, maxLineBytes)

@@ -25,7 +25,9 @@ struct LoadWriter {
     let ref = refs[row.sessionID] ?? tx.newSessionRef()
     refs[row.sessionID] = ref
     let sourceID = try tx.sourceID(named: row.source)
-    var (eventID, sessionID, platform, app, type, raw) = (row.eventID, row.sessionID, row.platform, row.app, row.type, row.raw)
+    var (eventID, sessionID, platform, app, type, raw) = (
+      row.eventID, row.sessionID, row.platform, row.app, row.type, row.raw
+    )
     let outcome = try eventID.withUTF8 { eventID in
       try sessionID.withUTF8 { sessionID in
         try platform.withUTF8 { platform in
@@ -95,7 +97,8 @@ struct LoadWriter {
       loaded.sessions += 1
     }
     if let orphan = violations.keys.sorted().first {
-      throw PipeFormatError(input: "violations", line: 1, message: "violations of session \"\(orphan)\", which has no row")
+      throw PipeFormatError(
+        input: "violations", line: 1, message: "violations of session \"\(orphan)\", which has no row")
     }
   }
 }

@@ -12,7 +12,11 @@ struct QuarantineTableRow: Decodable {
   var eventID: String?
 
   enum CodingKeys: String, CodingKey {
-    case source, line, byteOffset = "byte_offset", category, reason, raw, rawHex = "raw_hex", eventID = "event_id"
+    case source, line
+    case byteOffset = "byte_offset"
+    case category, reason, raw
+    case rawHex = "raw_hex"
+    case eventID = "event_id"
   }
 
   /// The raw line's bytes, and whether they are text.

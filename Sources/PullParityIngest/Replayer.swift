@@ -56,7 +56,9 @@ package struct Replayer {
           current = (ref, StoredSessionEvents())
         }
         var raw = raw
-        raw.withUTF8 { current!.gathered.add(UnsafeRawBufferPointer($0), source: source, line: line, decoder: &decoder) }
+        raw.withUTF8 {
+          current!.gathered.add(UnsafeRawBufferPointer($0), source: source, line: line, decoder: &decoder)
+        }
       }
       if let current { try derive(current.ref, current.gathered) }
       try ProfileRegistry.replace(with: used.keys.sorted().compactMap { used[$0] }, in: db, at: database.clock.now())

@@ -52,7 +52,8 @@ package struct RunLoader {
   static func summary(in directory: String) throws -> RunSummaryFile {
     let path = directory + "/summary.json"
     guard let data = FileManager.default.contents(atPath: path) else {
-      throw IngestError.cannotOpen(path: path, reason: "no run summary: is \(directory) the output of a distributed run?")
+      throw IngestError.cannotOpen(
+        path: path, reason: "no run summary: is \(directory) the output of a distributed run?")
     }
     let summary: RunSummaryFile
     do {
@@ -63,7 +64,8 @@ package struct RunLoader {
     guard summary.format == RunSummaryFile.formatName, summary.formatVersion == 1 else {
       throw PipeFormatError(
         input: path, line: 1,
-        message: "format \"\(summary.format)\" version \(summary.formatVersion); load reads \"\(RunSummaryFile.formatName)\" version 1")
+        message: "format \"\(summary.format)\" version \(summary.formatVersion); "
+          + "load reads \"\(RunSummaryFile.formatName)\" version 1")
     }
     return summary
   }

@@ -20,10 +20,18 @@ package struct RunSummaryFile: Codable, Equatable, Sendable {
   package var engine: String
 
   enum CodingKeys: String, CodingKey {
-    case format, formatVersion = "format_version", sources, linesRead = "lines_read", blankLines = "blank_lines"
-    case eventsStored = "events_stored", duplicates, conflicts, quarantined, sessionsDerived = "sessions_derived"
+    case format
+    case formatVersion = "format_version"
+    case sources
+    case linesRead = "lines_read"
+    case blankLines = "blank_lines"
+    case eventsStored = "events_stored"
+    case duplicates, conflicts, quarantined
+    case sessionsDerived = "sessions_derived"
     case alreadyQuarantined = "already_quarantined"
-    case durationMs = "duration_ms", toolVersion = "tool_version", engine
+    case durationMs = "duration_ms"
+    case toolVersion = "tool_version"
+    case engine
   }
 
   package static let formatName = "pullparity-run"

@@ -19,7 +19,8 @@ package struct StoredSessionEvents {
     switch decoder.decode(raw, readableCount: raw.count) {
     case .event(let event): events.append(RecordedEvent(event: event, source: source, line: line))
     case .rejected(let rejection): if firstRejected == nil { firstRejected = (source, line, rejection) }
-    case .blank: if firstRejected == nil { firstRejected = (source, line, Rejection(.notJSON, "the stored line is empty")) }
+    case .blank:
+      if firstRejected == nil { firstRejected = (source, line, Rejection(.notJSON, "the stored line is empty")) }
     }
   }
 

@@ -12,7 +12,8 @@ struct TableFiles {
   func files() throws -> [String] {
     var isDirectory: ObjCBool = false
     guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue else {
-      throw IngestError.cannotOpen(path: path, reason: "no such directory: is \(directory) the output of a distributed run?")
+      throw IngestError.cannotOpen(
+        path: path, reason: "no such directory: is \(directory) the output of a distributed run?")
     }
     return try FileManager.default.contentsOfDirectory(atPath: path)
       .filter { !$0.hasPrefix(".") && !$0.hasPrefix("_") && $0.hasSuffix(".json") }
@@ -22,13 +23,15 @@ struct TableFiles {
   func forEachRow<Row: Decodable>(_ type: Row.Type, _ body: (Row) throws -> Void) throws {
     let decoder = JSONDecoder()
     for file in try files() {
-      let reader = LineReader(source: try FileByteSource(path: file), name: file, maxLineBytes: IngestOptions.largestMaxLineBytes)
+      let reader = LineReader(
+        source: try FileByteSource(path: file), name: file, maxLineBytes: IngestOptions.largestMaxLineBytes)
       try reader.forEachLine { line in
         if line.isBlank { return }
         do {
           try body(try decoder.decode(Row.self, from: Data(line.bytes)))
         } catch let error as DecodingError {
-          throw PipeFormatError(input: file, line: line.number, message: "not a row of `\(table)`: \(Self.describe(error))")
+          throw PipeFormatError(
+            input: file, line: line.number, message: "not a row of `\(table)`: \(Self.describe(error))")
         }
       }
     }

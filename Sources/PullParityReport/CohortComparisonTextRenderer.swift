@@ -50,7 +50,8 @@ package struct CohortComparisonTextRenderer {
       // "client arm" keeps the table narrow, as in `report`.
       let title = delta.figure == .metric(.clientArmDistance) ? "client arm" : delta.figure.title
       let tolerance =
-        delta.figure.isRate ? "±\(NumberText.format(delta.tolerance)) pts" : "±\(NumberText.format(delta.tolerance)) \(delta.unit)"
+        delta.figure.isRate
+        ? "±\(NumberText.format(delta.tolerance)) pts" : "±\(NumberText.format(delta.tolerance)) \(delta.unit)"
       table.add([
         delta.figure.isRate ? title : "\(title) (\(delta.unit))", Self.measure(delta.baseline),
         Self.measure(delta.candidate), Formatting.signed(delta.delta), tolerance, verdict(delta.verdict),

@@ -27,7 +27,7 @@ package struct EmptySelectionError: Error, CustomStringConvertible, Sendable {
       ("app version", filter.appVersion, values.appVersions), ("screen", filter.screen, values.screens),
     ]
     var allExist = true
-    for case let (name, value?, known) in fields where !known.contains(value) {
+    for case (let name, let value?, let known) in fields where !known.contains(value) {
       allExist = false
       var line = "  \(name) \"\(value)\" is not in the database"
       line += NearestName.nearest(value, among: known).map { ": did you mean \($0)?" } ?? "."

@@ -11,7 +11,8 @@ package struct HTMLReportInput: Sendable {
   package var title: String
 
   package init(
-    report: ParityReport, sessions: [SessionRecord], timelines: [SessionTimeline] = [], title: String = "Pull-to-refresh parity"
+    report: ParityReport, sessions: [SessionRecord], timelines: [SessionTimeline] = [],
+    title: String = "Pull-to-refresh parity"
   ) {
     self.report = report
     self.sessions = sessions

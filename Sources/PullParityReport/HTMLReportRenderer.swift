@@ -180,7 +180,8 @@ package struct HTMLReportRenderer {
 
     let ordered = group.orderedPlatforms
     if group.referencePlatform == nil {
-      out.append("<p class=\"note\">One platform: no platform comparison possible; judged against the profile alone.</p>")
+      out.append(
+        "<p class=\"note\">One platform: no platform comparison possible; judged against the profile alone.</p>")
     }
     out.append(table(group, ordered: ordered, unit: profile.unit.rawValue))
     out.append(HTMLRuleTable(group: group, profile: profile).render())
@@ -301,8 +302,11 @@ package struct HTMLReportRenderer {
         + "The green band is the time the indicator was visible; the dashed line, where the profile's minimum hold ends. "
         + "Replay one with <code>pullparity session &lt;id&gt;</code>.</p>")
     for (index, timeline) in input.timelines.enumerated() {
-      let version = input.sessions.first { ByteIdentity($0.sessionID) == ByteIdentity(timeline.sessionID) }?.profileVersion
-      let profile = input.report.apps.first { $0.app == timeline.app && (version == nil || $0.profile.version == version) }
+      let version = input.sessions.first { ByteIdentity($0.sessionID) == ByteIdentity(timeline.sessionID) }?
+        .profileVersion
+      let profile = input.report.apps.first {
+        $0.app == timeline.app && (version == nil || $0.profile.version == version)
+      }
       let chart = TimelineChart(
         id: "timeline.\(index)", timeline: timeline, minHoldMs: profile?.profile.minHoldMs ?? 0)
       out.append("<figure class=\"chart timeline\">")

@@ -21,7 +21,8 @@ struct HTMLRuleTable {
       let budget = results.compactMap { $0?.budgetPercent }.first ?? profile.budget(for: rule)
       rows.append(row + "<td>\(NumberText.format(budget))%</td></tr>")
     }
-    return "<div class=\"table-wrap\"><table class=\"rules\">\n<caption>Rules of \(e(profile.name)) v\(profile.version): "
+    return "<div class=\"table-wrap\"><table class=\"rules\">\n"
+      + "<caption>Rules of \(e(profile.name)) v\(profile.version): "
       + "sessions that broke each rule, of those it applies to</caption>\n<thead>\(rows[0])</thead>\n<tbody>\n"
       + rows.dropFirst().joined(separator: "\n") + "\n</tbody>\n</table></div>"
   }

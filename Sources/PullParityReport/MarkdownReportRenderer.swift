@@ -41,7 +41,8 @@ package struct MarkdownReportRenderer {
       about += " · one platform: no platform comparison possible, judged against the profile alone"
     }
     if !app.otherProfileVersions.isEmpty {
-      about += " · sessions also derived with " + app.otherProfileVersions.map { "v\($0)" }.joined(separator: ", ")
+      about +=
+        " · sessions also derived with " + app.otherProfileVersions.map { "v\($0)" }.joined(separator: ", ")
         + " (judged apart)"
     }
     out += [about, ""]

@@ -36,9 +36,9 @@ package enum ReportHeader {
     var rules = "a verdict needs \(context.policy.minSessions) sessions"
     if context.policy.requireData { rules += "; too few sessions fail the check (--require-data)" }
     if !context.policy.budgets.isEmpty {
-      rules += "; budgets "
-        + context.policy.budgets.sorted { $0.key.rawValue < $1.key.rawValue }
+      let budgets = context.policy.budgets.sorted { $0.key.rawValue < $1.key.rawValue }
         .map { "\($0.key.rawValue) \(NumberText.format($0.value))%" }.joined(separator: ", ")
+      rules += "; budgets " + budgets
     }
     var lines: [(label: String, value: String)] = [
       ("Database", context.database),

@@ -11,7 +11,8 @@ package struct TextReportRenderer {
 
   package func render(_ report: ParityReport) -> String {
     var out = [
-      style.bold("Pull-to-refresh parity") + " — \(report.sessionCount) sessions, grouped by \(report.groupedBy.rawValue)"
+      style.bold("Pull-to-refresh parity")
+        + " — \(report.sessionCount) sessions, grouped by \(report.groupedBy.rawValue)"
     ]
     for (label, value) in ReportHeader.lines(report.context) {
       out.append("\(label): \(TerminalText.escaped(value))".wrapped(width: 80, indent: "  "))
@@ -31,7 +32,9 @@ package struct TextReportRenderer {
     var lines = [style.bold(heading).wrapped(width: 80, indent: "  ")]
     if !app.otherProfileVersions.isEmpty {
       let versions = app.otherProfileVersions.map { "v\($0)" }.joined(separator: ", ")
-      lines.append("  Sessions of \(e(app.app)) were also derived with \(versions): judged apart.".wrapped(width: 80, indent: "  "))
+      lines.append(
+        "  Sessions of \(e(app.app)) were also derived with \(versions): judged apart.".wrapped(width: 80, indent: "  ")
+      )
     }
     if group.referencePlatform == nil {
       lines.append(
@@ -48,7 +51,9 @@ package struct TextReportRenderer {
     let others = Array(ordered.dropFirst(group.referencePlatform == nil ? ordered.count : 1))
     let blanks = Array(repeating: "", count: others.count * 2)
     var table = TextTable()
-    table.add(["metric"] + ordered.map { TerminalText.escaped($0.platform) } + others.flatMap { ["Δ \(TerminalText.escaped($0.platform))", "parity"] })
+    table.add(
+      ["metric"] + ordered.map { TerminalText.escaped($0.platform) }
+        + others.flatMap { ["Δ \(TerminalText.escaped($0.platform))", "parity"] })
     table.add(["sessions"] + ordered.map { "\($0.sessions)" } + blanks)
     table.add(["done/cancel/incompl."] + ordered.map { "\($0.completed)/\($0.cancelled)/\($0.incomplete)" } + blanks)
     for metric in ParityMetric.allCases {

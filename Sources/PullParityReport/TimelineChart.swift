@@ -110,7 +110,9 @@ struct TimelineChart {
 
   /// Leaders first, so every label is drawn over them.
   private func eventLabels(_ l: Layout) -> [String] {
-    let placed = l.eventLabels.compactMap { label in label.row.map { (label, l.laneTop - 6 - Double($0) * Self.rowHeight) } }
+    let placed = l.eventLabels.compactMap { label in
+      label.row.map { (label, l.laneTop - 6 - Double($0) * Self.rowHeight) }
+    }
     return placed.map { label, y in SVG.line(x1: label.x, y1: y + 2, x2: label.x, y2: l.laneTop, cssClass: "leader") }
       + placed.map { label, y in
         SVG.text(

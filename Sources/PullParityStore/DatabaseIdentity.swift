@@ -10,7 +10,8 @@ enum DatabaseIdentity {
   /// would be thrown away when the command ends.
   static func checkName(_ path: String) throws {
     if path.isEmpty {
-      throw StoreError(context: "--db", message: "an empty name opens a temporary database that is thrown away; name a file")
+      throw StoreError(
+        context: "--db", message: "an empty name opens a temporary database that is thrown away; name a file")
     }
     if path == ":memory:" {
       throw StoreError(
@@ -24,7 +25,8 @@ enum DatabaseIdentity {
     defer { try? handle.close() }
     let start = (try? handle.read(upToCount: header.count)) ?? Data()
     guard start.isEmpty || Array(start) == header else {
-      throw StoreError(context: "opening \(path)", message: "not a SQLite database; refusing to use it (name another --db file)")
+      throw StoreError(
+        context: "opening \(path)", message: "not a SQLite database; refusing to use it (name another --db file)")
     }
   }
 

@@ -36,7 +36,8 @@ enum EventKeyMigration {
         db, sql: "SELECT event_pk FROM events WHERE id_hash = ? ORDER BY event_pk LIMIT -1 OFFSET 1", arguments: [key])
       for eventPK in later {
         var slot = key &+ 1
-        while try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM events WHERE id_hash = ?)", arguments: [slot]) == true {
+        let taken = "SELECT EXISTS (SELECT 1 FROM events WHERE id_hash = ?)"
+        while try Bool.fetchOne(db, sql: taken, arguments: [slot]) == true {
           slot &+= 1
         }
         try db.execute(sql: "UPDATE events SET id_hash = ? WHERE event_pk = ?", arguments: [slot, eventPK])

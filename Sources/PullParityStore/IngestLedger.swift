@@ -31,7 +31,8 @@ package enum IngestLedger {
         // Locked before the row is visible to anyone: a row seen `running` without its lock
         // held is a dead run's.
         guard try lockFile.lock(byte: runID, timeout: 0) else {
-          throw StoreError(context: "starting run \(runID)", message: "its lock in \(lockFile.path) is held by another process")
+          throw StoreError(
+            context: "starting run \(runID)", message: "its lock in \(lockFile.path) is held by another process")
         }
         locked = runID
         return runID
@@ -89,10 +90,13 @@ package enum IngestLedger {
 
   /// Runs still `running` whose process holds no lock: killed. `db`: inside a write, or nil to
   /// read on its own.
-  private static func deadRuns(_ database: PullParityDatabase, lockFile: DatabaseLockFile, db: Database?) throws -> [Int64] {
+  private static func deadRuns(
+    _ database: PullParityDatabase, lockFile: DatabaseLockFile, db: Database?
+  ) throws -> [Int64] {
     let sql = "SELECT run_id FROM ingest_runs WHERE status = ?"
     let arguments: StatementArguments = [RunStatus.running.rawValue]
-    let running = try db.map { try Int64.fetchAll($0, sql: sql, arguments: arguments) }
+    let running =
+      try db.map { try Int64.fetchAll($0, sql: sql, arguments: arguments) }
       ?? database.read { try Int64.fetchAll($0, sql: sql, arguments: arguments) }
     return try running.filter { try !lockFile.isHeldElsewhere(byte: $0) }
   }

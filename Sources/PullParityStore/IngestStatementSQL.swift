@@ -17,12 +17,13 @@ enum IngestStatementSQL {
     INSERT OR IGNORE INTO events (event_id, id_hash, session_id, session_ref, ts_ms, seq, platform, app,
                                   type, source_id, line, byte_offset, raw)
     VALUES
-    """ + Array(repeating: "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", count: IngestTransaction.groupSize)
+    """
+    + Array(repeating: "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", count: IngestTransaction.groupSize)
     .joined(separator: ", ")
 
   static let findGroup =
     "SELECT id_hash, event_pk, event_id, raw FROM events WHERE id_hash IN ("
-      + Array(repeating: "?", count: IngestTransaction.groupSize).joined(separator: ", ") + ")"
+    + Array(repeating: "?", count: IngestTransaction.groupSize).joined(separator: ", ") + ")"
 
   static let insertQuarantine =
     """

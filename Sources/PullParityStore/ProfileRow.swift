@@ -9,7 +9,9 @@ package struct ProfileRow: Codable, Equatable, Hashable, Sendable {
   package var definition: String
 
   enum CodingKeys: String, CodingKey {
-    case name, version, contentHash = "content_hash", definition
+    case name, version
+    case contentHash = "content_hash"
+    case definition
   }
 
   package init(_ profile: Profile) {

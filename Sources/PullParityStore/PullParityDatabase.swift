@@ -80,7 +80,7 @@ package final class PullParityDatabase: Sendable {
     if !ImmutableRead.isNeeded(path) {
       do {
         return (try open(fileLocation(path), configuration, lockTimeout: lockTimeout, migrate: false), nil)
-      } catch let error as StoreError where error.primaryCode == SQLITE_READONLY || error.primaryCode == SQLITE_CANTOPEN {
+      } catch let error as StoreError where [SQLITE_READONLY, SQLITE_CANTOPEN].contains(error.primaryCode) {
         // No -shm file this user can create or use: read the main file as it is.
       }
     }
@@ -198,7 +198,8 @@ package final class PullParityDatabase: Sendable {
         resultCode: error.extendedResultCode.rawValue)
     }
     return StoreError(
-      context: context, message: error.message ?? "\(error)", sql: error.sql, resultCode: error.extendedResultCode.rawValue)
+      context: context, message: error.message ?? "\(error)", sql: error.sql,
+      resultCode: error.extendedResultCode.rawValue)
   }
 
   static func busyMessage(_ timeout: Double, doing: String) -> String {

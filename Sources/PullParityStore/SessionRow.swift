@@ -38,14 +38,33 @@ package struct SessionRow: Codable, Equatable, Sendable {
   package var endedAtMs: Double
 
   enum CodingKeys: String, CodingKey {
-    case sessionID = "session_id", app, profile, profileVersion = "profile_version", platform
-    case appVersion = "app_version", osVersion = "os_version", device, screen, empty, outcome
-    case finalState = "final_state", trigger, timeToArmMs = "time_to_arm_ms", armDistance = "arm_distance"
-    case clientArmDistance = "client_arm_distance", releaseDistance = "release_distance", loadMs = "load_ms"
-    case visibleMs = "visible_ms", flash, prematureHide = "premature_hide", lateHide = "late_hide"
-    case holdCompliant = "hold_compliant", labelViolations = "label_violations", armMismatch = "arm_mismatch"
-    case loadOk = "load_ok", maxSampleGapMs = "max_sample_gap_ms", maxOffsetError = "max_offset_error"
-    case violationCount = "violation_count", eventCount = "event_count", startedAtMs = "started_at_ms"
+    case sessionID = "session_id"
+    case app, profile
+    case profileVersion = "profile_version"
+    case platform
+    case appVersion = "app_version"
+    case osVersion = "os_version"
+    case device, screen, empty, outcome
+    case finalState = "final_state"
+    case trigger
+    case timeToArmMs = "time_to_arm_ms"
+    case armDistance = "arm_distance"
+    case clientArmDistance = "client_arm_distance"
+    case releaseDistance = "release_distance"
+    case loadMs = "load_ms"
+    case visibleMs = "visible_ms"
+    case flash
+    case prematureHide = "premature_hide"
+    case lateHide = "late_hide"
+    case holdCompliant = "hold_compliant"
+    case labelViolations = "label_violations"
+    case armMismatch = "arm_mismatch"
+    case loadOk = "load_ok"
+    case maxSampleGapMs = "max_sample_gap_ms"
+    case maxOffsetError = "max_offset_error"
+    case violationCount = "violation_count"
+    case eventCount = "event_count"
+    case startedAtMs = "started_at_ms"
     case endedAtMs = "ended_at_ms"
   }
 

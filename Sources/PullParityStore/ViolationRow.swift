@@ -10,7 +10,10 @@ package struct ViolationRow: Codable, Equatable, Sendable {
   package var actual: String?
 
   enum CodingKeys: String, CodingKey {
-    case sessionID = "session_id", ordinal, kind, tsMs = "ts_ms", expected, actual
+    case sessionID = "session_id"
+    case ordinal, kind
+    case tsMs = "ts_ms"
+    case expected, actual
   }
 
   /// The rows of a derived session's findings, numbered in the order they were found.

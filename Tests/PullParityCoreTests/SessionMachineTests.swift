@@ -6,7 +6,7 @@ import Testing
 /// through the contract by hand expects.
 @Suite struct SessionMachineTests {
   let padel = BuiltInProfiles.padel
-  let T0 = 1_795_000_000_000.0
+  let t0 = 1_795_000_000_000.0
 
   @Test func padelPullRefreshStepByStep() {
     var f = EventFactory(platform: "ios")
@@ -19,25 +19,25 @@ import Testing
     }
 
     expected.phase = .pulling
-    expected.pullStartedAt = T0
-    expected.lastPullSampleAt = T0
+    expected.pullStartedAt = t0
+    expected.lastPullSampleAt = t0
     step(f.at(0, .pullStart))
 
     // 10 × 0.72 = 7.2 < 24: still pulling.
-    expected.lastPullSampleAt = T0 + 16
+    expected.lastPullSampleAt = t0 + 16
     expected.maxSampleGapMs = 16
     expected.maxOffsetError = abs(7.5 - 10 * 0.72)
     step(f.at(16, .pullMove(distance: 10, offset: 7.5)))
 
     // 34 × 0.72 = 24.48 ≥ 24: the machine arms on this sample.
     expected.phase = .armed
-    expected.machineArm = ArmPoint(at: T0 + 60, distance: 34)
-    expected.lastPullSampleAt = T0 + 60
+    expected.machineArm = ArmPoint(at: t0 + 60, distance: 34)
+    expected.lastPullSampleAt = t0 + 60
     expected.maxSampleGapMs = 44
     step(f.at(60, .pullMove(distance: 34, offset: 24.48)))
 
     // The client's own `armed` is recorded, not obeyed (padel has a threshold).
-    expected.clientArm = ArmPoint(at: T0 + 62, distance: 34)
+    expected.clientArm = ArmPoint(at: t0 + 62, distance: 34)
     step(f.at(62, .armed(distance: 34)))
 
     // NFD spelling of the ready copy is the same copy.
@@ -45,10 +45,10 @@ import Testing
 
     // Back under the threshold disarms; over it again re-arms without moving the first arming.
     expected.phase = .pulling
-    expected.lastPullSampleAt = T0 + 76
+    expected.lastPullSampleAt = t0 + 76
     step(f.at(76, .pullMove(distance: 30, offset: 21.6)))
     expected.phase = .armed
-    expected.lastPullSampleAt = T0 + 90
+    expected.lastPullSampleAt = t0 + 90
     step(f.at(90, .pullMove(distance: 40, offset: 28.8)))
 
     expected.phase = .released
@@ -57,22 +57,22 @@ import Testing
 
     expected.phase = .refreshing
     expected.trigger = .pull
-    expected.refreshStartedAt = T0 + 110
+    expected.refreshStartedAt = t0 + 110
     step(f.at(110, .refreshStart(trigger: .pull)))
 
-    expected.indicatorShownAt = T0 + 120
+    expected.indicatorShownAt = t0 + 120
     step(f.at(120, .indicatorShown(IndicatorConfig(kind: .balls, count: 4, staggerMs: 120, cycleMs: 800))))
 
     step(f.at(125, .label(text: "Padelbollarna studsar medan vi laddar...", state: .refreshing)))
     step(f.at(130, .fetchStart))
 
     expected.phase = .holding
-    expected.loadCompletedAt = T0 + 500
+    expected.loadCompletedAt = t0 + 500
     expected.loadSucceeded = true
     step(f.at(500, .loadComplete(ok: true, error: nil)))
 
     expected.phase = .done
-    expected.indicatorHiddenAt = T0 + 1400
+    expected.indicatorHiddenAt = t0 + 1400
     step(f.at(1400, .indicatorHidden))
 
     // After done, another hide is unexpected and changes nothing.
@@ -80,7 +80,7 @@ import Testing
       f.at(1500, .indicatorHidden),
       [
         Violation(
-          kind: .unexpectedEvent, at: T0 + 1500, expected: "an event allowed while done",
+          kind: .unexpectedEvent, at: t0 + 1500, expected: "an event allowed while done",
           actual: "indicator_hidden while done")
       ])
   }
@@ -92,7 +92,7 @@ import Testing
     #expect(SessionMachine.reduce(&state, f.at(0, .scrollToTop), profile: phlock).isEmpty)
     #expect(state == SessionState(phase: .idle))
     #expect(SessionMachine.reduce(&state, f.at(700, .refreshStart(trigger: .tabReselect)), profile: phlock).isEmpty)
-    #expect(state == SessionState(phase: .refreshing, trigger: .tabReselect, refreshStartedAt: T0 + 700))
+    #expect(state == SessionState(phase: .refreshing, trigger: .tabReselect, refreshStartedAt: t0 + 700))
   }
 
   /// The contract names no finding for a tab re-select without the scroll first (README,
@@ -103,7 +103,7 @@ import Testing
     #expect(
       SessionMachine.reduce(&state, f.at(0, .refreshStart(trigger: .tabReselect)), profile: BuiltInProfiles.phlock)
         .isEmpty)
-    #expect(state == SessionState(phase: .refreshing, trigger: .tabReselect, refreshStartedAt: T0))
+    #expect(state == SessionState(phase: .refreshing, trigger: .tabReselect, refreshStartedAt: t0))
   }
 
   @Test func aPullRefreshCannotStartFromIdle() {
@@ -123,7 +123,7 @@ import Testing
     #expect(
       state
         == SessionState(
-          phase: .cancelled, pullStartedAt: T0, releaseDistance: 28, lastPullSampleAt: T0 + 20, maxSampleGapMs: 20))
+          phase: .cancelled, pullStartedAt: t0, releaseDistance: 28, lastPullSampleAt: t0 + 20, maxSampleGapMs: 20))
     // Whatever the client does next is not applied.
     let late = SessionMachine.reduce(&state, f.at(60, .refreshStart(trigger: .pull)), profile: padel)
     #expect(late.map(\.kind) == [.unexpectedEvent])
@@ -139,13 +139,13 @@ import Testing
     #expect(state.phase == .pulling)
     _ = SessionMachine.reduce(&state, f.at(30, .armed(distance: 66)), profile: ffci)
     #expect(state.phase == .armed)
-    #expect(state.machineArm == ArmPoint(at: T0 + 30, distance: 66))
-    #expect(state.clientArm == ArmPoint(at: T0 + 30, distance: 66))
+    #expect(state.machineArm == ArmPoint(at: t0 + 30, distance: 66))
+    #expect(state.clientArm == ArmPoint(at: t0 + 30, distance: 66))
     _ = SessionMachine.reduce(&state, f.at(40, .disarmed(distance: 50)), profile: ffci)
     #expect(state.phase == .pulling)
     _ = SessionMachine.reduce(&state, f.at(50, .armed(distance: 70)), profile: ffci)
     #expect(state.phase == .armed)
-    #expect(state.machineArm == ArmPoint(at: T0 + 30, distance: 66), "the first arming is kept")
+    #expect(state.machineArm == ArmPoint(at: t0 + 30, distance: 66), "the first arming is kept")
   }
 
   /// Every event type in every phase: the machine never traps, and an event outside the

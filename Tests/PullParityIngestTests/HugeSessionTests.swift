@@ -17,7 +17,9 @@ import Testing
     }.joined(separator: "\n") + "\n"
   }
 
-  func ingest(_ path: String, _ db: PullParityDatabase, transactionLines: Int, chunkLines: Int) throws -> IngestSummary {
+  func ingest(
+    _ path: String, _ db: PullParityDatabase, transactionLines: Int, chunkLines: Int
+  ) throws -> IngestSummary {
     var options = IngestOptions(transactionLines: transactionLines, toolVersion: "test")
     options.maxChunkLines = chunkLines
     return try Ingestor(database: db, options: options).run(try InputCatalog.expand([path]))

@@ -180,7 +180,8 @@ import Testing
 
     // Beyond the parsers' own limits (simdjson: 512 levels, 64-bit integers, doubles;
     // JSONSerialization: 512 levels, 38-digit decimals), in fields nobody reads or exactly read.
-    Case("513 levels deep", "{\"type\":\"x\",\"screen\":\(nested(512))}", fields([.type: .string("x"), .screen: .array])),
+    Case(
+      "513 levels deep", "{\"type\":\"x\",\"screen\":\(nested(512))}", fields([.type: .string("x"), .screen: .array])),
     Case("513 levels of objects", nestedObjects(513), fields([.screen: .object])),
     Case(
       "100,000 levels in an unknown field", "{\"type\":\"x\",\"deep\":\(nested(100_000))}",

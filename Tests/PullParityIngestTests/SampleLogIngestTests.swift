@@ -12,8 +12,8 @@ import Testing
   static func ingest(
     _ paths: [String], into db: PullParityDatabase, parser: ParserKind = .simdjson, transactionLines: Int = 50_000
   ) throws -> IngestSummary {
-    try Ingestor(database: db, options: IngestOptions(transactionLines: transactionLines, parser: parser, toolVersion: "test"))
-      .run(try InputCatalog.expand(paths))
+    let options = IngestOptions(transactionLines: transactionLines, parser: parser, toolVersion: "test")
+    return try Ingestor(database: db, options: options).run(try InputCatalog.expand(paths))
   }
 
   @Test(arguments: [ParserKind.simdjson, .foundation])

@@ -57,19 +57,19 @@ import Testing
 
         for metric in ParityMetric.allCases {
           let figures = ordered.map { F.figure(metric, $0) }
-          let where_ = "\(app.app) \(group.value) \(metric.rawValue)"
+          let subject = "\(app.app) \(group.value) \(metric.rawValue)"
 
           // Text: the metric's line holds the platforms' figures in column order.
           let prefix = metric == .clientArmDistance ? "client arm" : metric.title
-          let textLine = try #require(textSection.first { $0.hasPrefix(prefix) }, "no text line for \(where_)")
-          #expect(Self.containsInOrder(textLine, figures), "text \(where_): \(textLine) lacks \(figures)")
+          let textLine = try #require(textSection.first { $0.hasPrefix(prefix) }, "no text line for \(subject)")
+          #expect(Self.containsInOrder(textLine, figures), "text \(subject): \(textLine) lacks \(figures)")
 
           // Markdown and HTML: the platform columns of the metric's row.
           let label = metric.isRate ? metric.title : "\(metric.title) p50 (\(metric.unit(distance: "pt")))"
-          let markdownRow = try #require(markdownRows.first { $0.first == label }, "no Markdown row for \(where_)")
-          #expect(Array(markdownRow[1...ordered.count]) == figures, "Markdown \(where_)")
-          let htmlRow = try #require(htmlRows.first { $0.first == label }, "no HTML row for \(where_)")
-          #expect(Array(htmlRow[1...ordered.count]) == figures, "HTML \(where_)")
+          let markdownRow = try #require(markdownRows.first { $0.first == label }, "no Markdown row for \(subject)")
+          #expect(Array(markdownRow[1...ordered.count]) == figures, "Markdown \(subject)")
+          let htmlRow = try #require(htmlRows.first { $0.first == label }, "no HTML row for \(subject)")
+          #expect(Array(htmlRow[1...ordered.count]) == figures, "HTML \(subject)")
 
           // CSV: the same one-decimal figures, and numbers that parse back to the report's.
           for platform in ordered {
@@ -77,16 +77,16 @@ import Testing
               csvRows.first {
                 $0[0] == app.app && $0[4] == group.value && $0[5] == platform.platform && $0[7] == metric.rawValue
               },
-              "no CSV row for \(where_) \(platform.platform)")
+              "no CSV row for \(subject) \(platform.platform)")
             if metric.isRate {
               let rate = try #require(platform.rate(metric))
               #expect(row[13] == "\(rate.numerator)" && row[14] == "\(rate.denominator)")
-              #expect(Self.close(Double(row[15]), rate.value.map { $0 * 100 }), "CSV \(where_) \(row[15])")
+              #expect(Self.close(Double(row[15]), rate.value.map { $0 * 100 }), "CSV \(subject) \(row[15])")
               #expect(Formatting.percent(rate) == (rate.value == nil ? "–" : "\(row[15])% (\(row[13])/\(row[14]))"))
             } else {
               let distribution = try #require(platform.distribution(metric))
               #expect(row[9] == "\(distribution.n)")
-              #expect((row[10].isEmpty ? "–" : row[10]) == Formatting.number(distribution.p50), "CSV \(where_)")
+              #expect((row[10].isEmpty ? "–" : row[10]) == Formatting.number(distribution.p50), "CSV \(subject)")
               #expect(Self.close(Double(row[10]), distribution.p50))
               #expect(Self.close(Double(row[11]), distribution.p90))
               #expect(Self.close(Double(row[12]), distribution.p95))
@@ -272,7 +272,9 @@ import Testing
     func first(_ violations: [ViolationRecord]) -> (ViolationKind?, Int) -> [String] {
       { kind, count in
         var ids: [String] = []
-        for v in violations where (kind == nil || v.kind == kind) && !ids.contains(v.sessionID) { ids.append(v.sessionID) }
+        for v in violations where (kind == nil || v.kind == kind) && !ids.contains(v.sessionID) {
+          ids.append(v.sessionID)
+        }
         return Array(ids.sorted().prefix(count))
       }
     }

@@ -34,7 +34,8 @@ import Testing
 
   @Test(arguments: cases)
   func countsAndSmallestFailingIds(_ c: Case) {
-    let tally = RuleEvaluator.judge(.flash, sessions: c.sessions.map { Self.record($0.0, flash: $0.1) }, profile: BuiltInProfiles.padel)
+    let tally = RuleEvaluator.judge(
+      .flash, sessions: c.sessions.map { Self.record($0.0, flash: $0.1) }, profile: BuiltInProfiles.padel)
     #expect(tally.judged == c.judged)
     #expect(tally.failing == c.failing)
     #expect(tally.examples == c.examples)

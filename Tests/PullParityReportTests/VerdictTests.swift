@@ -33,7 +33,8 @@ import Testing
   /// interval (−2.5…+19.9) reaches into ±2, so that is no failure; 20 against none (+32.8…+64.8) is.
   @Test(arguments: [(3, Verdict.pass), (20, .fail)])
   func rateParityNeedsTheWholeIntervalBeyondTheTolerance(flashes: Int, verdict: Verdict) throws {
-    let sessions = (0..<40).map { F.record("p\($0)", "pwa", visible: 1300) }
+    let sessions =
+      (0..<40).map { F.record("p\($0)", "pwa", visible: 1300) }
       + (0..<40).map { F.record("i\($0)", "ios", visible: $0 < flashes ? 900 : 1300) }
     let report = ParityReportBuilder(profiles: SessionProfiles(stored: []))
       .build(sessions, context: .init(database: "t", filter: .init(), toolVersion: "t", generatedAtMs: 0))

@@ -5,7 +5,9 @@ import Testing
 /// `--cache-size` reaches SQLite: the page cache is what bounds an ingest's memory beyond its
 /// chunks in flight.
 @Suite struct PageCacheTests {
-  @Test(arguments: [(nil, false, -262_144), (8, false, -8192), (nil, true, -65_536), (3, true, -3072)] as [(Int?, Bool, Int)])
+  @Test(
+    arguments: [(nil, false, -262_144), (8, false, -8192), (nil, true, -65_536), (3, true, -3072)]
+      as [(Int?, Bool, Int)])
   func theCacheSizeIsTheOneAskedFor(cacheMiB: Int?, readOnly: Bool, pragma: Int) throws {
     let dir = try TemporaryDirectory()
     let path = dir.path("cache.sqlite")

@@ -24,7 +24,8 @@ import Testing
       verdict.contains(
         "padel pull: parity of client arm distance, flash, hold compliant, arm mismatch; rules hold compliance (pwa), flash (pwa), arm mismatch (ios)"
       ))
-    #expect(verdict.contains("phlock pull: rules reveal order (ios); phlock tab_reselect: rules indicator config (ios)"))
+    #expect(
+      verdict.contains("phlock pull: rules reveal order (ios); phlock tab_reselect: rules indicator config (ios)"))
     #expect(verdict.contains("1 group compared, 3 judged alone (one platform), 0 skipped"))
     #expect(FileManager.default.fileExists(atPath: dir.path("pullparity.sqlite")))
     for line in run.stdout.split(separator: "\n") where !line.contains("/") {
@@ -55,7 +56,8 @@ import Testing
       "qa", "--db", db, "--app", "phlock", "--app-version", "2.1.0", "--format", "json",
     ])
     #expect(clean.exitCode == 0, "\(clean.stdout)")
-    let items = (try JSONSerialization.jsonObject(with: Data(clean.stdout.utf8)) as! [String: Any])["items"]
+    let items =
+      (try JSONSerialization.jsonObject(with: Data(clean.stdout.utf8)) as! [String: Any])["items"]
       as! [[String: Any]]
     #expect(items.filter { $0["status"] as? String == "pass" }.count >= 8)
     #expect(!items.contains { $0["status"] as? String == "fail" })
@@ -95,7 +97,8 @@ import Testing
     #expect(visible["p50"] as? Double == 1988.2)
     // The absolute judgement: the PWA breaks the flash rule, iOS the arm-mismatch rule.
     let rules = Dictionary(
-      uniqueKeysWithValues: (pwa["rules"] as! [[String: Any]]).map { ($0["rule"] as! String, $0["verdict"] as! String) })
+      uniqueKeysWithValues: (pwa["rules"] as! [[String: Any]]).map { ($0["rule"] as! String, $0["verdict"] as! String) }
+    )
     #expect(rules["flash"] == "fail")
     #expect(rules["arm_mismatch"] == "pass")
   }
@@ -229,7 +232,10 @@ import Testing
       #"profiles[0].indicator.kind: "spinner" is not allowed; use one of balls, waveform, native"#
     ),
     (#"[{"name":"x","min_hold_ms":5,"unit":"cm"}]"#, #"profiles[0].unit: "cm" is not allowed; use one of pt, px, dp"#),
-    (#"[{"name":"x","min_hold_ms":5,"budgets":{"flsh":2}}]"#, "profiles[0].budgets.flsh: unknown key: did you mean flash?"),
+    (
+      #"[{"name":"x","min_hold_ms":5,"budgets":{"flsh":2}}]"#,
+      "profiles[0].budgets.flsh: unknown key: did you mean flash?"
+    ),
     (
       #"[{"name":"x","min_hold_ms":5,"labels":{"pulling":"a","ready":"b","refreshing":"c","done":"d"}}]"#,
       "profiles[0].labels.done: unknown key. Known keys: pulling, ready, refreshing."

@@ -38,7 +38,8 @@ import Testing
   @Test func ingestsStartedTogetherOnAFreshDatabase() throws {
     let dir = try TemporaryDirectory()
     let clean = dir.path("clean.sqlite")
-    #expect(try CommandRun.pullparity(["ingest", "--quiet", "--db", clean, RepositoryPaths.sampleEvents.path]).exitCode == 0)
+    #expect(
+      try CommandRun.pullparity(["ingest", "--quiet", "--db", clean, RepositoryPaths.sampleEvents.path]).exitCode == 0)
     let cleanDatabase = try PullParityDatabase(path: clean)
     let cleanSums = try Self.ledgerSums(cleanDatabase)
 
@@ -71,7 +72,8 @@ import Testing
 
     let db = dir.path("busy.sqlite")
     let first = try CrashSafetyTests.startedIngest(log: log, db: db, committing: 5000)
-    let second = try Self.start(["ingest", "--quiet", "--transaction-lines", "5000", "--db", db, log], in: dir, name: "second")
+    let second = try Self.start(
+      ["ingest", "--quiet", "--transaction-lines", "5000", "--db", db, log], in: dir, name: "second")
     var reports = 0
     while first.isRunning || second.isRunning {
       let report = try CommandRun.pullparity(["report", "--db", db])
@@ -95,7 +97,8 @@ import Testing
   func aWriteLockHeldTooLongEndsWithAClearMessage(command: [String]) throws {
     let dir = try TemporaryDirectory()
     let db = dir.path("held.sqlite")
-    #expect(try CommandRun.pullparity(["ingest", "--quiet", "--db", db, RepositoryPaths.sampleEvents.path]).exitCode == 0)
+    #expect(
+      try CommandRun.pullparity(["ingest", "--quiet", "--db", db, RepositoryPaths.sampleEvents.path]).exitCode == 0)
     let holder = try DatabaseQueue(path: db)
     let run = try holder.writeWithoutTransaction { holderDB in
       try holderDB.execute(sql: "BEGIN IMMEDIATE")

@@ -8,10 +8,11 @@ import Testing
 @Suite struct DatabaseFileTests {
   static let commands: [[String]] = [["ingest", "--quiet", RepositoryPaths.sampleEvents.path], ["report"], ["qa"]]
 
-  @Test(arguments: [
-    ("", "an empty name opens a temporary database that is thrown away; name a file"),
-    (":memory:", ":memory: is an in-memory database, thrown away when the command ends; name a file"),
-  ], commands)
+  @Test(
+    arguments: [
+      ("", "an empty name opens a temporary database that is thrown away; name a file"),
+      (":memory:", ":memory: is an in-memory database, thrown away when the command ends; name a file"),
+    ], commands)
   func throwawayDatabasesAreRefused(name: (String, String), command: [String]) throws {
     let run = try CommandRun.pullparity([command[0], "--db", name.0] + command.dropFirst())
     #expect(run.exitCode == 2)
@@ -25,7 +26,8 @@ import Testing
       switch self {
       case .otherProgramsDatabase:
         let sqlite = try CommandRun.run(
-          URL(fileURLWithPath: "/usr/bin/sqlite3"), [path, "CREATE TABLE notes (body TEXT); INSERT INTO notes VALUES ('x')"])
+          URL(fileURLWithPath: "/usr/bin/sqlite3"),
+          [path, "CREATE TABLE notes (body TEXT); INSERT INTO notes VALUES ('x')"])
         try #require(sqlite.exitCode == 0)
       case .textFile:
         try Data("name,amount\nrent,900\n".utf8).write(to: URL(fileURLWithPath: path))

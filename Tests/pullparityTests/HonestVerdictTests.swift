@@ -59,7 +59,10 @@ import Testing
       ]),
     // A budget on the command line lets the four cache-order sessions through.
     Case(
-      arguments: ["report", "--app", "ffci", "--by", "screen", "--budget", "cache_order=20", "--budget", "error_not_shown=20", "--budget", "content_cleared_on_error=20", "--budget", "double_refresh=20"],
+      arguments: [
+        "report", "--app", "ffci", "--by", "screen", "--budget", "cache_order=20", "--budget", "error_not_shown=20",
+        "--budget", "content_cleared_on_error=20", "--budget", "double_refresh=20",
+      ],
       exitCode: 0, says: ["cache order             ok 13.3% (4/30)     20%"]),
     // Too few sessions: no verdict, and a gate that judged nothing does not pass.
     Case(
@@ -130,7 +133,9 @@ import Testing
       let column = { (name: String) in rows[0].firstIndex { $0 == name }! }
       let (kind, metric, verdict) = (column("kind"), column("metric"), column("verdict"))
       return Set(
-        rows.filter { $0[kind] == "rule" && $0[verdict] == "fail" }.map { "\($0[0])/\(Self.titles[String($0[metric])]!)" })
+        rows.filter { $0[kind] == "rule" && $0[verdict] == "fail" }.map {
+          "\($0[0])/\(Self.titles[String($0[metric])]!)"
+        })
     default:
       return Self.failedRulesInPages(output, format: format)
     }

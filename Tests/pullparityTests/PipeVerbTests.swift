@@ -106,7 +106,8 @@ import Testing
   /// A run directory written by hand from decode and derive, as the Spark job writes it.
   static func runDirectory(in dir: TemporaryDirectory, sessions: Int = 1) throws -> String {
     let decoded = try CommandRun.pullparity(
-      ["decode"], stdin: Data("a.jsonl\t0\t1\t\(Self.event)\na.jsonl\t99\t2\t\(Self.release)\na.jsonl\t200\t3\toops\n".utf8))
+      ["decode"],
+      stdin: Data("a.jsonl\t0\t1\t\(Self.event)\na.jsonl\t99\t2\t\(Self.release)\na.jsonl\t200\t3\toops\n".utf8))
     let derived = try CommandRun.pullparity(["derive"], stdin: Data(decoded.stdout.utf8))
     var tables: [String: [String]] = [:]
     for line in decoded.stdout.split(separator: "\n") {
@@ -168,7 +169,8 @@ import Testing
     let again = try CommandRun.pullparity(["load", run, "--db", db])
     #expect(again.exitCode == 2)
     #expect(
-      again.stderr.contains("the database already holds 2 events and 1 sessions; load needs a new file"), "\(again.stderr)")
+      again.stderr.contains("the database already holds 2 events and 1 sessions; load needs a new file"),
+      "\(again.stderr)")
     #expect(try DatabaseDump.count(try PullParityDatabase(path: db), "ingest_runs") == 1)
   }
 }

@@ -34,8 +34,10 @@ import Testing
 
     let refused = try CommandRun.pullparity(["ingest", "--quiet", "--db", db, second])
     #expect(refused.exitCode == 2)
-    #expect(refused.stderr.contains("myapp: the database holds sessions derived with myapp v1; this would use no profile"))
-    #expect(refused.stderr.contains("Pass the stored profiles with --profiles, or run `pullparity replay --profiles FILE`"))
+    #expect(
+      refused.stderr.contains("myapp: the database holds sessions derived with myapp v1; this would use no profile"))
+    #expect(
+      refused.stderr.contains("Pass the stored profiles with --profiles, or run `pullparity replay --profiles FILE`"))
     #expect(try Self.sessionIDs(db) == ["s1"], "a refused ingest stores nothing")
 
     let again = try CommandRun.pullparity(["ingest", "--quiet", "--db", db, "--profiles", profiles, second])
@@ -59,7 +61,8 @@ import Testing
     #expect(try CommandRun.pullparity(["ingest", "--quiet", "--db", db, log]).exitCode == 0)
     let refused = try CommandRun.pullparity(["ingest", "--quiet", "--db", db, "--profiles", profiles, log])
     #expect(refused.exitCode == 2)
-    #expect(refused.stderr.contains("myapp: the database holds sessions derived with myapp v0; this would use myapp v1"))
+    #expect(
+      refused.stderr.contains("myapp: the database holds sessions derived with myapp v0; this would use myapp v1"))
     // Replay is the way to change the rules: it re-derives everything and stores the new profile.
     let replay = try CommandRun.pullparity(["replay", "--db", db, "--profiles", profiles])
     #expect(replay.exitCode == 0, "\(replay.stderr)")
@@ -75,7 +78,8 @@ import Testing
   @Test func reportsShowTheStoredVersionAfterAReplay() throws {
     let dir = try TemporaryDirectory()
     let db = dir.path("p.sqlite")
-    #expect(try CommandRun.pullparity(["ingest", "--quiet", "--db", db, RepositoryPaths.sampleEvents.path]).exitCode == 0)
+    #expect(
+      try CommandRun.pullparity(["ingest", "--quiet", "--db", db, RepositoryPaths.sampleEvents.path]).exitCode == 0)
     var file = try Self.json(["profiles", "--format", "json"])
     var list = file["profiles"] as! [[String: Any]]
     let index = list.firstIndex { $0["name"] as? String == "padel" }!
@@ -96,7 +100,8 @@ import Testing
 
     let refused = try CommandRun.pullparity(["ingest", "--quiet", "--db", db, RepositoryPaths.sampleEvents.path])
     #expect(refused.exitCode == 2)
-    #expect(refused.stderr.contains("padel: the database holds sessions derived with padel v2; this would use padel v1"))
+    #expect(
+      refused.stderr.contains("padel: the database holds sessions derived with padel v2; this would use padel v1"))
   }
 
   static func json(_ arguments: [String]) throws -> [String: Any] {

@@ -24,7 +24,8 @@ import Testing
         try dir.write("logs/copy.jsonl", QuarantineIdentityTests.badLine + "\n")
         return "logs/copy.jsonl"
       case .twiceInOneFile:
-        try dir.write("logs/twice.jsonl", QuarantineIdentityTests.badLine + "\n\n" + QuarantineIdentityTests.badLine + "\n")
+        try dir.write(
+          "logs/twice.jsonl", QuarantineIdentityTests.badLine + "\n\n" + QuarantineIdentityTests.badLine + "\n")
         return "logs/twice.jsonl"
       }
     }

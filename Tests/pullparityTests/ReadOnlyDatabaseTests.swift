@@ -28,7 +28,8 @@ import Testing
   static func archivedDatabase(in dir: TemporaryDirectory) throws -> String {
     let db = dir.path("archive/parity.sqlite")
     try FileManager.default.createDirectory(atPath: dir.path("archive"), withIntermediateDirectories: true)
-    #expect(try CommandRun.pullparity(["ingest", "--quiet", "--db", db, RepositoryPaths.sampleEvents.path]).exitCode == 0)
+    #expect(
+      try CommandRun.pullparity(["ingest", "--quiet", "--db", db, RepositoryPaths.sampleEvents.path]).exitCode == 0)
     try FileManager.default.removeItem(atPath: db + "-lock")
     return db
   }
@@ -84,7 +85,8 @@ import Testing
     let db = shared + "/parity.sqlite"
     let logs = RepositoryPaths.sampleEvents
     let ingest = { (file: String) in
-      try CommandRun.pullparity(asUser: Self.owner, ["ingest", "--quiet", "--db", db, logs.appendingPathComponent(file).path])
+      try CommandRun.pullparity(
+        asUser: Self.owner, ["ingest", "--quiet", "--db", db, logs.appendingPathComponent(file).path])
     }
     let first = try ingest("padel-ios-1.jsonl")
     #expect(first.exitCode == 0, "\(first.stderr)")

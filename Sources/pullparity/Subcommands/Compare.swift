@@ -68,8 +68,10 @@ extension PullParity {
         policy: verdicts.policy)
       // A cohort that matched nothing is almost always a typo in a selector; passing it would
       // let CI go green on a comparison that never happened.
-      let before = try frontend.sessions(baselineCohort.filter, what: "the baseline cohort (\(baselineCohort.selector))")
-      let after = try frontend.sessions(candidateCohort.filter, what: "the candidate cohort (\(candidateCohort.selector))")
+      let before = try frontend.sessions(
+        baselineCohort.filter, what: "the baseline cohort (\(baselineCohort.selector))")
+      let after = try frontend.sessions(
+        candidateCohort.filter, what: "the candidate cohort (\(candidateCohort.selector))")
       let apps = Set((before + after).map(\.app)).sorted()
       if apps.count > 1 {
         throw CommandError(
@@ -78,7 +80,8 @@ extension PullParity {
       let first = before.first ?? after[0]
       let comparison = CohortComparison(
         baseline: baselineCohort, baselineSessions: before, candidate: candidateCohort, candidateSessions: after,
-        trigger: trigger.trigger, profile: try frontend.profiles().profile(first.profile, version: first.profileVersion).profile,
+        trigger: trigger.trigger,
+        profile: try frontend.profiles().profile(first.profile, version: first.profileVersion).profile,
         context: frontend.context(try filters.filter()))
       for (cohort, count) in [
         (baselineCohort, comparison.baselineSessions), (candidateCohort, comparison.candidateSessions),

@@ -5,7 +5,7 @@
 #                    [--history D] [--repeat R] [--pp PATH | --no-build]
 #
 # Generates an N-event log (seed 1), builds the floor (bench/floor.cpp) and a release
-# pullparity, then times: the floor, `pullparity ingest` into a fresh DB, the same ingest
+# pullparity, then times: the floors (rows; zstd blocks), `pullparity ingest` into a fresh DB, the same ingest
 # again (all duplicates), DuckDB computing five metrics from the same log
 # (bench/duckdb_metrics.py), and `report` and `qa`. --big adds the cost of history: K days of
 # 1,000,000 events (default K=10) in ONE ingest run, `report` and `qa` on them, and day K+1
@@ -113,7 +113,8 @@ gen "$LOG" "$EVENTS" 1 0
 FLOOR="$DIR/floor"
 if [ ! -x "$FLOOR" ] || [ "$ROOT/bench/floor.cpp" -nt "$FLOOR" ]; then
   say "== building the floor"
-  g++ -O2 -std=c++17 "$ROOT/bench/floor.cpp" -lsimdjson -lsqlite3 -o "$FLOOR"
+  [ -f /usr/include/zstd.h ] || fail "the floor needs zstd's header: apt-get install libzstd-dev"
+  g++ -O2 -std=c++17 "$ROOT/bench/floor.cpp" -lsimdjson -lsqlite3 -lzstd -pthread -o "$FLOOR"
 fi
 
 # 3. pullparity (release) -----------------------------------------------------
@@ -142,6 +143,16 @@ F_WALL=$WALL F_RSS=$RSS F_SELF=$(grep ' events in ' "$DIR/floor.out")
 say "== floor --pk"
 PRE="rm_db '$FDB'" best "$DIR/floorpk.out" "$FLOOR" --pk "$FDB" "$LOG"
 FK_WALL=$WALL FK_RSS=$RSS FK_SELF=$(grep ' events in ' "$DIR/floorpk.out")
+# The lean floors: the raw lines as zstd blocks instead of rows, compressed and written on the
+# second core, with the events' keys as a row each, then as a sorted array per block. What a
+# store that is not a row per event could reach.
+LEAN=(--layout blocks --zstd 1 --threads 2)
+say "== floor ${LEAN[*]} --keys rows"
+PRE="rm_db '$FDB'" best "$DIR/leanrows.out" "$FLOOR" "${LEAN[@]}" --keys rows "$FDB" "$LOG"
+LR_WALL=$WALL LR_RSS=$RSS
+say "== floor ${LEAN[*]} --keys blocks"
+PRE="rm_db '$FDB'" best "$DIR/leanblocks.out" "$FLOOR" "${LEAN[@]}" --keys blocks "$FDB" "$LOG"
+LB_WALL=$WALL LB_RSS=$RSS
 rm_db "$FDB"
 
 # Fresh ingest and re-ingest alternate, so each re-ingest sees the DB of one fresh ingest.
@@ -273,6 +284,8 @@ echo
 printf '  %-48s %10s  %12s  %12s\n' "" "wall" "events/s" "peak RSS"
 row "floor (no index)" "$F_WALL" "$(thousands "$F_RATE")" "$(mib "$F_RSS")"
 row "floor --pk (dedup floor, reference)" "$FK_WALL" "$(thousands "$FK_RATE")" "$(mib "$FK_RSS")"
+row "lean floor: zstd blocks, a key row per event" "$LR_WALL" "$(thousands "$(rate "$EVENTS" "$LR_WALL")")" "$(mib "$LR_RSS")"
+row "lean floor: zstd blocks, keys per block" "$LB_WALL" "$(thousands "$(rate "$EVENTS" "$LB_WALL")")" "$(mib "$LB_RSS")"
 row "pullparity ingest (fresh DB)" "$I_WALL" "$(thousands "$I_RATE")" "$(mib "$I_RSS")"
 row "pullparity ingest (again: duplicates)" "$R_WALL" "$(thousands "$R_RATE")" "$(mib "$R_RSS")"
 if [ -n "$D_WALL" ]; then row "DuckDB: five metrics from the log" "$D_WALL" "$(thousands "$(rate "$EVENTS" "$D_WALL")")" "$(mib "$D_RSS")"; fi
@@ -313,6 +326,9 @@ if [ -n "$D_WALL" ]; then
   # What storing a row per raw line costs before any of ingest's own work: the bound on the
   # ratio above for a row store.
   goal "  the floor alone: floor wall / DuckDB wall" "$(ratio "$F_WALL" "$D_WALL") (no goal: the row store's bound)"
+  # The same for stores that keep the raw log compressed, with and without a row per event.
+  goal "  lean floor, a key row per event / DuckDB" "$(ratio "$LR_WALL" "$D_WALL") (no goal: a bound)"
+  goal "  lean floor, keys per block / DuckDB" "$(ratio "$LB_WALL" "$D_WALL") (no goal: a bound)"
 else
   goal "ingest wall / DuckDB wall (#13)" "not measured: DuckDB is not installed" "0"
 fi

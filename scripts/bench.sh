@@ -5,9 +5,9 @@
 #                    [--history D] [--repeat R] [--pp PATH | --no-build]
 #
 # Generates an N-event log (seed 1), builds the floor (bench/floor.cpp) and a release
-# pullparity, then times: the floors (rows; zstd blocks), `pullparity ingest` into a fresh DB, the same ingest
-# again (all duplicates), DuckDB computing five metrics from the same log
-# (bench/duckdb_metrics.py), and `report` and `qa`. --big adds the cost of history: K days of
+# pullparity, then times: the floors (a row per line; zstd blocks), `pullparity ingest` into
+# a fresh DB, the same ingest again (all duplicates), DuckDB computing five metrics from the
+# same log (bench/duckdb_metrics.py), and `report` and `qa`. --big adds the cost of history: K days of
 # 1,000,000 events (default K=10) in ONE ingest run, `report` and `qa` on them, and day K+1
 # into that database against the same day into an empty one. --ids v4 gives random event ids
 # instead of the recorders' UUIDv7. --history D ingests D consecutive days of 1,000,000 events,

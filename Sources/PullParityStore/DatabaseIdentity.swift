@@ -6,8 +6,9 @@ internal import PullParitySchema
 /// is changed, a file that is not SQLite at all and a SQLite database of another program (which
 /// would otherwise be switched to WAL and given migration tables before the ingest fails).
 enum DatabaseIdentity {
-  /// Refuses names that SQLite would take for a temporary or in-memory database: the data
-  /// would be thrown away when the command ends.
+  /// Refuses names that SQLite would take for a temporary or in-memory database (the data
+  /// would be thrown away when the command ends), and a directory, which SQLite reports only as
+  /// a disk I/O error.
   static func checkName(_ path: String) throws {
     if path.isEmpty {
       throw StoreError(
@@ -16,6 +17,10 @@ enum DatabaseIdentity {
     if path == ":memory:" {
       throw StoreError(
         context: "--db", message: "\(path) is an in-memory database, thrown away when the command ends; name a file")
+    }
+    var isDirectory: ObjCBool = false
+    if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
+      throw StoreError(context: "--db", message: "\(path) is a directory; name a database file (in it or elsewhere)")
     }
   }
 

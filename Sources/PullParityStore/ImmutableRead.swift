@@ -51,8 +51,9 @@ enum ImmutableRead {
     return note + "."
   }
 
+  /// Through `URL`: `NSString.deletingLastPathComponent` traps on a one-character path in
+  /// swift-corelibs-foundation (`--db p` crashed every read command).
   private static func directory(of path: String) -> String {
-    let dir = (path as NSString).deletingLastPathComponent
-    return dir.isEmpty ? "." : dir
+    URL(fileURLWithPath: path).deletingLastPathComponent().path
   }
 }

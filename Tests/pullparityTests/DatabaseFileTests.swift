@@ -57,6 +57,31 @@ import Testing
     #expect(try FileManager.default.contentsOfDirectory(atPath: dir.url.path) == ["theirs.db"])
   }
 
+  @Test(arguments: commands)
+  func aDirectoryIsRefusedByName(command: [String]) throws {
+    let dir = try TemporaryDirectory()
+    let run = try CommandRun.pullparity([command[0], "--db", dir.url.path] + command.dropFirst())
+    #expect(run.exitCode == 2)
+    #expect(run.stderr.contains("--db: \(dir.url.path) is a directory; name a database file"), "\(run.stderr)")
+    #expect(try FileManager.default.contentsOfDirectory(atPath: dir.url.path).isEmpty)
+  }
+
+  /// Every reader first asks whether it may write the file's directory; a one-character
+  /// relative name once crashed that question (rc 132) in every read command.
+  @Test(arguments: [
+    ["report"], ["qa"], ["runs"], ["quarantine"], ["session", "ab3b74fe"],
+    ["compare", "--app", "padel", "--baseline", "platform=pwa", "--candidate", "platform=ios"],
+  ])
+  func aOneLetterNameInTheCurrentDirectoryIsRead(command: [String]) throws {
+    let dir = try TemporaryDirectory()
+    let ingest = try CommandRun.pullparity(
+      ["ingest", "--quiet", "--db", "p", RepositoryPaths.sampleEvents.path], currentDirectory: dir.url)
+    try #require(ingest.exitCode == 0, "\(ingest.stderr)")
+    let run = try CommandRun.pullparity([command[0], "--db", "p"] + command.dropFirst(), currentDirectory: dir.url)
+    #expect([0, 1].contains(run.exitCode), "\(run.exitCode): \(run.stderr)")
+    #expect(!run.stdout.isEmpty)
+  }
+
   @Test func anEmptyFileBecomesADatabase() throws {
     let dir = try TemporaryDirectory()
     let path = try dir.write("new.db", "")

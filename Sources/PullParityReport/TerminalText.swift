@@ -8,10 +8,16 @@ package enum TerminalText {
   /// them (CSV).
   package static func escapedKeepingLineBreaks(_ text: String) -> String { escape(text, keepingLineBreaks: true) }
 
+  /// How `scalar` is shown: nil when it is inert and kept as it is. Also the HTML report's
+  /// rule for control characters, so a page printed to a terminal is as safe as text.
+  static func shown(_ scalar: Unicode.Scalar) -> String? {
+    isInert(scalar) ? nil : "\\u{" + String(scalar.value, radix: 16) + "}"
+  }
+
   private static func escape(_ text: String, keepingLineBreaks: Bool) -> String {
     ScalarEscaping.escape(text) { scalar in
-      if isInert(scalar) || (keepingLineBreaks && (scalar == "\n" || scalar == "\r" || scalar == "\t")) { return nil }
-      return "\\u{" + String(scalar.value, radix: 16) + "}"
+      if keepingLineBreaks && (scalar == "\n" || scalar == "\r" || scalar == "\t") { return nil }
+      return shown(scalar)
     }
   }
 

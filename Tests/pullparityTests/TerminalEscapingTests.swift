@@ -76,6 +76,8 @@ import Testing
     (["report"], "\\u{1b}]0;pwned\\u{7}evil"),
     (["report", "--format", "markdown"], "\\\\u\\{1b\\}\\]0;pwned\\\\u\\{7\\}evil"),
     (["report", "--format", "csv"], "\\u{1b}]0;pwned\\u{7}evil"),
+    (["report", "--format", "html"], "\\u{1b}]0;pwned\\u{7}evil"),
+    (["report", "--format", "html", "--by", "screen", "--app", "padel"], "\\u{1b}[2Jfeed"),
     (["report", "--by", "screen", "--app", "padel"], "\\u{1b}[2Jfeed"),
     (["report", "--by", "app_version", "--app", "padel"], "3.8\\u{1b}[5m"),
     (["qa"], "\\u{1b}]0;pwned\\u{7}evil"),

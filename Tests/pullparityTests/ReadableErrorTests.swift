@@ -45,6 +45,20 @@ import Testing
     #expect(run.stdout.contains("--format <format>       Output format: text or json."))
   }
 
+  /// A help text wraps its prose by itself; a backslash at a line's end belongs only to an
+  /// example's shell continuation (a `\\` meant as a multi-line literal's continuation once
+  /// printed as a stray backslash in `report` and `qa`).
+  @Test(arguments: [
+    "ingest", "report", "qa", "compare", "session", "replay", "profiles", "schema", "quarantine", "runs", "decode",
+    "derive", "load",
+  ])
+  func helpProseHasNoStrayBackslash(command: String) throws {
+    let run = try CommandRun.pullparity([command, "--help"])
+    #expect(run.exitCode == 0, "\(run.stderr)")
+    let stray = run.stdout.split(separator: "\n").filter { $0.hasSuffix("\\") && !$0.contains("pullparity ") }
+    #expect(stray.isEmpty, "\(stray)")
+  }
+
   /// iOS writes upper-case UUIDs, people type lower case (and the other way round).
   @Test(arguments: [
     "0c20f46e", "0C20F46E", "0C20F46E-C1F4-45DA-A54F-C5BA7AC6BC52", "0c20f46e-c1f4-45da-a54f-c5ba7ac6bc52",

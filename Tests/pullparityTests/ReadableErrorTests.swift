@@ -116,8 +116,13 @@ import Testing
     #expect(rows.first?["source"] as? String == log)
     #expect((rows.first?["raw"] as? String)?.contains(#""ts":"soon""#) == true)
     #expect(rows.first?["run_id"] as? Int == 1)
+    // The source as the ingest recorded it, or spelled another way that names the same file.
+    let file = URL(fileURLWithPath: log)
+    let withDot = file.deletingLastPathComponent().path + "/./" + file.lastPathComponent
+    let withSlashes = file.deletingLastPathComponent().path + "//" + file.lastPathComponent
     for (arguments, count) in [
       (["--run", "1"], 9), (["--run", "2"], 0), (["--source", log], 9), (["--source", "x"], 0),
+      (["--source", withDot], 9), (["--source", withSlashes], 9),
     ] {
       let run = try CommandRun.pullparity(["quarantine", "--db", db, "--format", "json"] + arguments)
       #expect((try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [Any])?.count == count, "\(arguments)")

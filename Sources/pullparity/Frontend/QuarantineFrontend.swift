@@ -12,6 +12,9 @@ struct QuarantineFrontend {
       let known = RejectionReason.allCases.map(\.rawValue).joined(separator: ", ")
       throw CommandError("--reason \"\(category)\" is not a reason; reasons: \(known)")
     }
+    // Ingest records a source by its normalized path: `./logs/x` and `logs//x` name it too.
+    var filter = filter
+    filter.source = filter.source.map(InputCatalog.normalized)
     let queries = RunQueries(database)
     let lines = try queries.quarantined(filter, limit: limit)
     return try format.render(lines) { _ in

@@ -28,7 +28,9 @@ extension PullParity {
       help: ArgumentHelp("Only this reason: not_json, missing_field, wrong_type, …, conflict.", valueName: "reason"))
     var reason: String?
 
-    @Option(help: ArgumentHelp("Only lines of this source, named as the ingest recorded it.", valueName: "file"))
+    @Option(
+      help: ArgumentHelp(
+        "Only lines of this file, as the ingest was given it (`./x` and `x` are the same file).", valueName: "file"))
     var source: String?
 
     @OptionGroup var listing: ListingOptions<Quarantine>

@@ -14,6 +14,7 @@ package struct ProfileTextRenderer {
       "arm threshold",
       p.armThreshold.map { "\(NumberText.format($0)) on distance × resistance" } ?? "none (trusts the client's armed)",
     ])
+    table.add(["distance unit", p.unit.rawValue])
     table.add(["resistance", NumberText.format(p.resistance)])
     table.add(["minimum visible", "\(NumberText.format(p.minHoldMs)) ms"])
     table.add(["hide slack", "\(NumberText.format(p.hideSlackMs)) ms"])
@@ -42,7 +43,20 @@ package struct ProfileTextRenderer {
     }
     table.add(["on error", "content kept" + (p.errorMustBeShown ? ", error shown" : "")])
     if let reference = p.referencePlatform { table.add(["reference platform", reference]) }
+    addScreensAndBudgets(of: p, to: &table)
     // Names and labels come from a profile file: the table escapes its cells, the name here.
     return "\(TerminalText.escaped(p.name)) (version \(p.version))\n" + table.render(indent: "  ") + "\n"
+  }
+
+  /// A logical screen per row with its name on each platform, then each rule's budget.
+  private func addScreensAndBudgets(of p: Profile, to table: inout TextTable) {
+    for (screen, names) in p.screens.sorted(by: { $0.key < $1.key }) {
+      let perPlatform = names.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }
+      table.add(["screen \(screen)", perPlatform.joined(separator: ", ")])
+    }
+    if p.budgets.isEmpty { table.add(["budgets", "none: one violation fails a rule"]) }
+    for (rule, budget) in p.budgets.sorted(by: { $0.key.rawValue < $1.key.rawValue }) {
+      table.add(["budget \(rule.rawValue)", "\(NumberText.format(budget)) % of judged sessions"])
+    }
   }
 }

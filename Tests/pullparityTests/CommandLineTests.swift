@@ -163,7 +163,7 @@ import Testing
     #expect(run.exitCode == 0)
     for text in [
       "padel (version 1)", "ffci (version 1)", "phlock (version 1)", "Släpp för att uppdatera", "1300 ms",
-      "TabPageView",
+      "TabPageView", "distance unit", "screen feed", "ios FeedView, pwa feed", "budgets",
     ] {
       #expect(run.stdout.contains(text), "\(text)")
     }
@@ -172,6 +172,19 @@ import Testing
     let file = try dir.write("all.json", json.stdout)
     let reread = try CommandRun.pullparity(["profiles", "--profiles", file])
     #expect(reread.stdout == run.stdout)
+  }
+
+  @Test func profilesListsBudgetsPerRule() throws {
+    let dir = try TemporaryDirectory()
+    let file = try dir.write(
+      "budgets.json",
+      #"{"profiles":[{"name":"padel","version":2,"arm_threshold":24,"resistance":0.72,"min_hold_ms":0,"#
+        + #""hide_slack_ms":100,"budgets":{"flash":2.5,"cache_order":20}}]}"#)
+    let run = try CommandRun.pullparity(["profiles", "--profiles", file])
+    #expect(run.exitCode == 0, "\(run.stderr)")
+    let lines = run.stdout.split(separator: "\n").map { $0.split(separator: " ", omittingEmptySubsequences: true) }
+    #expect(lines.contains(["budget", "cache_order", "20", "%", "of", "judged", "sessions"]), "\(run.stdout)")
+    #expect(lines.contains(["budget", "flash", "2.5", "%", "of", "judged", "sessions"]), "\(run.stdout)")
   }
 
   /// Usage and input errors exit 2 with a message that says what was wrong.

@@ -32,7 +32,7 @@ package enum EventDecoder {
     }
     let timestamp = try decodeTimestamp(f[.ts])
     let platform = try requiredString(f, .platform)
-    guard isLowercaseToken(platform) else {
+    guard PlatformToken.isValid(platform) else {
       throw Rejection(.invalidValue, "`platform` \(quoted(platform)) must be a non-empty lowercase token")
     }
     let app = try requiredString(f, .app)
@@ -242,15 +242,6 @@ package enum EventDecoder {
 
   private static func eventType(named name: String) -> EventType? {
     typesByName.first { $0.name == name }?.type
-  }
-
-  private static func isLowercaseToken(_ text: String) -> Bool {
-    !text.isEmpty
-      && text.utf8.allSatisfy { byte in
-        (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z"))
-          || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9"))
-          || byte == UInt8(ascii: "_") || byte == UInt8(ascii: "-")
-      }
   }
 
   private static func quoted(_ text: String) -> String {

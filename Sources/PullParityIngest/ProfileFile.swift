@@ -102,12 +102,27 @@ package enum ProfileFile {
         throw fail("labels.\(state.rawValue)", "must not be empty")
       }
     }
+    try validatePlatforms(p, fail)
     if let reveal = p.reveal {
       guard reveal.bars >= 1 else { throw fail("reveal.bars", "must be 1 or more, got \(reveal.bars)") }
       guard reveal.progressStep > 0, reveal.progressStep <= 1 else {
         throw fail("reveal.progress_step", "must be in (0, 1], got \(NumberText.format(reveal.progressStep))")
       }
       guard reveal.fullPullDistance > 0 else { throw fail("reveal.full_pull_distance", "must be more than 0") }
+    }
+  }
+
+  /// The reference platform and the platforms `screens` names must be platforms an event can
+  /// carry (a lowercase token), like the events' own `platform`.
+  private static func validatePlatforms(_ p: Profile, _ fail: (String, String) -> ProfileFileError) throws {
+    let problem = "must be a lowercase token, as events name platforms (pwa, ios, android, …)"
+    if let reference = p.referencePlatform, !PlatformToken.isValid(reference) {
+      throw fail("reference_platform", problem)
+    }
+    for (screen, names) in p.screens.sorted(by: { $0.key < $1.key }) {
+      for platform in names.keys.sorted() where !PlatformToken.isValid(platform) {
+        throw fail("screens.\(screen)", "platform \"\(platform)\" " + problem)
+      }
     }
   }
 

@@ -246,6 +246,18 @@ import Testing
     ),
     (#"[{"name":"x","min_hold_ms":5,"unit":"cm"}]"#, #"profiles[0].unit: "cm" is not allowed; use one of pt, px, dp"#),
     (
+      #"[{"name":"x","min_hold_ms":5,"reference_platform":"i\u001bos"}]"#,
+      "profiles[0].reference_platform: must be a lowercase token, as events name platforms"
+    ),
+    (
+      #"[{"name":"x","min_hold_ms":5,"reference_platform":"iOS"}]"#,
+      "profiles[0].reference_platform: must be a lowercase"
+    ),
+    (
+      #"[{"name":"x","min_hold_ms":5,"screens":{"feed":{"pwa":"feed","iOS":"FeedView"}}}]"#,
+      #"profiles[0].screens.feed: platform "iOS" must be a lowercase token"#
+    ),
+    (
       #"[{"name":"x","min_hold_ms":5,"budgets":{"flsh":2}}]"#,
       "profiles[0].budgets.flsh: unknown key: did you mean flash?"
     ),

@@ -198,6 +198,9 @@ import Testing
     (["ingest", "--transaction-lines", "0", "x"], "--transaction-lines must be 1 or more"),
     (["ingest", "--cache-size", "0", "x"], "--cache-size must be 1 to 65536 (MiB)"),
     (["report", "--cache-size", "99999"], "--cache-size must be 1 to 65536 (MiB)"),
+    (["report", "--lock-timeout=-1"], "--lock-timeout must be 0 to 86400 (seconds)"),
+    (["report", "--lock-timeout", "inf"], "--lock-timeout must be 0 to 86400 (seconds)"),
+    (["ingest", "--lock-timeout", "1e300", "x"], "--lock-timeout must be 0 to 86400 (seconds)"),
     (["frobnicate"], "frobnicate"),
   ])
   func errorsExitTwo(arguments: [String], message: String) throws {

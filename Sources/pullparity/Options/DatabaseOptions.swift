@@ -11,6 +11,8 @@ struct DatabaseOptions: ParsableArguments {
       valueName: "seconds"))
   var lockTimeout: Double = PullParityDatabase.defaultLockTimeout
 
+  static let maximumLockTimeout = 86_400.0
+
   @Option(
     help: ArgumentHelp(
       "SQLite's page cache, in MiB: most of the memory a command holds (default: \(PullParityDatabase.defaultCacheMiB.writer) to write, \(PullParityDatabase.defaultCacheMiB.reader) to read).",
@@ -18,7 +20,11 @@ struct DatabaseOptions: ParsableArguments {
   var cacheSize: Int?
 
   func validate() throws {
-    guard lockTimeout >= 0, lockTimeout.isFinite else { throw ValidationError("--lock-timeout must be 0 or more") }
+    // SQLite's busy handler takes whole milliseconds in an Int32: a day is far inside it, and
+    // longer than any run should wait for another.
+    guard (0...Self.maximumLockTimeout).contains(lockTimeout) else {
+      throw ValidationError("--lock-timeout must be 0 to \(Int(Self.maximumLockTimeout)) (seconds)")
+    }
     if let cacheSize, !(1...65_536).contains(cacheSize) {
       throw ValidationError("--cache-size must be 1 to 65536 (MiB)")
     }

@@ -4,6 +4,9 @@ package import PullParityCore
 package struct IngestOptions: Sendable {
   /// Lines per transaction: the unit of crash safety (a killed run keeps whole transactions).
   package var transactionLines: Int
+  /// The most `transactionLines` may be: a transaction's lines are all in the WAL until it
+  /// commits (about 1 GB per million lines), and a killed run redoes all of them.
+  package static let largestTransactionLines = 100_000_000
   /// The most lines the reading thread hands over at once (several make a transaction): small
   /// enough that memory stays low and the writer starts early.
   package var maxChunkLines = 25_000

@@ -52,7 +52,8 @@ package struct Ingestor {
     // The reader hands over chunks of at most `chunkLines`; a transaction takes chunks until it
     // holds `transactionLines`. Small chunks keep memory and the writer's first wait short; large
     // transactions keep commits (and the index pages every commit rewrites) few.
-    let chunks = (options.transactionLines + options.maxChunkLines - 1) / options.maxChunkLines
+    let (whole, rest) = options.transactionLines.quotientAndRemainder(dividingBy: options.maxChunkLines)
+    let chunks = max(1, whole + (rest > 0 ? 1 : 0))
     let chunkLines = max(1, options.transactionLines / chunks)
     let producer = ChunkProducer(
       inputs: inputs, chunkLines: chunkLines, parser: options.parser, profiles: options.profiles,

@@ -16,6 +16,18 @@ import Testing
     return try Ingestor(database: db, options: options).run(try InputCatalog.expand(paths))
   }
 
+  /// The chunk size is derived from the transaction size; the largest one did overflow there.
+  @Test(arguments: [25_001, Int.max])
+  func anyTransactionSizeStoresTheSample(transactionLines: Int) throws {
+    let dir = try TemporaryDirectory()
+    let db = try PullParityDatabase(path: dir.path("sample.sqlite"))
+    let summary = try Self.ingest(
+      [RepositoryPaths.sampleEvents.path], into: db, transactionLines: transactionLines)
+    let ingest = try RepositoryPaths.expectedSample()["ingest"] as! [String: Int]
+    #expect(summary.counts.eventsStored == ingest["events_stored"])
+    #expect(summary.status == .completed)
+  }
+
   @Test(arguments: [ParserKind.simdjson, .foundation])
   func everySessionMatchesTheGroundTruth(parser: ParserKind) throws {
     let dir = try TemporaryDirectory()

@@ -45,7 +45,9 @@ extension PullParity {
 
     func validate() throws {
       guard !paths.isEmpty else { throw ValidationError("name at least one file, directory or -") }
-      guard transactionLines >= 1 else { throw ValidationError("--transaction-lines must be 1 or more") }
+      guard (1...IngestOptions.largestTransactionLines).contains(transactionLines) else {
+        throw ValidationError("--transaction-lines must be 1 to \(IngestOptions.largestTransactionLines)")
+      }
       guard (1...IngestOptions.largestMaxLineBytes).contains(maxLineBytes) else {
         throw ValidationError("--max-line-bytes must be between 1 and \(IngestOptions.largestMaxLineBytes) (512 MiB)")
       }

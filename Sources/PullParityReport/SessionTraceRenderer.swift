@@ -38,13 +38,7 @@ package struct SessionTraceRenderer {
     }
     out.append(table.render())
     out.append("")
-    out.append(
-      "outcome \(m.outcome.rawValue) · trigger \(m.trigger?.rawValue ?? "–") · time to arm \(Formatting.number(m.timeToArmMs)) ms"
-        + " · arm distance \(Formatting.number(m.armDistance)) · client arm \(Formatting.number(m.clientArmDistance))")
-    out.append(
-      "load \(Formatting.number(m.loadMs)) ms · visible \(Formatting.number(m.visibleMs)) ms · flash \(flag(m.flash))"
-        + " · premature \(flag(m.prematureHide)) · late \(flag(m.lateHide)) · hold compliant \(flag(m.holdCompliant))"
-        + " · label violations \(m.labelViolations.map(String.init) ?? "–")")
+    out.append(contentsOf: Self.packed(metrics(m)))
     let endFindings = session.violations.dropFirst(steps.reduce(0) { $0 + $1.findings.count })
     for finding in endFindings { findingLines.append(describe(finding, start: start)) }
     out.append("")
@@ -63,6 +57,31 @@ package struct SessionTraceRenderer {
   }
 
   private func flag(_ value: Bool?) -> String { value.map { $0 ? "yes" : "no" } ?? "–" }
+
+  private func metrics(_ m: SessionMetrics) -> [String] {
+    [
+      "outcome \(m.outcome.rawValue)", "trigger \(m.trigger?.rawValue ?? "–")",
+      "time to arm \(Formatting.number(m.timeToArmMs)) ms", "arm distance \(Formatting.number(m.armDistance))",
+      "client arm \(Formatting.number(m.clientArmDistance))", "load \(Formatting.number(m.loadMs)) ms",
+      "visible \(Formatting.number(m.visibleMs)) ms", "flash \(flag(m.flash))", "premature \(flag(m.prematureHide))",
+      "late \(flag(m.lateHide))", "hold compliant \(flag(m.holdCompliant))",
+      "label violations \(m.labelViolations.map(String.init) ?? "–")",
+    ]
+  }
+
+  /// `items` joined by " · ", a new line begun before an item that would pass 80 columns: the
+  /// text output's width, without breaking an item.
+  static func packed(_ items: [String], width: Int = 80) -> [String] {
+    var lines: [String] = []
+    for item in items {
+      if let last = lines.last, last.count + 3 + item.count <= width {
+        lines[lines.count - 1] = last + " · " + item
+      } else {
+        lines.append(item)
+      }
+    }
+    return lines
+  }
 
   static func detail(_ payload: EventPayload) -> String {
     switch payload {

@@ -34,27 +34,25 @@ package struct CohortComparisonTextRenderer {
     out.append(
       style.dim(
         """
-        Distances and times: p50 (n = sessions with a value); rates: % of sessions judged,
-        with the 95% interval of the change. Worse if higher: flash, premature hide, label
-        violations, arm mismatch and the rules; if lower: hold compliant; either way:
-        distances and times (the goal is the spec, not less). Verdicts need
-        \(comparison.context.policy.minSessions) sessions on each side.
+        Distances and times: p50 (n = sessions with a value); rates: % of sessions
+        judged, with the 95% interval of the change. Worse if higher: flash, premature
+        hide, label violations, arm mismatch and the rules; if lower: hold compliant;
+        either way: distances and times (the goal is the spec, not less). Verdicts
+        need \(comparison.context.policy.minSessions) sessions on each side.
         """))
     return out.joined(separator: "\n") + "\n"
   }
 
   private func table(_ comparison: CohortComparison) -> String {
     var table = TextTable()
-    table.add(["metric", "baseline", "candidate", "delta", "tolerance", "verdict"])
+    // The tolerances are in the header: a column of them would pass 80 columns.
+    table.add(["metric", "baseline", "candidate", "delta", "verdict"])
     for delta in comparison.deltas {
       // "client arm" keeps the table narrow, as in `report`.
       let title = delta.figure == .metric(.clientArmDistance) ? "client arm" : delta.figure.title
-      let tolerance =
-        delta.figure.isRate
-        ? "±\(NumberText.format(delta.tolerance)) pts" : "±\(NumberText.format(delta.tolerance)) \(delta.unit)"
       table.add([
         delta.figure.isRate ? title : "\(title) (\(delta.unit))", Self.measure(delta.baseline),
-        Self.measure(delta.candidate), Formatting.signed(delta.delta), tolerance, verdict(delta.verdict),
+        Self.measure(delta.candidate), Formatting.signed(delta.delta), verdict(delta.verdict),
       ])
       if let interval = delta.interval, delta.delta != nil {
         table.add(["  95% CI \(Formatting.interval(interval))"])

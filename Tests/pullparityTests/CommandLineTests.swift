@@ -174,6 +174,18 @@ import Testing
     #expect(reread.stdout == run.stdout)
   }
 
+  /// Text output keeps to 80 columns (README, "Output formats"): tables, headers and notes.
+  @Test(arguments: [
+    ["report"], ["qa"], ["report", "--by", "screen"], ["qa", "--app", "ffci"], ["runs"],
+    ["compare", "--app", "padel", "--baseline", "platform=pwa", "--candidate", "platform=ios"],
+  ])
+  func textFitsEightyColumns(arguments: [String]) throws {
+    let run = try CommandRun.pullparity(arguments + ["--db", SampleDatabase.path])
+    #expect([0, 1].contains(run.exitCode), "\(run.stderr)")
+    let wide = run.stdout.split(separator: "\n").filter { $0.count > 80 }
+    #expect(wide.isEmpty, "\(wide)")
+  }
+
   @Test func profilesListsBudgetsPerRule() throws {
     let dir = try TemporaryDirectory()
     let file = try dir.write(

@@ -1,4 +1,5 @@
-/// Failures that stop an ingest (bad lines never do: they are quarantined).
+/// Failures of an ingest: most stop it, those that `endsOnlyItsInput` end one input (bad lines never
+/// stop anything: they are quarantined).
 package enum IngestError: Error, CustomStringConvertible, Equatable {
   case cannotOpen(path: String, reason: String)
   case readFailed(path: String, reason: String)
@@ -6,6 +7,12 @@ package enum IngestError: Error, CustomStringConvertible, Equatable {
   /// A gzip stream that ends before its end: the lines before the cut are stored, the cut
   /// line is not (it would be quarantined, and stay so when the whole file arrives).
   case truncated(path: String)
+  /// Gzip data that zlib refuses (a bad block, a bad check at a member's end, a bad header):
+  /// the lines inflated before it are stored, though gzip only checks them at the member's end.
+  case damaged(path: String, reason: String, offset: Int)
+  /// Bytes after the last gzip member that do not start another one: every line before them
+  /// is stored, they are not read.
+  case trailingData(path: String, offset: Int)
   /// Nothing is read from a UTF-16 file: every line would be rejected.
   case utf16(path: String, byteOrder: String)
 
@@ -13,7 +20,7 @@ package enum IngestError: Error, CustomStringConvertible, Equatable {
   /// with exit 2 naming it.
   package var endsOnlyItsInput: Bool {
     switch self {
-    case .truncated, .utf16: true
+    case .truncated, .damaged, .trailingData, .utf16: true
     default: false
     }
   }
@@ -25,6 +32,13 @@ package enum IngestError: Error, CustomStringConvertible, Equatable {
     case .noInput(let path): "\(path): no .jsonl or .ndjson files (optionally .gz) found"
     case .truncated(let path):
       "\(path): the gzip stream is truncated: the lines before the cut were read, the cut line and the rest are missing"
+    case .damaged(let path, let reason, let offset):
+      "\(path): not valid gzip data, damaged near compressed byte \(offset) (\(reason)): the lines before the "
+        + "damage were read but may be damaged too, as gzip checks its data only at the end of a member; "
+        + "nothing after the damage was read"
+    case .trailingData(let path, let offset):
+      "\(path): the bytes from compressed byte \(offset) on are not gzip data (garbage after the end of the gzip "
+        + "stream): every line before them was read, they were not"
     case .utf16(let path, let byteOrder):
       "\(path): the file is UTF-16 (\(byteOrder)), not UTF-8: nothing was read from it "
         + "(convert it with `iconv -f UTF-16 -t UTF-8`)"

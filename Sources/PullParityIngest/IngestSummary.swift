@@ -10,7 +10,7 @@ package struct IngestSummary: Sendable {
   /// Where reading stopped when the run was interrupted: "file:line".
   package var stoppedAt: String?
   package var stageTimes: IngestStageTimes
-  /// Inputs that could not be read to their end (truncated gzip, UTF-16); the others were
+  /// Inputs that could not be read to their end (truncated or damaged gzip, UTF-16); the others were
   /// ingested. The command exits 2 when there is any.
   package var inputErrors: [IngestError] = []
 }

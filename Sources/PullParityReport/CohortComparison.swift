@@ -25,11 +25,12 @@ package struct CohortComparison: Equatable, Sendable, Encodable {
 
   /// `baselineSessions` and `candidateSessions` are the sessions each cohort's filter read;
   /// those of another trigger than `trigger` are left out here, so a pull's figures are not
-  /// diluted by tab re-selects (as `report` keeps triggers apart). `profile` is the one the
-  /// sessions were derived with; its rules are compared too.
+  /// diluted by tab re-selects (as `report` keeps triggers apart). The sessions are judged with
+  /// the profile the first of them was derived with (its rules are compared too); the context
+  /// names every profile the compared sessions were derived with.
   package init(
     baseline: Cohort, baselineSessions: [SessionRecord], candidate: Cohort, candidateSessions: [SessionRecord],
-    trigger: RefreshTrigger?, profile: Profile, context: ReportContext
+    trigger: RefreshTrigger?, profiles: SessionProfiles, context: ReportContext
   ) {
     func kept(_ sessions: [SessionRecord]) -> [SessionRecord] {
       guard let trigger else { return sessions }
@@ -43,6 +44,11 @@ package struct CohortComparison: Equatable, Sendable, Encodable {
     self.trigger = trigger
     self.context = context
     self.context.span(before + after)
+    self.context.profiles = profiles.stamps(of: before + after)
+    let first = (before + after).first ?? (baselineSessions + candidateSessions).first
+    // No session at all: nothing is measured, whatever the profile.
+    let profile =
+      first.map { profiles.profile($0.profile, version: $0.profileVersion).profile } ?? .unconstrained(named: "")
     self.baselineSessions = before.count
     self.candidateSessions = after.count
     deltas = ComparedFigure.all(for: profile).map { figure in

@@ -133,15 +133,17 @@ package struct QAChecklist {
     private func armParity() -> QAItemResult {
       let armed = digest.tally(of: ProfileRule.armMismatch)
       let p50 = Distribution(digest.values(of: .clientArmDistance)).p50
-      var evidence =
-        "arm_mismatch in \(armed.failing) of \(armed.judged) sessions where the client armed; client p50 \(fmt(p50))"
+      var distance = "; client p50 \(fmt(p50))"
       var distanceOff = false
       if let referencePlatform, referencePlatform != platform, let reference {
         let referenceP50 = Distribution(reference.values(of: .clientArmDistance)).p50
-        evidence += " vs \(referencePlatform) \(fmt(referenceP50)) (±\(fmt(tolerances.armDistance)))"
+        distance += " vs \(referencePlatform) \(fmt(referenceP50)) (±\(fmt(tolerances.armDistance)))"
         if let p50, let referenceP50 { distanceOff = abs(p50 - referenceP50) > tolerances.armDistance + Measured.slack }
       }
-      var item = result(.armParity, armed, evidence: evidence)
+      var item = ruleResult(
+        .armParity, .armMismatch, armed,
+        evidence: "arm_mismatch in \(armed.failing) of \(armed.judged) sessions where the client armed",
+        then: distance)
       if distanceOff, item.status == .pass { item.status = .fail }
       return item
     }
@@ -176,8 +178,8 @@ package struct QAChecklist {
 
     private func labelCopy() -> QAItemResult {
       let labelled = digest.tally(of: ProfileRule.labelText)
-      return result(
-        .labelCopy, labelled,
+      return ruleResult(
+        .labelCopy, .labelText, labelled,
         evidence:
           "\(digest.labelViolations) labels with other copy in \(labelled.failing) of \(labelled.judged) sessions")
     }
@@ -201,7 +203,23 @@ package struct QAChecklist {
     /// Items that are one rule of the profile, counted as the report's rule table counts them.
     private func ruleCheck(_ check: QACheck, _ rule: ProfileRule) -> QAItemResult {
       let tally = digest.tally(of: rule)
-      return result(check, tally, evidence: "\(rule.rawValue) in \(tally.failing) of \(tally.judged) sessions")
+      return ruleResult(
+        check, rule, tally, evidence: "\(rule.rawValue) in \(tally.failing) of \(tally.judged) sessions")
+    }
+
+    /// An item that counts one rule of the profile is judged as `report` judges the rule: its
+    /// rate against its budget (`--budget`, else the profile's), which the evidence names.
+    /// `then` follows the budget in the evidence.
+    private func ruleResult(
+      _ check: QACheck, _ rule: ProfileRule, _ tally: SessionTally, evidence: String, then: String = ""
+    ) -> QAItemResult {
+      let judged = RuleEvaluator.result(rule, tally: tally, profile: profile, policy: policy)
+      let rate = judged.rate.value.map { Formatting.oneDecimal($0 * 100) + "%, " } ?? ""
+      var item = result(
+        check, tally, evidence: evidence + " (\(rate)budget \(NumberText.format(judged.budgetPercent))%)" + then)
+      item.status = judged.verdict
+      item.budgetPercent = judged.budgetPercent
+      return item
     }
 
     private func result(_ check: QACheck, _ tally: SessionTally, evidence: String) -> QAItemResult {

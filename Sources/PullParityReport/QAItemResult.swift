@@ -14,9 +14,13 @@ package struct QAItemResult: Equatable, Sendable, Codable {
   package var checked: Int
   /// Up to three failing session ids.
   package var examples: [String]
+  /// For an item that counts one rule of the profile: the share (percent) of sessions that may
+  /// break it, as the report's rule table judges it. Other items fail on any failing session.
+  package var budgetPercent: Double?
 
   enum CodingKeys: String, CodingKey {
     case app, platform, check, title, status, evidence, failing, checked, examples
     case seedItem = "seed_item"
+    case budgetPercent = "budget_percent"
   }
 }

@@ -28,6 +28,16 @@ package struct SessionProfiles: Sendable {
     return (profile, ProfileStamp(name: name, version: version, contentHash: hash, stored: false))
   }
 
+  /// The profiles `sessions` were derived with, each once, by name and version.
+  package func stamps(of sessions: some Sequence<SessionRecord>) -> [ProfileStamp] {
+    var seen: [String: Set<Int>] = [:]
+    var stamps: [ProfileStamp] = []
+    for session in sessions where seen[session.profile, default: []].insert(session.profileVersion).inserted {
+      stamps.append(profile(session.profile, version: session.profileVersion).stamp)
+    }
+    return stamps.sorted { ($0.name, $0.version) < ($1.name, $1.version) }
+  }
+
   /// The profile of an app's sessions, by the name sessions record.
   package func latest(_ name: String) -> Profile {
     stored[name].flatMap { $0.max { $0.key < $1.key }?.value.profile } ?? fallback.resolve(name)

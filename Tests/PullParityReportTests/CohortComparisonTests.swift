@@ -186,7 +186,7 @@ import Testing
   ) -> CohortComparison {
     CohortComparison(
       baseline: baselineCohort, baselineSessions: before, candidate: candidateCohort, candidateSessions: after,
-      trigger: trigger, profile: BuiltInProfiles.padel,
+      trigger: trigger, profiles: SessionProfiles(stored: []),
       context: ReportContext(
         database: "test.sqlite", filter: SessionFilter(app: "padel"), toolVersion: "test", generatedAtMs: 0,
         tolerances: tolerances, policy: policy))
@@ -433,6 +433,16 @@ import Testing
       try Cohort.parse(name: "baseline", selector: c.text, within: c.within, time: Self.time).filter
     }
     #expect(result == c.expected)
+  }
+
+  /// The context names the profiles the compared sessions were derived with, once each.
+  @Test func theContextNamesEveryProfileTheComparedSessionsWereDerivedWith() {
+    var after = Self.records(Self.holds(flash: [false, true]))
+    after[1].profileVersion = 2
+    let comparison = Self.compare(Self.records(Self.holds(flash: [false, false])), after)
+    #expect(comparison.context.profiles.map { "\($0.name) v\($0.version)" } == ["padel v1", "padel v2"])
+    let builtIn = SessionProfiles(stored: []).profile("padel", version: 1).stamp
+    #expect(comparison.context.profiles.first == builtIn)
   }
 
   @Test func selectorKeepsItsTextWithoutBlanks() throws {

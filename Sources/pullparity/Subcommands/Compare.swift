@@ -77,12 +77,9 @@ extension PullParity {
         throw CommandError(
           "the cohorts hold sessions of several apps (\(apps.joined(separator: ", "))); choose one with --app")
       }
-      let first = before.first ?? after[0]
       let comparison = CohortComparison(
         baseline: baselineCohort, baselineSessions: before, candidate: candidateCohort, candidateSessions: after,
-        trigger: trigger.trigger,
-        profile: try frontend.profiles().profile(first.profile, version: first.profileVersion).profile,
-        context: frontend.context(try filters.filter()))
+        trigger: trigger.trigger, profiles: try frontend.profiles(), context: frontend.context(try filters.filter()))
       for (cohort, count) in [
         (baselineCohort, comparison.baselineSessions), (candidateCohort, comparison.candidateSessions),
       ]

@@ -8,7 +8,7 @@ extension PullParity {
       commandName: "qa",
       abstract: "Evaluate the QA checklist per app and platform; exit 1 when an item fails.",
       discussion: """
-        Items 1–6 are the Padel spec's QA checklist; the others are the same kind of check for the FFCI and Phlock rules, applied where an app's profile calls for them. Each item prints pass/fail, the numbers behind it and up to three failing session ids. An item judged on fewer than --min-sessions sessions (default 30) says "insufficient data" and neither passes nor fails.
+        Items 1–6 are the Padel spec's QA checklist; the others are the same kind of check for the FFCI and Phlock rules, applied where an app's profile calls for them. Each item prints pass/fail, the numbers behind it and up to three failing session ids. An item that counts one rule of the profile (arm mismatch, label copy, indicator config, reveal order, cache order, content kept and error shown on error, double refresh) is judged as `report` judges the rule: it fails when the rule's rate exceeds its budget (--budget, else the profile's budgets, else 0), which it prints; the others fail on any failing session. An item judged on fewer than --min-sessions sessions (default 30) says "insufficient data" and neither passes nor fails.
 
         Exit codes: 0 every item with enough data passed; 1 an item failed, no item had enough sessions for a verdict, or (with --require-data) an item had too few; 2 the filters match no session. Sessions are judged with the profiles stored in the database.
 

@@ -8,9 +8,9 @@ extension PullParity {
       commandName: "qa",
       abstract: "Evaluate the QA checklist per app and platform; exit 1 when an item fails.",
       discussion: """
-        Items 1–6 are the Padel spec's QA checklist; the others are the same kind of check for the FFCI and Phlock rules, applied where an app's profile calls for them. Each item prints pass/fail, the numbers behind it and up to three failing session ids. An item judged on fewer than --min-sessions sessions (default 30) says "insufficient data" and neither passes nor fails.
+        Items 1–6 are the Padel spec's QA checklist; the others are the same kind of check for the FFCI and Phlock rules, applied where an app's profile calls for them. Each item prints pass/fail, the numbers behind it and up to three failing session ids. An item judged on fewer than --min-sessions sessions (default 30) says "insufficient data" and neither passes nor fails. An item counts only the sessions where what it measures was logged (item 1 needs pull_move offsets, item 3 and the late hide indicator_shown, item 5 labels): with none it says "no data", never pass.
 
-        Exit codes: 0 every item with enough data passed; 1 an item failed, no item had enough sessions for a verdict, or (with --require-data) an item had too few; 2 the filters match no session. Sessions are judged with the profiles stored in the database.
+        Exit codes: 0 every item with enough data passed; 1 an item failed, no item had enough sessions for a verdict, or (with --require-data) an item had too few or no data; 2 the filters match no session. Sessions are judged with the profiles stored in the database.
 
         Examples:
           pullparity qa

@@ -4,7 +4,8 @@ package import PullParityCore
 /// name the same failing groups, metrics and rules.
 package enum ParityVerdict {
   /// One group that failed: the metrics not at parity, and the rules broken with the platforms
-  /// that broke them.
+  /// that broke them (or, for a gate that failed for want of data, the metrics and rules that
+  /// lacked it).
   package struct GroupFailure: Equatable, Sendable {
     package var app: String
     package var group: String

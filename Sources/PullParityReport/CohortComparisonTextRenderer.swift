@@ -68,7 +68,7 @@ package struct CohortComparisonTextRenderer {
     case .failed:
       return style.bad("Regressed") + ": " + comparison.regressions.map(\.title).joined(separator: ", ")
     case .insufficientData:
-      return style.bad("No verdict for some figures") + ": too few sessions, and --require-data was given."
+      return style.bad("No verdict for some figures") + ": too few sessions or none, and --require-data was given."
     case .nothingJudged:
       return style.bad("No verdict")
         + ": no figure had \(comparison.context.policy.minSessions) sessions on both sides (see --min-sessions)."

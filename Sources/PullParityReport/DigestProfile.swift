@@ -5,9 +5,12 @@ package import PullParityCore
 package struct DigestProfile: Sendable {
   package var cacheScreens: Set<String>
   package var minHoldMs: Double
+  /// The profile has label copy: a session of it with no label measure logged no label.
+  package var hasLabelCopy: Bool
 
   package init(_ profile: Profile) {
     cacheScreens = Set(profile.cacheInvalidationScreens)
     minHoldMs = profile.minHoldMs
+    hasLabelCopy = profile.labels != nil
   }
 }

@@ -3,9 +3,10 @@ package enum GateOutcome: String, Sendable, Codable {
   case passed
   /// A figure failed its check.
   case failed
-  /// Some figures had too few sessions and `--require-data` was given.
+  /// Some figures had too few sessions, or none, and `--require-data` was given.
   case insufficientData = "insufficient_data"
-  /// No figure had enough sessions for a verdict: the gate checked nothing, so it does not pass.
+  /// No figure had enough sessions for a verdict, or (`report --check`) no group had two
+  /// platforms to compare: the gate checked nothing, so it does not pass.
   case nothingJudged = "nothing_judged"
 
   /// The process exit code: 0 only when the gate passed.

@@ -128,11 +128,10 @@ package struct HTMLReportRenderer {
     switch report.outcome {
     case .passed:
       return "<p class=\"verdict good\">✓ \(headline)</p>"
-    case .failed:
-      let list = ParityVerdict.failures(report).map { "\($0.app) \($0.group): \($0.summary)" }
-      return "<p class=\"verdict bad\">✗ \(headline) <span>— \(e(list.joined(separator: "; ")))</span></p>"
-    case .insufficientData, .nothingJudged:
-      return "<p class=\"verdict bad\">✗ \(headline)</p>"
+    case .failed, .insufficientData, .nothingJudged:
+      let list = ParityVerdict.details(report)
+      let details = list.isEmpty ? "" : " <span>— \(e(list.joined(separator: "; ")))</span>"
+      return "<p class=\"verdict bad\">✗ \(headline)\(details)</p>"
     }
   }
 

@@ -24,11 +24,9 @@ package struct MarkdownReportRenderer {
     switch report.outcome {
     case .passed:
       return "✅ **\(headline)**"
-    case .failed:
-      let list = ParityVerdict.failures(report).map { Self.escape("\($0.app) \($0.group): \($0.summary)") }
-      return "❌ **\(headline)** — " + list.joined(separator: "; ")
-    case .insufficientData, .nothingJudged:
-      return "❌ **\(headline)**"
+    case .failed, .insufficientData, .nothingJudged:
+      let list = ParityVerdict.details(report).map(Self.escape)
+      return "❌ **\(headline)**" + (list.isEmpty ? "" : " — " + list.joined(separator: "; "))
     }
   }
 

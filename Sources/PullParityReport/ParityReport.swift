@@ -10,8 +10,13 @@ package struct ParityReport: Equatable, Sendable, Encodable {
 
   package var groups: [ParityGroup] { apps.flatMap(\.groups) }
 
-  /// How `report --check` ends: a failure anywhere fails; nothing judged does not pass.
-  package var outcome: GateOutcome { context.policy.gate(groups.flatMap(\.verdicts)) }
+  /// How `report --check` ends: a failure anywhere fails; nothing judged does not pass, and
+  /// neither does a report where no group had two platforms to compare: rules passed alone
+  /// say nothing about parity, which is what the check is for.
+  package var outcome: GateOutcome {
+    let outcome = context.policy.gate(groups.flatMap(\.verdicts))
+    return outcome == .passed && count(.compared) == 0 ? .nothingJudged : outcome
+  }
 
   package var sessionCount: Int { groups.flatMap(\.platforms).reduce(0) { $0 + $1.sessions } }
 

@@ -4,7 +4,8 @@ package import PullParityCore
 /// name the same failing groups, metrics and rules.
 package enum ParityVerdict {
   /// One group that failed: the metrics not at parity, and the rules broken with the platforms
-  /// that broke them.
+  /// that broke them (or, for a gate that failed for want of data, the metrics and rules that
+  /// lacked it).
   package struct GroupFailure: Equatable, Sendable {
     package var app: String
     package var group: String
@@ -30,16 +31,41 @@ package enum ParityVerdict {
 
   /// Groups that failed, with their failing metrics and rules in report order.
   package static func failures(_ report: ParityReport) -> [GroupFailure] {
+    groups(report) { $0 == .fail }
+  }
+
+  /// Groups with figures that fail a `--require-data` gate for want of data, with those
+  /// figures: what the gate needed and did not get.
+  package static func wantingData(_ report: ParityReport) -> [GroupFailure] {
+    groups(report, where: report.context.policy.wantsData)
+  }
+
+  /// What the outcome's headline names group by group: the failures, or the figures that
+  /// wanted data; nothing for the other outcomes.
+  package static func details(_ report: ParityReport) -> [String] {
+    let groups =
+      switch report.outcome {
+      case .failed: failures(report)
+      case .insufficientData: wantingData(report)
+      case .passed, .nothingJudged: [GroupFailure]()
+      }
+    return groups.map { "\($0.app) \($0.group): \($0.summary)" }
+  }
+
+  /// Groups with a comparison or rule whose verdict `matches`, with those metrics and rules in
+  /// report order.
+  private static func groups(_ report: ParityReport, where matches: (Verdict) -> Bool) -> [GroupFailure] {
     report.apps.flatMap { app in
-      app.groups.filter { $0.verdict == .fail }.map { group in
+      app.groups.compactMap { group -> GroupFailure? in
         var metrics: [ParityMetric] = []
-        for comparison in group.comparisons where comparison.verdict == .fail && !metrics.contains(comparison.metric) {
+        for comparison in group.comparisons where matches(comparison.verdict) && !metrics.contains(comparison.metric) {
           metrics.append(comparison.metric)
         }
         let rules = ProfileRule.allCases.compactMap { rule -> (rule: ProfileRule, platforms: [String])? in
-          let platforms = group.platforms.filter { $0.rule(rule)?.verdict == .fail }.map(\.platform)
+          let platforms = group.platforms.filter { $0.rule(rule).map { matches($0.verdict) } == true }.map(\.platform)
           return platforms.isEmpty ? nil : (rule, platforms)
         }
+        if metrics.isEmpty && rules.isEmpty { return nil }
         return GroupFailure(app: app.app, group: group.value, metrics: metrics, rules: rules)
       }
     }
@@ -54,17 +80,23 @@ package enum ParityVerdict {
 
   /// The outcome in words, without the failure list.
   package static func headline(_ report: ParityReport) -> String {
+    let minSessions = report.context.policy.minSessions
     switch report.outcome {
     case .passed:
-      report.groups.flatMap(\.verdicts).contains(.insufficientData)
+      return report.groups.flatMap(\.verdicts).contains(.insufficientData)
         ? "Pass on every figure with enough sessions: at parity and within the profile's rules; "
           + "the others had too few for a verdict."
         : "Pass: every platform is at parity with the reference and within its profile's rules."
-    case .failed: "FAIL"
+    case .failed: return "FAIL"
     case .insufficientData:
-      "FAIL: some figures have fewer than \(report.context.policy.minSessions) sessions and --require-data was given."
+      let none = report.groups.flatMap(\.verdicts).contains(.noData) ? "no data or " : ""
+      return "FAIL: some figures have \(none)fewer than \(minSessions) sessions and --require-data was given."
     case .nothingJudged:
-      "No verdict: no figure had \(report.context.policy.minSessions) sessions (see --min-sessions); nothing was checked."
+      guard report.groups.flatMap(\.verdicts).contains(.pass) else {
+        return "No verdict: no figure had \(minSessions) sessions (see --min-sessions); nothing was checked."
+      }
+      return "No parity verdict: no group had two platforms to compare, so nothing was compared; "
+        + "the platforms judged alone are within their profile's rules."
     }
   }
 

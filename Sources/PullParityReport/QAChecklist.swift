@@ -121,7 +121,7 @@ package struct QAChecklist {
 
     private func dragTracking() -> QAItemResult {
       let pulls = digest.tally(of: .dragTracking)
-      // A session with either figure is a pull, so the worst of each is over every session.
+      // Judged: pulls with an offset; the worst figures are over every pull, offset or not.
       return result(
         .dragTracking, pulls,
         evidence:

@@ -1,3 +1,4 @@
+internal import PullParityCore
 internal import PullParityStore
 
 /// The QA checklist's counts that are not one of the profile's rules, each defined once: the
@@ -17,20 +18,32 @@ package enum QATally: CaseIterable, Sendable {
   case tabReselect
 
   /// Whether the item judges `session` (`nil`: it does not) and, if so, whether the session
-  /// failed it. `minHoldMs` is the profile's.
-  func verdict(_ session: SessionRecord, minHoldMs: Double) -> Bool? {
+  /// failed it, with `profile`'s numbers.
+  ///
+  /// A session is judged only where the measure the item reads exists: a flag the client's
+  /// events left NULL (no `indicator_shown`, no `offset`, no label) is nothing checked, never a
+  /// pass, so a client that does not log what an item needs gets "no data" for it.
+  func verdict(_ session: SessionRecord, profile: DigestProfile) -> Bool? {
     let m = session.metrics
     let completed = m.outcome == .completed
     switch self {
     case .dragTracking:
-      guard m.maxSampleGapMs != nil || m.maxOffsetError != nil else { return nil }
-      return (m.maxOffsetError ?? 0) > QAChecklist.maxOffsetError
-        || (m.maxSampleGapMs ?? 0) > QAChecklist.maxSampleGapMs
-    case .fastLoads: return completed && (m.loadMs ?? .infinity) < minHoldMs ? m.flash == true : nil
-    case .prematureHide: return completed ? m.prematureHide == true : nil
-    case .lateHide: return completed ? m.lateHide == true : nil
-    case .emptyState: return completed && session.empty ? m.visibleMs == nil || (m.labelViolations ?? 0) > 0 : nil
-    case .tabReselect: return completed && m.trigger == .tabReselect ? m.holdCompliant == false : nil
+      // The offset is what shows the indicator following the finger; the gap is judged with it.
+      guard let offsetError = m.maxOffsetError else { return nil }
+      return offsetError > QAChecklist.maxOffsetError || (m.maxSampleGapMs ?? 0) > QAChecklist.maxSampleGapMs
+    case .fastLoads: return completed && (m.loadMs ?? .infinity) < profile.minHoldMs ? m.flash : nil
+    case .prematureHide: return completed ? m.prematureHide : nil
+    case .lateHide: return completed ? m.lateHide : nil
+    case .emptyState: return completed && session.empty ? Self.emptyStateFailed(m, profile: profile) : nil
+    case .tabReselect: return completed && m.trigger == .tabReselect ? m.holdCompliant.map { !$0 } : nil
     }
+  }
+
+  /// A completed empty-state refresh lacked the indicator when none was shown, and the copy
+  /// when a label was wrong. One that showed the indicator but logged no label, in a profile
+  /// with copy, says nothing about the copy: not judged.
+  private static func emptyStateFailed(_ m: SessionMetrics, profile: DigestProfile) -> Bool? {
+    if m.visibleMs == nil || (m.labelViolations ?? 0) > 0 { return true }
+    return profile.hasLabelCopy && m.labelViolations == nil ? nil : false
   }
 }

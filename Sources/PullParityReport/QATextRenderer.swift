@@ -43,7 +43,12 @@ package struct QATextRenderer {
     switch report.outcome {
     case .passed: return style.good("Pass: ") + tally
     case .failed: return style.bad("FAIL: ") + tally
-    case .insufficientData: return style.bad("FAIL for want of data (--require-data): ") + tally
+    case .insufficientData:
+      let wanting = report.items.filter { report.context.policy.wantsData($0.status) }.map {
+        TerminalText.escaped("\($0.app)/\($0.platform) \($0.check.rawValue)")
+      }
+      return style.bad("FAIL for want of data (--require-data): ") + tally + " Wanting data: "
+        + wanting.joined(separator: ", ") + "."
     case .nothingJudged: return style.bad("No verdict: no item had enough sessions. ") + tally
     }
   }

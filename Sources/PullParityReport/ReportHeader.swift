@@ -34,7 +34,7 @@ package enum ReportHeader {
       "\(stamp.name) v\(stamp.version) (\(stamp.contentHash)\(stamp.stored ? "" : ", not stored"))"
     }
     var rules = "a verdict needs \(context.policy.minSessions) sessions"
-    if context.policy.requireData { rules += "; too few sessions fail the check (--require-data)" }
+    if context.policy.requireData { rules += "; too few sessions or none fail the check (--require-data)" }
     if !context.policy.budgets.isEmpty {
       let budgets = context.policy.budgets.sorted { $0.key.rawValue < $1.key.rawValue }
         .map { "\($0.key.rawValue) \(NumberText.format($0.value))%" }.joined(separator: ", ")

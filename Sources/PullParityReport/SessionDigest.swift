@@ -68,7 +68,7 @@ package struct SessionDigest: Equatable, Sendable {
   private mutating func addChecklistFigures(_ session: SessionRecord, profile: DigestProfile) {
     let m = session.metrics
     for (index, item) in QATally.allCases.enumerated() {
-      guard let failed = item.verdict(session, minHoldMs: profile.minHoldMs) else { continue }
+      guard let failed = item.verdict(session, profile: profile) else { continue }
       qa[index].add(failed: failed, id: session.sessionID)
     }
     worstSampleGapMs = Self.larger(worstSampleGapMs, m.maxSampleGapMs)

@@ -7,7 +7,9 @@ package enum SessionDigestCoding {
   /// Stored with every digest (`digest_version`). Bump it whenever the encoding, or what a
   /// digest counts (a rule's definition, the suspect threshold), changes: digests of another
   /// version are not read and are rebuilt by the next write.
-  package static let version = 1
+  /// 2: checklist items count only sessions whose measure exists, and label copy only
+  /// sessions that logged a label.
+  package static let version = 2
 
   package static func encode(_ digest: SessionDigest) -> [UInt8] {
     var out = Writer()

@@ -110,18 +110,16 @@ package struct TextReportRenderer {
   }
 
   private func verdictLine(_ report: ParityReport) -> String {
-    let failures = ParityVerdict.failures(report).map { failure in
-      TerminalText.escaped("\(failure.app) \(failure.group): \(failure.summary)")
-    }
     let headline = ParityVerdict.headline(report)
-    let text: String
-    switch report.outcome {
-    case .passed: text = style.good(headline)
-    case .failed: text = style.bad(headline) + " — " + failures.joined(separator: "; ")
-    case .insufficientData, .nothingJudged: text = style.bad(headline)
+    let details = ParityVerdict.details(report).map(TerminalText.escaped)
+    var text = report.outcome == .passed ? style.good(headline) : style.bad(headline)
+    if !details.isEmpty { text += " — " + details.joined(separator: "; ") }
+    var line = text.wrapped(width: 80, indent: "  ")
+    // The legend explains "few", so only a report that printed it has one.
+    if report.groups.flatMap(\.verdicts).contains(.insufficientData) {
+      line += "\n" + style.dim("(few: fewer than \(report.context.policy.minSessions) sessions, no verdict either way)")
     }
-    let legend = "(few: fewer than \(report.context.policy.minSessions) sessions, no verdict either way)"
-    return text.wrapped(width: 80, indent: "  ") + "\n" + style.dim(legend)
+    return line
   }
 
   /// "client arm" keeps the first column narrow enough for two platforms in 80 columns.

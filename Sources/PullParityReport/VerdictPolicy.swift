@@ -34,20 +34,23 @@ package struct VerdictPolicy: Equatable, Sendable {
     budgets[rule] ?? profile.budget(for: rule)
   }
 
+  /// Whether `verdict` fails a gate for want of data: under `requireData`, a figure with no
+  /// data at all wants it as much as one with too few sessions.
+  package func wantsData(_ verdict: Verdict) -> Bool {
+    requireData && (verdict == .insufficientData || verdict == .noData)
+  }
+
   /// How a gate ends on these verdicts. Nothing judged is never a pass: a gate that checked
   /// nothing must not let a release through.
   package func gate(_ verdicts: some Sequence<Verdict>) -> GateOutcome {
     var judged = false
-    var insufficient = false
+    var wanting = false
     for verdict in verdicts {
-      switch verdict {
-      case .fail: return .failed
-      case .pass: judged = true
-      case .insufficientData: insufficient = true
-      case .noData: break
-      }
+      if verdict == .fail { return .failed }
+      judged = judged || verdict == .pass
+      wanting = wanting || wantsData(verdict)
     }
     if !judged { return .nothingJudged }
-    return insufficient && requireData ? .insufficientData : .passed
+    return wanting ? .insufficientData : .passed
   }
 }

@@ -8,8 +8,18 @@ struct SessionRecordColumns {
     s.session_ref, s.session_id, s.app, s.profile, s.profile_version, s.platform, s.app_version, s.screen,
     s.empty, s.started_at_ms, s.outcome, s."trigger", s.time_to_arm_ms, s.arm_distance,
     s.client_arm_distance, s.release_distance, s.load_ms, s.visible_ms, s.flash,
-    s.premature_hide, s.late_hide, s.hold_compliant, s.label_violations, s.arm_mismatch,
+    s.premature_hide, s.late_hide, s.hold_compliant, \(labelViolations), s.arm_mismatch,
     s.load_ok, s.max_sample_gap_ms, s.max_offset_error, s.event_count
+    """
+
+  /// `label_violations` as reports read it: NULL, nothing judged, for a session that logged no
+  /// label. The stored count is 0 then (the contract's "0 when none"), but a client that sends
+  /// no labels has shown no copy to check, and counting it as right copy would pass a label
+  /// check on a platform that logs none. Only sessions with no wrong label look for one.
+  static let labelViolations = """
+    CASE WHEN s.label_violations IS NULL OR s.label_violations > 0 OR EXISTS (
+      SELECT 1 FROM session_spans p JOIN events e ON e.event_pk BETWEEN p.first_event_pk AND p.last_event_pk
+      WHERE p.session_ref = s.session_ref AND e.type = 'label') THEN s.label_violations END AS label_violations
     """
 
   /// The SQL for the bit of `ViolationKinds` a stored kind name stands for; a kind this build

@@ -17,7 +17,10 @@ import Testing
     ([], false, .nothingJudged),
     ([.noData, .insufficientData], false, .nothingJudged),
     ([.noData, .insufficientData], true, .nothingJudged),
-    ([.pass, .noData], true, .passed),
+    // --require-data: a figure with no data wants data as much as one with too few sessions.
+    ([.pass, .noData], true, .insufficientData),
+    ([.pass, .noData], false, .passed),
+    ([.noData], false, .nothingJudged),
   ])
   func gate(verdicts: [Verdict], requireData: Bool, outcome: GateOutcome) {
     #expect(VerdictPolicy(requireData: requireData).gate(verdicts) == outcome)

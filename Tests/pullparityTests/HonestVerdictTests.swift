@@ -74,14 +74,29 @@ import Testing
     Case(
       arguments: ["compare", "--app", "ffci", "--baseline", "app_version=1.9.0", "--candidate", "app_version=1.9.1"],
       exitCode: 1, says: ["No verdict: no figure had 30 sessions on both sides", "too few"]),
-    // Phlock 2.1.0 is clean: its pulls pass, its 27 tab re-selects are too few to judge; that
-    // passes unless the gate requires data.
+    // Padel with its planted defects let through and 120 sessions to a verdict: what has enough
+    // sessions passes, the rest is too few to judge; that passes unless the gate requires data.
     Case(
-      arguments: ["report", "--app", "phlock", "--app-version", "2.1.0", "--check"], exitCode: 0,
-      says: ["Pass on every figure with enough sessions", "1 skipped"]),
+      arguments: [
+        "report", "--app", "padel", "--check", "--arm-tolerance", "20", "--rate-tolerance", "100", "--budget",
+        "arm_mismatch=100", "--budget", "flash=100", "--budget", "hold_compliance=100", "--min-sessions", "120",
+      ],
+      exitCode: 0, says: ["Pass on every figure with enough sessions", "1 group compared", "few n=116"]),
+    Case(
+      arguments: [
+        "report", "--app", "padel", "--check", "--arm-tolerance", "20", "--rate-tolerance", "100", "--budget",
+        "arm_mismatch=100", "--budget", "flash=100", "--budget", "hold_compliance=100", "--min-sessions", "120",
+        "--require-data",
+      ],
+      exitCode: 1, says: ["FAIL: some figures have fewer than 120 sessions and --require-data was given."]),
+    // Phlock 2.1.0 is clean: its pulls pass, its 27 tab re-selects are too few to judge; but
+    // phlock ships on one platform, so nothing was compared and the check does not pass.
+    Case(
+      arguments: ["report", "--app", "phlock", "--app-version", "2.1.0", "--check"], exitCode: 1,
+      says: ["No parity verdict: no group had two platforms to compare", "1 skipped"]),
     Case(
       arguments: ["report", "--app", "phlock", "--app-version", "2.1.0", "--check", "--require-data"], exitCode: 1,
-      says: ["FAIL: some figures have fewer than 30 sessions and --require-data was given."]),
+      says: ["FAIL: some figures have no data or fewer than 30 sessions and --require-data was given."]),
     Case(arguments: ["report", "--budget", "bogus=1"], exitCode: 2, says: ["unknown rule \"bogus\""]),
     Case(arguments: ["qa", "--min-sessions", "0"], exitCode: 2, says: ["--min-sessions must be 1 or more"]),
   ]

@@ -10,7 +10,8 @@ struct VerdictOptions: ParsableArguments {
       valueName: "n"))
   var minSessions = VerdictPolicy.defaultMinSessions
 
-  @Flag(help: "Fail the check when a figure has too few sessions for a verdict (by default only failures fail).")
+  @Flag(
+    help: "Fail the check when a figure has too few sessions for a verdict, or none (by default only failures fail).")
   var requireData = false
 
   @Option(

@@ -19,7 +19,7 @@ extension PullParity {
 
         The profile's rules that no metric counts (late hide, reveal order, indicator config, cache order, error shown, content kept on error, double refresh) are compared as rates too, so a fixed or new app-specific defect shows. A rate regresses only when the whole 95% confidence interval of its change lies beyond the tolerance on the worse side; a figure needs --min-sessions sessions (default 30) on both sides for a verdict.
 
-        Only pull refreshes are compared unless --trigger says otherwise. Exit codes: 0 no regression, 1 a figure regressed or nothing had enough sessions for a verdict (or, with --require-data, something had too few), 2 bad selectors, an empty cohort or several apps.
+        Only pull refreshes are compared unless --trigger says otherwise. Exit codes: 0 no regression, 1 a figure regressed or nothing had enough sessions for a verdict (or, with --require-data, something had too few or none), 2 bad selectors, an empty cohort or several apps.
 
         Examples:
           pullparity compare --app padel --platform ios \\

@@ -8,7 +8,7 @@ extension PullParity {
       discussion: """
         Platforms are compared with the profile's reference platform (padel: pwa), else the first in name order. A distance or time is at parity when the p50s differ by no more than its tolerance; a rate fails only when the whole 95% confidence interval of the difference lies beyond the tolerance. Each platform is also judged on its own against every rule of its profile: the share of sessions that broke the rule against the rule's budget (0% unless the profile or --budget says otherwise). A group with one platform is judged against the profile alone.
 
-        A figure needs --min-sessions sessions (default 30) for a verdict; with fewer it is "insufficient data". With --check the command exits 1 when a figure fails, when nothing had enough sessions for a verdict, or (with --require-data) when any figure had too few; it exits 2 when the filters match no session. Sessions are judged with the profiles stored in the database, the ones they were derived with.
+        A figure needs --min-sessions sessions (default 30) for a verdict; with fewer it is "insufficient data". With --check the command exits 1 when a figure fails, when nothing had enough sessions for a verdict, when no group had two platforms to compare (a group with one platform is never at parity), or (with --require-data) when any figure had too few sessions or none; it exits 2 when the filters match no session. Sessions are judged with the profiles stored in the database, the ones they were derived with.
 
         Examples:
           pullparity report

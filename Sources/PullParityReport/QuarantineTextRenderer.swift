@@ -3,8 +3,9 @@ package import PullParityStore
 /// Quarantined lines for a terminal: where each is, why it was refused and how it began. All
 /// of it came from the input, so all of it goes through `TerminalText.escaped`.
 package struct QuarantineTextRenderer {
-  /// Characters of a raw line shown under it.
-  package static let rawShown = 100
+  /// Characters of a raw line shown under it: with its indent and the ellipsis, 80 columns.
+  /// (The location line above is never cut: its file and line number are what it is for.)
+  package static let rawShown = 75
 
   package init() {}
 

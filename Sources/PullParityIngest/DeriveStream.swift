@@ -13,7 +13,9 @@ package struct DeriveStream {
   private let jsonDecoder = JSONDecoder()
   private let encoder: JSONEncoder
   private var pending: [RecordedEvent] = []
-  private var finished: Set<String> = []
+  /// Sessions already derived, by their ids' bytes: two ids that only look the same are two
+  /// sessions here as in ingest.
+  private var finished: Set<ByteIdentity> = []
   private var profilesUsed: Set<String> = []
 
   package init(profiles: ProfileCatalog, parser: ParserKind = .simdjson) {
@@ -35,8 +37,10 @@ package struct DeriveStream {
       if line.isBlank { return }
       let decoded = try read(Data(line.bytes), inputName: inputName, number: line.number)
       guard decoded.kind == .event, let sessionID = decoded.sessionID else { return }
-      if let current = pending.first?.event.sessionID, current != sessionID { try flush(emit) }
-      guard !finished.contains(sessionID) else {
+      if let current = pending.first?.event.sessionID, ByteIdentity(current) != ByteIdentity(sessionID) {
+        try flush(emit)
+      }
+      guard !finished.contains(ByteIdentity(sessionID)) else {
         throw PipeFormatError(
           input: inputName, line: line.number,
           message: "session \"\(sessionID)\" appears again after other sessions; "
@@ -73,7 +77,7 @@ package struct DeriveStream {
     guard !pending.isEmpty else { return }
     let session = SessionDeriver.derive(pending, profiles: profiles)
     pending.removeAll(keepingCapacity: true)
-    finished.insert(session.sessionID)
+    finished.insert(ByteIdentity(session.sessionID))
     profilesUsed.insert(session.profileName)
     try emit(try encode(TableLine(table: "sessions", row: SessionRow(session))))
     for violation in ViolationRow.rows(of: session) {

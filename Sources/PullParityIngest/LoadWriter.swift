@@ -1,3 +1,4 @@
+internal import PullParityCore
 internal import PullParityStore
 
 /// The writes of `pullparity load` inside its transaction: events with their session refs and
@@ -13,7 +14,7 @@ struct LoadWriter {
   let runID: Int64
   private(set) var loaded = Loaded()
   /// Refs in first-seen order, as ingest hands them out.
-  private var refs: [String: Int64] = [:]
+  private var refs: [ByteIdentity: Int64] = [:]
   private var span: (ref: Int64, first: Int64, last: Int64)?
 
   init(tx: IngestTransaction, runID: Int64) {
@@ -22,8 +23,8 @@ struct LoadWriter {
   }
 
   mutating func store(_ row: EventTableRow) throws {
-    let ref = refs[row.sessionID] ?? tx.newSessionRef()
-    refs[row.sessionID] = ref
+    let ref = refs[ByteIdentity(row.sessionID)] ?? tx.newSessionRef()
+    refs[ByteIdentity(row.sessionID)] = ref
     let sourceID = try tx.sourceID(named: row.source)
     var (eventID, sessionID, platform, app, type, raw) = (
       row.eventID, row.sessionID, row.platform, row.app, row.type, row.raw
@@ -83,16 +84,18 @@ struct LoadWriter {
 
   /// Sessions with their violations; every session must have events.
   mutating func saveSessions(directory: String) throws {
-    var violations: [String: [ViolationRow]] = [:]
+    var violations: [ByteIdentity: [ViolationRow]] = [:]
     try TableFiles(directory: directory, table: "violations").forEachRow(ViolationRow.self) {
-      violations[$0.sessionID, default: []].append($0)
+      violations[ByteIdentity($0.sessionID), default: []].append($0)
     }
     try TableFiles(directory: directory, table: "sessions").forEachRow(SessionRow.self) { row in
-      guard let ref = refs[row.sessionID] else {
+      guard let ref = refs[ByteIdentity(row.sessionID)] else {
         throw PipeFormatError(
           input: "sessions", line: loaded.sessions + 1, message: "session \"\(row.sessionID)\" has no events")
       }
-      let found = (violations.removeValue(forKey: row.sessionID) ?? []).sorted { $0.ordinal < $1.ordinal }
+      let found = (violations.removeValue(forKey: ByteIdentity(row.sessionID)) ?? []).sorted {
+        $0.ordinal < $1.ordinal
+      }
       try tx.save(row, violations: found, ref: ref, isNew: true)
       loaded.sessions += 1
     }

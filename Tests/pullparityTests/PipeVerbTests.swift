@@ -103,11 +103,44 @@ import Testing
     #expect(run.stderr.contains("-:3: session \"s1\" appears again after other sessions"), "\(run.stderr)")
   }
 
+  /// The session id "é" spelled as one code point (first) and as "e" + U+0301: the same text to
+  /// `String`, two ids to the contract, which compares ids byte for byte.
+  static let lookAlikes = ["\u{E9}", "e\u{301}"]
+
+  /// `event` and `release` as two sessions whose ids only look the same.
+  static var lookAlikeInput: String {
+    let first = Self.event.replacingOccurrences(of: "\"s1\"", with: "\"\(lookAlikes[0])\"")
+    let second = Self.release.replacingOccurrences(of: "\"s1\"", with: "\"\(lookAlikes[1])\"")
+    return "a.jsonl\t0\t1\t\(first)\na.jsonl\t99\t2\t\(second)\n"
+  }
+
+  @Test func deriveKeepsSessionsWhoseIdsOnlyLookTheSameApart() throws {
+    let decoded = try CommandRun.pullparity(["decode"], stdin: Data(Self.lookAlikeInput.utf8))
+    let run = try CommandRun.pullparity(["derive"], stdin: Data(decoded.stdout.utf8))
+    #expect(run.exitCode == 0, "\(run.stderr)")
+    let sessions = try run.stdout.split(separator: "\n").map(Self.json).filter { $0["table"] as? String == "sessions" }
+    let ids = sessions.compactMap { ($0["row"] as? [String: Any])?["session_id"] as? String }
+    #expect(ids.map { Array($0.utf8) } == Self.lookAlikes.map { Array($0.utf8) })
+  }
+
+  @Test func loadKeepsSessionsWhoseIdsOnlyLookTheSameApart() throws {
+    let dir = try TemporaryDirectory()
+    let input = Self.lookAlikeInput + "a.jsonl\t200\t3\toops\n"
+    let runDirectory = try Self.runDirectory(in: dir, sessions: 2, input: input)
+    let run = try CommandRun.pullparity(["load", runDirectory, "--db", dir.path("a.sqlite")])
+    #expect(run.exitCode == 0, "\(run.stderr)")
+    let refs = try CommandRun.run(
+      URL(fileURLWithPath: "/usr/bin/sqlite3"),
+      [dir.path("a.sqlite"), "SELECT count(DISTINCT session_ref) FROM events; SELECT count(*) FROM sessions"])
+    #expect(refs.stdout == "2\n2\n", "\(refs.stdout)")
+  }
+
   /// A run directory written by hand from decode and derive, as the Spark job writes it.
-  static func runDirectory(in dir: TemporaryDirectory, sessions: Int = 1) throws -> String {
-    let decoded = try CommandRun.pullparity(
-      ["decode"],
-      stdin: Data("a.jsonl\t0\t1\t\(Self.event)\na.jsonl\t99\t2\t\(Self.release)\na.jsonl\t200\t3\toops\n".utf8))
+  static func runDirectory(
+    in dir: TemporaryDirectory, sessions: Int = 1,
+    input: String = "a.jsonl\t0\t1\t\(Self.event)\na.jsonl\t99\t2\t\(Self.release)\na.jsonl\t200\t3\toops\n"
+  ) throws -> String {
+    let decoded = try CommandRun.pullparity(["decode"], stdin: Data(input.utf8))
     let derived = try CommandRun.pullparity(["derive"], stdin: Data(decoded.stdout.utf8))
     var tables: [String: [String]] = [:]
     for line in decoded.stdout.split(separator: "\n") {

@@ -1,4 +1,5 @@
 import Foundation
+internal import PullParityCore
 
 /// Turns command-line paths into the ordered list of inputs to read.
 ///
@@ -31,8 +32,9 @@ package enum InputCatalog {
         files.append(InputFile(name: normalized(path), isGzip: path.hasSuffix(".gz")))
       }
     }
-    var seen = Set<String>()
-    files = files.filter { seen.insert($0.name).inserted }.sorted { $0.name < $1.name }
+    // By bytes: two file names that only look the same are two files.
+    var seen = Set<ByteIdentity>()
+    files = files.filter { seen.insert(ByteIdentity($0.name)).inserted }.sorted { $0.name < $1.name }
     if readsStandardInput { files.append(InputFile(name: "-", isGzip: false)) }
     return files
   }
@@ -64,7 +66,12 @@ package enum InputCatalog {
     let base = normalized(directory) + "/"
     while let relative = enumerator.nextObject() as? String {
       let name = (relative as NSString).lastPathComponent
-      guard !name.hasPrefix(".") else { continue }
+      // Hidden files and folders (an editor's or a sync tool's staging) are not logs; the
+      // Spark job's listing skips them too.
+      guard !name.hasPrefix(".") else {
+        enumerator.skipDescendants()
+        continue
+      }
       let isGzip = name.hasSuffix(".gz")
       let plainName = isGzip ? String(name.dropLast(3)) : name
       guard logExtensions.contains(where: { plainName.hasSuffix($0) }) else { continue }

@@ -9,13 +9,17 @@ public struct UUIDv7Generator<Random: RandomNumberGenerator & Sendable>: EventID
   private var counter: UInt64 = 0
 
   private static var counterLimit: UInt64 { 0xFFF }
+  private static var largestMilliseconds: Double { Double(0xFFFF_FFFF_FFFF as UInt64) }
 
   public init(random: Random) {
     self.random = random
   }
 
   public mutating func nextID(at timestamp: Double) -> String {
-    let milliseconds = timestamp.isFinite ? UInt64(max(0, timestamp.rounded(.down))) & 0xFFFF_FFFF_FFFF : 0
+    // Clamped to the 48-bit field: an injected clock far out of range (1e20 ms) gives the last
+    // millisecond the field holds instead of trapping in the conversion.
+    let milliseconds =
+      timestamp.isFinite ? UInt64(min(max(0, timestamp.rounded(.down)), Self.largestMilliseconds)) : 0
     if milliseconds > lastMilliseconds {
       lastMilliseconds = milliseconds
       // Start low in the counter's range so that many ids in one millisecond still fit.

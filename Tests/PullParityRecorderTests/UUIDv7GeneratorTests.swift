@@ -21,6 +21,16 @@ import Testing
     }
   }
 
+  /// A clock out of the field's range (an injected one, or a bad conversion upstream) gives
+  /// valid ids at the field's ends instead of a trap.
+  @Test(arguments: [(-5.0, 0 as UInt64), (1e20, 0xFFFF_FFFF_FFFF), (.infinity, 0), (-.infinity, 0), (.nan, 0)])
+  func aClockOutOfRangeIsClamped(timestamp: Double, milliseconds: UInt64) {
+    var ids = UUIDv7Generator()
+    let id = ids.nextID(at: timestamp)
+    #expect(Self.isUUIDv7(id), "\(id)")
+    #expect(Self.milliseconds(id) == milliseconds, "\(id)")
+  }
+
   /// Same millisecond, a clock that steps back, and more ids in one millisecond than the
   /// counter holds: the ids still sort in the order they were made, and never repeat.
   @Test func idsSortInTheOrderTheyWereMade() {

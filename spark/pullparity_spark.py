@@ -21,6 +21,7 @@ import argparse
 import gzip
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -84,7 +85,30 @@ def expand_inputs(paths):
             names.append(normalized(path))
         else:
             raise SystemExit(f"cannot open {path}: No such file or directory")
+    # Hadoop's input formats skip a file whose name starts with "_" (its own _SUCCESS marks),
+    # even one named on its own: refused here, by name, instead of failing deep in the job.
+    hidden = [name for name in names if "://" not in name and os.path.basename(name).startswith("_")]
+    if hidden:
+        raise SystemExit(f"{hidden[0]}: Hadoop does not read a file whose name starts with '_'; "
+                         "rename it, or ingest it with `pullparity ingest`")
     return sorted(set(names))
+
+
+HADOOP_SPECIAL = re.compile(r"([\\{}\[\]*?,])")
+
+
+def hadoop_input(name):
+    """The input path Hadoop reads as this one file. Hadoop takes an input path as a glob
+    (backslash, braces, brackets, `*` and `?` are special) within a comma-separated list, so a
+    local name has every special character escaped, and a part with a comma goes in braces (a
+    comma inside braces does not split the list). Other URIs are given as they are: their globs
+    are meant."""
+    uri = uri_of(name)
+    if "://" in name:
+        return uri
+    scheme, path = uri.split("://", 1)
+    parts = [HADOOP_SPECIAL.sub(r"\\\1", part) for part in path.split("/")]
+    return scheme + "://" + "/".join("{" + part + "}" if "," in part else part for part in parts)
 
 
 def uri_of(name, cwd=None):
@@ -186,7 +210,7 @@ def read_inputs(sc, names):
     rdds, sources = [], []
     for name in names:
         rdd = sc.newAPIHadoopFile(
-            uri_of(name), "org.apache.hadoop.mapreduce.lib.input.TextInputFormat",
+            hadoop_input(name), "org.apache.hadoop.mapreduce.lib.input.TextInputFormat",
             "org.apache.hadoop.io.LongWritable", "org.apache.hadoop.io.Text", conf=conf)
         rdds.append(rdd)
         sources.extend([name] * rdd.getNumPartitions())

@@ -82,3 +82,27 @@ def test_load_refuses_a_database_with_events(sample_run, binary, tmp_path):
     result = subprocess.run([binary, "load", out, "--db", str(copy)], capture_output=True, text=True)
     assert result.returncode == 2
     assert "already holds" in result.stderr and "load needs a new file" in result.stderr
+
+
+def test_file_names_hadoop_would_read_as_globs(spark, binary, tmp_path):
+    """Hadoop reads an input path as a glob in a comma-separated list: files named with
+    brackets, braces, a star, a backslash or a comma are still read as themselves."""
+    lines = open(os.path.join(REPO, "sample-events", "padel-pwa.jsonl"), encoding="utf-8").read().splitlines()
+    names = ["d[1].jsonl", "e,f.jsonl", "g{h}.jsonl", "star*.jsonl", "back\\slash.jsonl"]
+    folder = tmp_path / "odd"
+    folder.mkdir()
+    for index, name in enumerate(names):
+        part = lines[index::len(names)] + (["not json"] if index == 0 else [])
+        (folder / name).write_text("\n".join(part) + "\n", encoding="utf-8")
+    expected = ingest(binary, str(tmp_path), ["odd"], str(tmp_path / "ingest.sqlite"))
+    _, _, db = run_and_load(spark, binary, str(tmp_path), ["odd"], str(tmp_path / "spark"))
+    assert_same(expected, dump(db))
+    assert sorted(row[0] for row in expected["sources"]) == sorted("odd/" + name for name in names)
+
+
+def test_a_name_hadoop_hides_is_refused_by_name(tmp_path):
+    import pullparity_spark
+    (tmp_path / "a.jsonl").write_text("{}\n", encoding="utf-8")
+    (tmp_path / "_b.jsonl").write_text("{}\n", encoding="utf-8")
+    with pytest.raises(SystemExit, match=r"_b\.jsonl: Hadoop does not read a file whose name starts with '_'"):
+        pullparity_spark.expand_inputs([str(tmp_path)])

@@ -11,7 +11,6 @@ Needs only `psql` (no Python driver).
 """
 
 import argparse
-import csv
 import glob
 import json
 import os
@@ -32,7 +31,7 @@ COLUMNS = {
                    "raw_bytes"],
     "profiles": ["name", "version", "content_hash", "definition"],
 }
-NULL = "\\N"
+TABLES = ("sessions", "violations", "quarantine", "profiles")
 
 
 def fnv1a64(data):
@@ -52,35 +51,39 @@ def rows(run_dir, table):
 
 
 def quarantine_row(row):
-    """`raw` as text (what PostgreSQL can hold) and, for lines that are not UTF-8, their bytes."""
-    if row.get("raw") is not None:
-        data = row["raw"].encode("utf-8")
+    """`raw` as text where PostgreSQL text can hold it; a line that is not UTF-8, or that holds a
+    NUL byte (valid UTF-8, but no PostgreSQL text can hold it: a UTF-16 log is full of them),
+    keeps its bytes in `raw_bytes` and a readable `raw` with U+FFFD in place of what text can't hold."""
+    text = row.get("raw")
+    if text is not None and "\0" not in text:
+        data = text.encode("utf-8")
         row["raw_bytes"] = None
     else:
-        data = bytes.fromhex(row.get("raw_hex") or "")
-        row["raw"] = data.decode("utf-8", "replace")
+        data = text.encode("utf-8") if text is not None else bytes.fromhex(row.get("raw_hex") or "")
+        row["raw"] = data.decode("utf-8", "replace").replace("\0", "\ufffd")
         row["raw_bytes"] = "\\x" + data.hex()
     row["raw_hash"] = fnv1a64(data)
     return row
 
 
 def value(v):
+    """A CSV field for COPY: NULL is the only unquoted (empty) field, every value is quoted, so
+    that an empty string or a line that reads `\\N` stays the text it is."""
     if v is None:
-        return NULL
+        return ""
     if isinstance(v, bool):
-        return "1" if v else "0"
-    if isinstance(v, float):
-        return repr(v)  # shortest text that reads back as the same double
-    return str(v)
+        v = "1" if v else "0"
+    elif isinstance(v, float):
+        v = repr(v)  # shortest text that reads back as the same double
+    return '"' + str(v).replace('"', '""') + '"'
 
 
 def write_csv(run_dir, table, path):
     with open(path, "w", newline="", encoding="utf-8") as handle:
-        writer = csv.writer(handle)
         for row in rows(run_dir, table):
             if table == "quarantine":
                 row = quarantine_row(row)
-            writer.writerow([value(row.get(column)) for column in COLUMNS[table]])
+            handle.write(",".join(value(row.get(column)) for column in COLUMNS[table]) + "\n")
 
 
 def script(run_dir, workdir, create):
@@ -88,11 +91,11 @@ def script(run_dir, workdir, create):
     if create:
         for path in sorted(glob.glob(os.path.join(SCHEMA_DIR, "*.sql"))):
             lines.append(f"\\i '{os.path.abspath(path)}'")
-    for table in ("sessions", "violations", "quarantine", "profiles"):
+    for table in TABLES:
         csv_path = os.path.join(workdir, table + ".csv")
         write_csv(run_dir, table, csv_path)
         columns = ", ".join(f'"{c}"' for c in COLUMNS[table])
-        lines.append(f"\\copy {table} ({columns}) FROM '{csv_path}' WITH (FORMAT csv, NULL '{NULL}')")
+        lines.append(f"\\copy {table} ({columns}) FROM '{csv_path}' WITH (FORMAT csv)")
     lines.append("COMMIT;")
     return "\n".join(lines) + "\n"
 

@@ -1,6 +1,7 @@
 """The derived tables in PostgreSQL 15 (schema/postgres, loaded by spark/load_postgres.py) give
 the dashboard views the same rows as the SQLite views on the same run."""
 
+import json
 import math
 import os
 import shutil
@@ -101,3 +102,70 @@ def test_a_failed_load_changes_nothing(loaded, sample_run):
     with pytest.raises(RuntimeError, match="duplicate key"):
         load_postgres.load(out, dsn)  # the same sessions again
     assert psql_rows(dsn, "SELECT count(*) FROM sessions") == before
+
+
+# Hand-made run directories (no Spark): what one run's JSON lines hold, row by row.
+PROFILE = {"name": "default", "version": 1, "content_hash": "abc", "definition": "{}"}
+
+
+def session(session_id, events, **columns):
+    return {"session_id": session_id, "app": "padel", "profile": "default", "profile_version": 1,
+            "platform": "ios", "empty": 0, "outcome": "completed", "final_state": "done",
+            "violation_count": 0, "event_count": events, "started_at_ms": 1.0, "ended_at_ms": 2.0, **columns}
+
+
+def violation(session_id, ordinal, kind):
+    return {"session_id": session_id, "ordinal": ordinal, "kind": kind, "ts_ms": 1.5}
+
+
+def bad_line(offset, **columns):
+    return {"source": "day.jsonl", "line": offset + 1, "byte_offset": offset, "category": "not_json",
+            "reason": "the line is not valid JSON", **columns}
+
+
+def write_run(root, sessions=(), violations=(), quarantine=(), profiles=(PROFILE,)):
+    tables = {"sessions": sessions, "violations": violations, "quarantine": quarantine, "profiles": profiles}
+    for table, table_rows in tables.items():
+        os.makedirs(os.path.join(root, "json", table))
+        with open(os.path.join(root, "json", table, "part-00000.json"), "w", encoding="utf-8") as handle:
+            handle.writelines(json.dumps(row) + "\n" for row in table_rows)
+    return root
+
+
+@pytest.fixture
+def empty_db(postgres, request):
+    """A database of its own per test, on the module's server: the tables come with the first load."""
+    name = "t_" + request.node.name.translate(str.maketrans("[]-", "___")).lower()[:60]
+    subprocess.run(["psql", "-X", "-q", "-d", postgres, "-c", f'CREATE DATABASE "{name}"'], check=True)
+    return postgres.replace("dbname=postgres", f"dbname={name}")
+
+
+def hex_of(column):
+    """A column's bytes, read back in hex (NULL as the word): what the client sees, byte for byte."""
+    return f"coalesce(encode(convert_to({column}, 'UTF8'), 'hex'), 'NULL')"
+
+
+# A quarantined line, and what PostgreSQL must hold for it: `raw` as text, `raw_bytes` (hex).
+ODD_LINES = [
+    ("{\0\"\0a\0", "{\ufffd\"\ufffda\ufffd", "7b0022006100"),  # UTF-16LE: valid UTF-8 with NULs
+    ("\\N", "\\N", None),  # COPY's NULL marker, as a line
+    (bytes([0xff, 0]), "\ufffd\ufffd", "ff00"),  # not UTF-8, and a NUL
+]
+
+
+def test_odd_quarantined_lines_and_empty_strings_load_byte_for_byte(empty_db, tmp_path):
+    quarantine = [bad_line(i, **({"raw_hex": raw.hex()} if isinstance(raw, bytes) else {"raw": raw}))
+                  for i, (raw, _, _) in enumerate(ODD_LINES)]
+    quarantine.append(bad_line(len(ODD_LINES), raw="ok", event_id=""))
+    device = 'a "b", c\nd\\N'
+    run = write_run(tmp_path / "run", sessions=[session("s1", 2, screen="", device=device)], quarantine=quarantine)
+    load_postgres.load(str(run), empty_db, create=True)
+    got = psql_rows(empty_db, f"SELECT {hex_of('raw')}, coalesce(encode(raw_bytes, 'hex'), 'NULL'), raw_hash, "
+                              f"{hex_of('event_id')} FROM quarantine ORDER BY byte_offset")
+    raws = [raw if isinstance(raw, bytes) else raw.encode() for raw, _, _ in ODD_LINES] + [b"ok"]
+    assert [row[0] for row in got] == [text.encode().hex() for _, text, _ in ODD_LINES] + [b"ok".hex()]
+    assert [row[1] for row in got] == [raw_bytes or "NULL" for _, _, raw_bytes in ODD_LINES] + ["NULL"]
+    assert [row[2] for row in got] == [str(load_postgres.fnv1a64(raw)) for raw in raws]
+    assert [row[3] for row in got] == ["NULL"] * len(ODD_LINES) + [""]  # "" is the empty string, not NULL
+    assert psql_rows(empty_db, f"SELECT {hex_of('screen')}, {hex_of('device')}, {hex_of('app_version')} "
+                               "FROM sessions") == [["", device.encode().hex(), "NULL"]]

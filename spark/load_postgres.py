@@ -6,8 +6,10 @@ the same tables and dashboard views as the SQLite file has (schema/postgres/).
     python3 spark/load_postgres.py OUT --dsn "host=db.example dbname=parity user=loader" --create
 
 --create applies schema/postgres/*.sql first (tables and views); without it the tables must
-exist. Everything runs in one transaction: a failed load leaves the database as it was.
-Needs only `psql` (no Python driver).
+exist. Runs add up: a quarantined line or a profile already loaded is kept as it is, and a
+session already loaded by another run keeps the derivation from more events (docs/
+distributed-formats.md, "Known differences"). Everything runs in one transaction: a failed load
+leaves the database as it was. Needs only `psql` (no Python driver).
 """
 
 import argparse
@@ -31,7 +33,9 @@ COLUMNS = {
                    "raw_bytes"],
     "profiles": ["name", "version", "content_hash", "definition"],
 }
-TABLES = ("sessions", "violations", "quarantine", "profiles")
+TABLES = ("sessions", "violations", "quarantine", "profiles")  # the order they are merged in
+KEYS = {"sessions": ["session_id"], "violations": ["session_id", "ordinal"],
+        "quarantine": ["source", "byte_offset", "raw_hash"], "profiles": ["name", "version"]}
 
 
 def fnv1a64(data):
@@ -86,6 +90,47 @@ def write_csv(run_dir, table, path):
             handle.write(",".join(value(row.get(column)) for column in COLUMNS[table]) + "\n")
 
 
+def merge(table):
+    """SQL that moves `incoming_<table>` into `table`: derived rows of a session replace the ones
+    loaded before (see `script`), a quarantined line or a profile already there is kept as it is
+    (ingest's INSERT OR IGNORE)."""
+    columns = ", ".join(f'"{c}"' for c in COLUMNS[table])
+    keys = ", ".join(KEYS[table])
+    if table == "sessions":
+        updates = ", ".join(f'"{c}" = EXCLUDED."{c}"' for c in COLUMNS[table] if c not in KEYS[table])
+        conflict = f"DO UPDATE SET {updates}"  # an update, not a delete: session_ref stays
+    else:
+        conflict = "DO NOTHING"
+    return f"INSERT INTO {table} ({columns}) SELECT {columns} FROM incoming_{table} ON CONFLICT ({keys}) {conflict};"
+
+
+# A session another run already loaded (its events span both runs, e.g. per-day runs across
+# midnight): each run derived it from its own events only, so the derivation from more events
+# is kept with its violations; on a tie, this load's (reloading a run replaces it with itself).
+SESSIONS_SQL = """
+CREATE TEMP TABLE stored_wins ON COMMIT DROP AS
+  SELECT i.session_id FROM incoming_sessions i JOIN sessions s USING (session_id)
+  WHERE s.event_count > i.event_count;
+DELETE FROM incoming_sessions WHERE session_id IN (SELECT session_id FROM stored_wins);
+DELETE FROM incoming_violations WHERE session_id IN (SELECT session_id FROM stored_wins);
+DELETE FROM violations WHERE session_id IN (SELECT session_id FROM incoming_sessions);
+"""
+
+# A profile's name and version name one set of rules: other rules under them would mix two
+# rule sets in one dashboard, and a load cannot re-derive the stored sessions, so it stops.
+PROFILES_SQL = """
+DO $$
+DECLARE clash text;
+BEGIN
+  SELECT format('profile %s version %s is stored with content_hash %s, this run has %s',
+                p.name, p.version, p.content_hash, i.content_hash) INTO clash
+    FROM incoming_profiles i JOIN profiles p USING (name, version)
+    WHERE p.content_hash <> i.content_hash LIMIT 1;
+  IF clash IS NOT NULL THEN RAISE EXCEPTION '%', clash; END IF;
+END $$;
+"""
+
+
 def script(run_dir, workdir, create):
     lines = ["\\set ON_ERROR_STOP on", "BEGIN;"]
     if create:
@@ -95,7 +140,10 @@ def script(run_dir, workdir, create):
         csv_path = os.path.join(workdir, table + ".csv")
         write_csv(run_dir, table, csv_path)
         columns = ", ".join(f'"{c}"' for c in COLUMNS[table])
-        lines.append(f"\\copy {table} ({columns}) FROM '{csv_path}' WITH (FORMAT csv)")
+        lines.append(f"CREATE TEMP TABLE incoming_{table} ON COMMIT DROP AS SELECT {columns} FROM {table} WITH NO DATA;")
+        lines.append(f"\\copy incoming_{table} ({columns}) FROM '{csv_path}' WITH (FORMAT csv)")
+    lines += [SESSIONS_SQL.strip(), PROFILES_SQL.strip()]
+    lines += [merge(table) for table in TABLES]
     lines.append("COMMIT;")
     return "\n".join(lines) + "\n"
 

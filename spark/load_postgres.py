@@ -57,14 +57,14 @@ def rows(run_dir, table):
 def quarantine_row(row):
     """`raw` as text where PostgreSQL text can hold it; a line that is not UTF-8, or that holds a
     NUL byte (valid UTF-8, but no PostgreSQL text can hold it: a UTF-16 log is full of them),
-    keeps its bytes in `raw_bytes` and a readable `raw` with U+FFFD in place of what text can't hold."""
+    keeps its bytes in `raw_bytes` and a readable `raw` (U+FFFD where text can't hold them: `value`)."""
     text = row.get("raw")
     if text is not None and "\0" not in text:
         data = text.encode("utf-8")
         row["raw_bytes"] = None
     else:
         data = text.encode("utf-8") if text is not None else bytes.fromhex(row.get("raw_hex") or "")
-        row["raw"] = data.decode("utf-8", "replace").replace("\0", "\ufffd")
+        row["raw"] = data.decode("utf-8", "replace")
         row["raw_bytes"] = "\\x" + data.hex()
     row["raw_hash"] = fnv1a64(data)
     return row
@@ -72,14 +72,16 @@ def quarantine_row(row):
 
 def value(v):
     """A CSV field for COPY: NULL is the only unquoted (empty) field, every value is quoted, so
-    that an empty string or a line that reads `\\N` stays the text it is."""
+    that an empty string or a line that reads `\\N` stays the text it is. A NUL, which decode
+    lets through in an event's strings (`"device": "a\\u0000b"`), becomes U+FFFD: PostgreSQL
+    text cannot hold it, and one such event must not stop the load."""
     if v is None:
         return ""
     if isinstance(v, bool):
         v = "1" if v else "0"
     elif isinstance(v, float):
         v = repr(v)  # shortest text that reads back as the same double
-    return '"' + str(v).replace('"', '""') + '"'
+    return '"' + str(v).replace('"', '""').replace("\0", "\ufffd") + '"'
 
 
 def write_csv(run_dir, table, path):

@@ -178,6 +178,16 @@ def test_odd_quarantined_lines_and_empty_strings_load_byte_for_byte(empty_db, tm
                                "FROM sessions") == [["", device.encode().hex(), "NULL"]]
 
 
+
+def test_a_nul_in_an_events_strings_loads_as_u_fffd(empty_db, tmp_path):
+    run = write_run(tmp_path / "run", sessions=[session("s\0", 1, device="x\0y", violation_count=1)],
+                    violations=[{**violation("s\0", 0, "label_mismatch"), "actual": "\0"}])
+    load_postgres.load(str(run), empty_db, create=True)
+    got = psql_rows(empty_db, f"SELECT {hex_of('s.session_id')}, {hex_of('device')}, {hex_of('actual')} "
+                              "FROM sessions s JOIN violations v USING (session_id)")
+    assert got == [["s\ufffd".encode().hex(), "x\ufffdy".encode().hex(), "\ufffd".encode().hex()]]
+
+
 def run_with(root, events, outcome, kinds, *extra_sessions):
     """One run's derivation of session s1 (from `events` of its events, with violations `kinds`)."""
     return write_run(root, sessions=[session("s1", events, outcome=outcome, violation_count=len(kinds)),

@@ -103,7 +103,8 @@ def merge(table):
         conflict = f"DO UPDATE SET {updates}"  # an update, not a delete: session_ref stays
     else:
         conflict = "DO NOTHING"
-    return f"INSERT INTO {table} ({columns}) SELECT {columns} FROM incoming_{table} ON CONFLICT ({keys}) {conflict};"
+    return (f"INSERT INTO {table} ({columns}) SELECT {columns} FROM incoming_{table} "
+            f"ON CONFLICT ({keys}) {conflict};")
 
 
 # A session another run already loaded (its events span both runs, e.g. per-day runs across
@@ -142,7 +143,8 @@ def script(run_dir, workdir, create):
         csv_path = os.path.join(workdir, table + ".csv")
         write_csv(run_dir, table, csv_path)
         columns = ", ".join(f'"{c}"' for c in COLUMNS[table])
-        lines.append(f"CREATE TEMP TABLE incoming_{table} ON COMMIT DROP AS SELECT {columns} FROM {table} WITH NO DATA;")
+        lines.append(f"CREATE TEMP TABLE incoming_{table} ON COMMIT DROP AS "
+                     f"SELECT {columns} FROM {table} WITH NO DATA;")
         lines.append(f"\\copy incoming_{table} ({columns}) FROM '{csv_path}' WITH (FORMAT csv)")
     lines += [SESSIONS_SQL.strip(), PROFILES_SQL.strip()]
     lines += [merge(table) for table in TABLES]

@@ -1,6 +1,8 @@
 """The derived tables in PostgreSQL 15 (schema/postgres, loaded by spark/load_postgres.py) give
 the dashboard views the same rows as the SQLite views on the same run."""
 
+import itertools
+import json
 import math
 import os
 import shutil
@@ -94,10 +96,136 @@ def test_tables_hold_every_row(loaded):
     assert [str(h[0]) for h in hashes] == [row[0] for row in got]
 
 
-def test_a_failed_load_changes_nothing(loaded, sample_run):
+def test_reloading_a_run_changes_no_row(loaded, sample_run):
     dsn, _ = loaded
     _, out, _ = sample_run
-    before = psql_rows(dsn, "SELECT count(*) FROM sessions")
-    with pytest.raises(RuntimeError, match="duplicate key"):
-        load_postgres.load(out, dsn)  # the same sessions again
-    assert psql_rows(dsn, "SELECT count(*) FROM sessions") == before
+    tables = ("sessions", "violations", "quarantine", "profiles")
+    before = [psql_rows(dsn, f"SELECT count(*), max(session_ref) FROM {t}" if t == "sessions"
+                        else f"SELECT count(*) FROM {t}") for t in tables]
+    load_postgres.load(out, dsn)
+    after = [psql_rows(dsn, f"SELECT count(*), max(session_ref) FROM {t}" if t == "sessions"
+                       else f"SELECT count(*) FROM {t}") for t in tables]
+    assert after == before
+
+
+# Hand-made run directories (no Spark): what one run's JSON lines hold, row by row.
+PROFILE = {"name": "default", "version": 1, "content_hash": "abc", "definition": "{}"}
+
+
+def session(session_id, events, **columns):
+    return {"session_id": session_id, "app": "padel", "profile": "default", "profile_version": 1,
+            "platform": "ios", "empty": 0, "outcome": "completed", "final_state": "done",
+            "violation_count": 0, "event_count": events, "started_at_ms": 1.0, "ended_at_ms": 2.0, **columns}
+
+
+def violation(session_id, ordinal, kind):
+    return {"session_id": session_id, "ordinal": ordinal, "kind": kind, "ts_ms": 1.5}
+
+
+def bad_line(offset, **columns):
+    return {"source": "day.jsonl", "line": offset + 1, "byte_offset": offset, "category": "not_json",
+            "reason": "the line is not valid JSON", **columns}
+
+
+def write_run(root, sessions=(), violations=(), quarantine=(), profiles=(PROFILE,)):
+    tables = {"sessions": sessions, "violations": violations, "quarantine": quarantine, "profiles": profiles}
+    for table, table_rows in tables.items():
+        os.makedirs(os.path.join(root, "json", table))
+        with open(os.path.join(root, "json", table, "part-00000.json"), "w", encoding="utf-8") as handle:
+            handle.writelines(json.dumps(row) + "\n" for row in table_rows)
+    return root
+
+
+DATABASES = itertools.count(1)
+
+
+@pytest.fixture
+def empty_db(postgres):
+    """A database of its own per test, on the module's server: the tables come with the first load."""
+    name = f"empty_{next(DATABASES)}"
+    subprocess.run(["psql", "-X", "-q", "-d", postgres, "-c", f'CREATE DATABASE "{name}"'], check=True)
+    return postgres.replace("dbname=postgres", f"dbname={name}")
+
+
+def hex_of(column):
+    """A column's bytes, read back in hex (NULL as the word): what the client sees, byte for byte."""
+    return f"coalesce(encode(convert_to({column}, 'UTF8'), 'hex'), 'NULL')"
+
+
+# A quarantined line, and what PostgreSQL must hold for it: `raw` as text, `raw_bytes` (hex).
+ODD_LINES = [
+    ("{\0\"\0a\0", "{\ufffd\"\ufffda\ufffd", "7b0022006100"),  # UTF-16LE: valid UTF-8 with NULs
+    ("\\N", "\\N", None),  # COPY's NULL marker, as a line
+    (bytes([0xff, 0]), "\ufffd\ufffd", "ff00"),  # not UTF-8, and a NUL
+]
+
+
+def test_odd_quarantined_lines_and_empty_strings_load_byte_for_byte(empty_db, tmp_path):
+    quarantine = [bad_line(i, **({"raw_hex": raw.hex()} if isinstance(raw, bytes) else {"raw": raw}))
+                  for i, (raw, _, _) in enumerate(ODD_LINES)]
+    quarantine.append(bad_line(len(ODD_LINES), raw="ok", event_id=""))
+    device = 'a "b", c\nd\\N'
+    run = write_run(tmp_path / "run", sessions=[session("s1", 2, screen="", device=device)], quarantine=quarantine)
+    load_postgres.load(str(run), empty_db, create=True)
+    got = psql_rows(empty_db, f"SELECT {hex_of('raw')}, coalesce(encode(raw_bytes, 'hex'), 'NULL'), raw_hash, "
+                              f"{hex_of('event_id')} FROM quarantine ORDER BY byte_offset")
+    raws = [raw if isinstance(raw, bytes) else raw.encode() for raw, _, _ in ODD_LINES] + [b"ok"]
+    assert [row[0] for row in got] == [text.encode().hex() for _, text, _ in ODD_LINES] + [b"ok".hex()]
+    assert [row[1] for row in got] == [raw_bytes or "NULL" for _, _, raw_bytes in ODD_LINES] + ["NULL"]
+    assert [row[2] for row in got] == [str(load_postgres.fnv1a64(raw)) for raw in raws]
+    assert [row[3] for row in got] == ["NULL"] * len(ODD_LINES) + [""]  # "" is the empty string, not NULL
+    assert psql_rows(empty_db, f"SELECT {hex_of('screen')}, {hex_of('device')}, {hex_of('app_version')} "
+                               "FROM sessions") == [["", device.encode().hex(), "NULL"]]
+
+
+
+def test_a_nul_in_an_events_strings_loads_as_u_fffd(empty_db, tmp_path):
+    run = write_run(tmp_path / "run", sessions=[session("s\0", 1, device="x\0y", violation_count=1)],
+                    violations=[{**violation("s\0", 0, "label_mismatch"), "actual": "\0"}])
+    load_postgres.load(str(run), empty_db, create=True)
+    got = psql_rows(empty_db, f"SELECT {hex_of('s.session_id')}, {hex_of('device')}, {hex_of('actual')} "
+                              "FROM sessions s JOIN violations v USING (session_id)")
+    assert got == [["s\ufffd".encode().hex(), "x\ufffdy".encode().hex(), "\ufffd".encode().hex()]]
+
+
+def run_with(root, events, outcome, kinds, *extra_sessions):
+    """One run's derivation of session s1 (from `events` of its events, with violations `kinds`)."""
+    return write_run(root, sessions=[session("s1", events, outcome=outcome, violation_count=len(kinds)),
+                                     *extra_sessions],
+                     violations=[violation("s1", i, kind) for i, kind in enumerate(kinds)],
+                     quarantine=[bad_line(0, raw="x")])
+
+
+# (events of s1 in the first run, in the second run, the run whose derivation is kept)
+SPLIT_SESSIONS = [(3, 5, "second"), (5, 3, "first"), (4, 4, "second")]
+
+
+@pytest.mark.parametrize("first_events, second_events, kept", SPLIT_SESSIONS)
+def test_a_session_in_two_runs_keeps_the_derivation_from_more_events(empty_db, tmp_path, first_events,
+                                                                     second_events, kept):
+    first = run_with(tmp_path / "first", first_events, "incomplete", ["flash", "late_hide"], session("a", 1))
+    second = run_with(tmp_path / "second", second_events, "completed", ["premature_hide"], session("b", 1))
+    load_postgres.load(str(first), empty_db, create=True)
+    ref = psql_rows(empty_db, "SELECT session_ref FROM sessions WHERE session_id = 's1'")
+    load_postgres.load(str(second), empty_db)
+    want = {"first": [first_events, "incomplete", 2, ["flash", "late_hide"]],
+            "second": [second_events, "completed", 1, ["premature_hide"]]}[kept]
+    got = psql_rows(empty_db, "SELECT session_ref, event_count, outcome, violation_count FROM sessions "
+                              "WHERE session_id = 's1'")
+    assert got == [[ref[0][0], *map(str, want[:3])]]  # the row is updated in place: session_ref stays
+    kinds = psql_rows(empty_db, "SELECT kind FROM violations WHERE session_id = 's1' ORDER BY ordinal")
+    assert [row[0] for row in kinds] == want[3]
+    counts = [psql_rows(empty_db, f"SELECT count(*) FROM {t}")[0][0] for t in ("sessions", "quarantine", "profiles")]
+    assert counts == ["3", "1", "1"]  # s1, a, b; the same bad line and profile once
+
+
+def test_a_profile_with_other_rules_fails_and_changes_nothing(empty_db, tmp_path):
+    load_postgres.load(str(run_with(tmp_path / "first", 3, "incomplete", ["flash"])), empty_db, create=True)
+    tables = ("sessions", "violations", "quarantine", "profiles")
+    before = [psql_rows(empty_db, f"SELECT * FROM {t} ORDER BY 1, 2") for t in tables]
+    other = write_run(tmp_path / "other", sessions=[session("s1", 9), session("c", 1)],
+                      quarantine=[bad_line(5, raw="y")], profiles=[{**PROFILE, "content_hash": "def"}])
+    with pytest.raises(RuntimeError, match="profile default version 1 is stored with content_hash abc, "
+                                           "this run has def"):
+        load_postgres.load(str(other), empty_db)
+    assert [psql_rows(empty_db, f"SELECT * FROM {t} ORDER BY 1, 2") for t in tables] == before

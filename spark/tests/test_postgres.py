@@ -229,3 +229,13 @@ def test_a_profile_with_other_rules_fails_and_changes_nothing(empty_db, tmp_path
                                            "this run has def"):
         load_postgres.load(str(other), empty_db)
     assert [psql_rows(empty_db, f"SELECT * FROM {t} ORDER BY 1, 2") for t in tables] == before
+
+
+@pytest.mark.parametrize("ms", [0.0, 1794873599999.4, 1794873599999.5, 1794873599999.6, 1794873600000.0])
+def test_a_day_is_taken_as_sqlite_takes_it(loaded, ms):
+    """The views' `day`: the last half millisecond of a UTC day belongs to the next one in
+    SQLite (date() rounds to the millisecond first), and so in PostgreSQL."""
+    dsn, _ = loaded
+    with sqlite3.connect(":memory:") as conn:
+        expected = conn.execute("SELECT date(? / 1000.0, 'unixepoch')", (ms,)).fetchone()[0]
+    assert psql_rows(dsn, f"SELECT pullparity_day({ms!r})") == [[expected]]

@@ -106,7 +106,11 @@ export class HttpEventSink {
     this.onError = options.onError ?? (() => {});
     /** @type {string[]} lines not yet acknowledged, oldest first */
     this.queue = [];
-    /** @type {{lines: number} | undefined} the POST out: how many of the queue's first lines it carries */
+    /**
+     * The POST out: how many of the queue's first lines it carries, and its body's bytes if it is
+     * a keepalive request (they count against the quota the beacon shares), else 0.
+     * @type {{lines: number, keepaliveBytes: number} | undefined}
+     */
     this.request = undefined;
     this.timer = undefined;
     /** Whether the timer is a retry's: until it fires, writes only queue. */
@@ -148,8 +152,8 @@ export class HttpEventSink {
 
   /**
    * Sends what is queued, unless a retry is scheduled (it will). `final` (the page is going
-   * away) beacons the oldest lines not yet acknowledged, a batch in flight included: a beacon
-   * may outlive the page, a POST may not.
+   * away) beacons the oldest lines not yet acknowledged that no keepalive POST carries: both
+   * outlive the page.
    * @param {boolean} [final]
    */
   flush(final = false) {
@@ -192,9 +196,10 @@ export class HttpEventSink {
   }
 
   post() {
-    const lines = this.batch(false);
-    const request = { lines: lines.length };
+    const lines = this.batch(0, this.maxBatchBytes, false);
     const body = lines.join('\n') + '\n';
+    const bytes = utf8Length(body);
+    const request = { lines: lines.length, keepaliveBytes: bytes <= this.maxBatchBytes ? bytes : 0 };
     this.request = request;
     const settle = (ok, error) => {
       if (this.request !== request) return;
@@ -205,7 +210,7 @@ export class HttpEventSink {
     let response;
     try {
       response = this.fetch(this.url, {
-        method: 'POST', body, keepalive: utf8Length(body) <= this.maxBatchBytes,
+        method: 'POST', body, keepalive: request.keepaliveBytes > 0,
         headers: { 'Content-Type': 'text/plain;charset=UTF-8' },
       });
     } catch (error) {
@@ -248,15 +253,16 @@ export class HttpEventSink {
   }
 
   /**
-   * The queue's oldest lines whose body fits `maxBatchBytes`, for a POST at most `maxBatchLines`
-   * of them (a beacon is the last chance: only the quota limits it). A POST takes a first line
-   * too long for any body alone; a beacon cannot carry one, so it skips such lines.
-   * @param {boolean} beacon
+   * The oldest lines from the queue's index `from` whose body fits `budget` bytes, for a POST at
+   * most `maxBatchLines` of them (a beacon is the last chance: only the quota limits it). A POST
+   * takes a first line longer than `maxBatchBytes` alone; a beacon cannot carry one, so it skips
+   * such lines.
+   * @param {number} from @param {number} budget @param {boolean} beacon
    */
-  batch(beacon) {
+  batch(from, budget, beacon) {
     const lines = [];
     let bytes = 0;
-    for (const line of this.queue) {
+    for (const line of this.queue.slice(from)) {
       if (!beacon && lines.length === this.maxBatchLines) break;
       const size = utf8Length(line) + 1;
       if (size > this.maxBatchBytes) {
@@ -264,7 +270,7 @@ export class HttpEventSink {
         if (lines.length === 0) lines.push(line);
         break;
       }
-      if (bytes + size > this.maxBatchBytes) break;
+      if (bytes + size > budget) break;
       lines.push(line);
       bytes += size;
     }
@@ -273,7 +279,11 @@ export class HttpEventSink {
 
   flushFinal() {
     if (this.closed || this.queue.length === 0) return;
-    const lines = this.batch(true);
+    // A keepalive POST out outlives the page too, and its body counts against the same quota:
+    // the beacon carries the lines after it, in what the quota has left.
+    const skip = this.request?.keepaliveBytes ? this.request.lines : 0;
+    const budget = Math.min(this.maxBatchBytes, KEEPALIVE_QUOTA_BYTES - (this.request?.keepaliveBytes ?? 0));
+    const lines = this.batch(skip, budget, true);
     // A beacon is only queued by the browser, never acknowledged: its lines stay queued and go
     // again with the next POST if the page lives on.
     const body = new Blob([lines.join('\n') + '\n'], { type: 'text/plain;charset=UTF-8' });

@@ -13,7 +13,8 @@ class EventServer:
     """Serves `WEB_ROOT` on a random local port from a thread. POST /events appends the body's
     lines to `log_path`; the first `fail_posts` POSTs are answered 503 (their bodies are kept in
     `failed_bodies`) so a test can prove the recorder sends a failed batch again, and every POST
-    is answered 503 while `down` is set (a collector that is unreachable for a while).
+    is answered 503 while `down` is set (a collector that is unreachable for a while); while
+    `answering` is clear, POSTs wait for it (a request stays in flight).
     `requests` lists every POST and OPTIONS as (method, Content-Type, body bytes, status). With
     `cors`, POST answers allow any origin, as a collector on another origin must for the page
     to read them; it never answers a preflight (OPTIONS gets 405), so only a simple request
@@ -24,6 +25,8 @@ class EventServer:
         self.fail_posts = fail_posts
         self.cors = cors
         self.down = False
+        self.answering = threading.Event()
+        self.answering.set()
         self.failed_bodies: list[str] = []
         self.requests: list[tuple[str, str, int, int]] = []
         self.accepted_posts = 0
@@ -77,6 +80,7 @@ class EventServer:
                     return
                 length = int(self.headers.get("Content-Length", "0"))
                 body = self.rfile.read(length).decode("utf-8")
+                server.answering.wait(timeout=30)
                 status = 204 if server.receive(body) else 503
                 self.record(status, length)
                 self.send_response(status)

@@ -128,6 +128,36 @@ def test_the_beacon_carries_the_oldest_lines_that_fit_and_leaves_the_queue_alone
     assert result["left"] == 301
 
 
+def test_the_beacon_shares_the_quota_with_a_keepalive_post_in_flight(run_js, collector):
+    # Chromium refuses a beacon that would take the page's keepalive bytes in flight over 64 KiB.
+    lines = event_lines(300, pad="ä" * 200)
+    collector.answering.clear()
+    try:
+        result = run_js("""
+          const [lines] = arguments;
+          const beacons = [];
+          const sink = new m.HttpEventSink('/events', { flushIntervalMs: 10,
+            sendBeacon: (url, blob) => { const queued = navigator.sendBeacon(url, blob);
+              beacons.push({ blob, queued }); return queued; } });
+          lines.forEach((line) => sink.write(line));
+          await until(() => sink.inFlight > 0);
+          await sleep(50);  // the POST's body is on its way
+          dispatchEvent(new PageTransitionEvent('pagehide'));
+          return { inFlight: sink.inFlight, queued: beacons.map((b) => b.queued),
+            bodies: await Promise.all(beacons.map((b) => b.blob.text())) };
+        """, lines)
+    finally:
+        collector.answering.set()
+    in_flight = result["inFlight"]
+    posted = sum(len((line + "\n").encode("utf-8")) for line in lines[:in_flight])
+    assert 100 < in_flight < 200 and result["queued"] == [True], result["queued"]
+    beacon = result["bodies"][0]
+    carried = beacon.splitlines()
+    assert carried == lines[in_flight:in_flight + len(carried)] and carried
+    assert posted + len(beacon.encode("utf-8")) <= KEEPALIVE_QUOTA
+    wait_for_lines(collector, lines)
+
+
 def test_writes_while_a_retry_waits_only_queue(run_js):
     result = run_js("""
       const posts = [];

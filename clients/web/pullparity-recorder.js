@@ -262,8 +262,9 @@ export class HttpEventSink {
   batch(from, budget, beacon) {
     const lines = [];
     let bytes = 0;
-    for (const line of this.queue.slice(from)) {
+    for (let index = from; index < this.queue.length; index++) {
       if (!beacon && lines.length === this.maxBatchLines) break;
+      const line = this.queue[index];
       const size = utf8Length(line) + 1;
       if (size > this.maxBatchBytes) {
         if (beacon) continue;

@@ -56,12 +56,21 @@ export interface HttpSinkOptions {
   flushIntervalMs?: number;
   /** Lines per POST (default 200). */
   maxBatchLines?: number;
-  /** Wait before a failed batch is sent again (default 1000 ms). */
+  /**
+   * UTF-8 bytes per POST body and per beacon (default 60000, at most 65536, the keepalive
+   * quota). A single longer line is POSTed alone without `keepalive`, and never beaconed.
+   */
+  maxBatchBytes?: number;
+  /** Wait before a failed batch is sent again (default 1000 ms), doubled after each failure. */
   retryDelayMs?: number;
+  /** The longest wait between retries (default 30000 ms); a success resets it. */
+  maxRetryDelayMs?: number;
+  /** Lines kept unacknowledged (default 10000); beyond, the oldest are dropped and `onError` hears it. */
+  maxQueueLines?: number;
   fetch?: typeof fetch;
   sendBeacon?: (url: string, body: Blob) => boolean;
   onError?: (error: unknown) => void;
-  /** Flush on `pagehide` and `visibilitychange` (default true). */
+  /** Beacon on `pagehide` and `visibilitychange`, retry at once on `online` (default true). */
   listen?: boolean;
 }
 
@@ -71,8 +80,13 @@ export declare class HttpEventSink implements EventSink {
   readonly queue: readonly string[];
   /** How many of the queue's first lines are in flight. */
   readonly inFlight: number;
+  /** Lines dropped because the queue was full. */
+  readonly dropped: number;
   write(line: string): void;
+  /** Sends what is queued now, unless a retry is scheduled; `final` beacons the oldest lines. */
   flush(final?: boolean): void;
+  /** One last beacon, then no listener, no timer and no further POST; later writes are refused. */
+  close(): void;
 }
 
 export declare class PullParityRecorder {

@@ -64,108 +64,246 @@ export class UUIDv7Generator {
 }
 
 /**
- * Batches lines and POSTs them to `url` as JSON lines (`fetch`), and hands what is left to
- * `navigator.sendBeacon` when the page is hidden or unloaded. A batch that fails (network error or
- * a non-2xx status) stays queued and is sent again, byte for byte, with the next flush: PullParity
- * skips an event id it already stored, so a batch that did arrive but whose answer was lost costs
- * nothing.
+ * The Fetch spec's quota for a keepalive request body (and for all of a page's keepalive bodies
+ * in flight, beacons included): over it, `fetch` fails with a network error.
+ */
+const KEEPALIVE_QUOTA_BYTES = 65536;
+
+/**
+ * Batches lines and POSTs them to `url` as JSON lines (`fetch`), and hands the oldest of them to
+ * `navigator.sendBeacon` when the page is hidden or unloaded. Delivery is at least once: a line
+ * leaves the queue only when a POST carrying it is acknowledged (a 2xx). A batch that fails
+ * (network error or a non-2xx status) stays queued and is sent again, byte for byte, after a
+ * delay that doubles up to `maxRetryDelayMs`; a beacon only says the browser queued it, so its
+ * lines stay queued too. PullParity skips an event id it already stored, so a line that did
+ * arrive twice costs nothing.
+ *
+ * Bodies are `text/plain;charset=UTF-8`, a CORS-safelisted type, so a collector on another
+ * origin gets the POST without a preflight (it must answer with `Access-Control-Allow-Origin`
+ * for the sink to see the acknowledgement). Every body stays within `maxBatchBytes` (UTF-8),
+ * under the 64 KiB keepalive quota; a single line longer than that is POSTed alone without
+ * `keepalive` and never beaconed.
  */
 export class HttpEventSink {
   /**
    * @param {string} url
-   * @param {{flushIntervalMs?: number, maxBatchLines?: number, retryDelayMs?: number,
+   * @param {{flushIntervalMs?: number, maxBatchLines?: number, maxBatchBytes?: number,
+   *   retryDelayMs?: number, maxRetryDelayMs?: number, maxQueueLines?: number,
    *   fetch?: typeof fetch, sendBeacon?: (url: string, body: Blob) => boolean,
    *   onError?: (error: unknown) => void, listen?: boolean}} [options]
    */
   constructor(url, options = {}) {
     this.url = url;
     this.flushIntervalMs = options.flushIntervalMs ?? 2000;
-    this.maxBatchLines = options.maxBatchLines ?? 200;
+    this.maxBatchLines = Math.max(1, options.maxBatchLines ?? 200);
+    this.maxBatchBytes = Math.min(options.maxBatchBytes ?? 60000, KEEPALIVE_QUOTA_BYTES);
     this.retryDelayMs = options.retryDelayMs ?? 1000;
+    this.maxRetryDelayMs = Math.max(this.retryDelayMs, options.maxRetryDelayMs ?? 30000);
+    this.maxQueueLines = Math.max(1, options.maxQueueLines ?? 10000);
     this.fetch = options.fetch ?? globalThis.fetch?.bind(globalThis);
     this.sendBeacon = options.sendBeacon ??
       (typeof navigator !== 'undefined' && navigator.sendBeacon ? navigator.sendBeacon.bind(navigator) : undefined);
     this.onError = options.onError ?? (() => {});
     /** @type {string[]} lines not yet acknowledged, oldest first */
     this.queue = [];
-    /** @type {string[] | undefined} the queue's first lines, while a POST of them is out */
-    this.sending = undefined;
+    /**
+     * The POST out: how many of the queue's first lines it carries, and its body's bytes if it is
+     * a keepalive request (they count against the quota the beacon shares), else 0.
+     * @type {{lines: number, keepaliveBytes: number} | undefined}
+     */
+    this.request = undefined;
     this.timer = undefined;
-    if (options.listen !== false && typeof addEventListener === 'function') {
-      addEventListener('pagehide', () => this.flush(true));
-      addEventListener('visibilitychange', () => {
+    /** Whether the timer is a retry's: until it fires, writes only queue. */
+    this.retrying = false;
+    this.nextRetryDelayMs = this.retryDelayMs;
+    /** Lines dropped from the queue's front because it was full. */
+    this.dropped = 0;
+    this.overflowReported = false;
+    this.closed = false;
+    this.listeners = options.listen !== false && typeof addEventListener === 'function' ? {
+      pagehide: () => this.flush(true),
+      visibilitychange: () => {
         if (document.visibilityState === 'hidden') this.flush(true);
-      });
-    }
+      },
+      online: () => this.retryNow(),
+    } : {};
+    for (const [type, listener] of Object.entries(this.listeners)) addEventListener(type, listener);
   }
 
   /** How many of the queue's first lines are in flight. */
   get inFlight() {
-    return this.sending?.length ?? 0;
+    return this.request?.lines ?? 0;
   }
 
   /** @param {string} line */
   write(line) {
-    this.queue.push(line);
-    if (this.queue.length - this.inFlight >= this.maxBatchLines) this.flush(false);
-    else this.schedule(this.flushIntervalMs);
-  }
-
-  /**
-   * Sends what is queued. `final` (the page is going away) uses `sendBeacon`, which outlives the
-   * page, for everything not yet acknowledged, including a batch still in flight.
-   * @param {boolean} [final]
-   */
-  flush(final = false) {
     try {
-      if (final) return this.flushFinal();
-      if (this.inFlight > 0 || this.queue.length === 0) return;
-      this.post(this.queue.slice(0, this.maxBatchLines));
+      if (this.closed) throw new Error('PullParity sink: closed; a line written after close() is not sent');
+      this.queue.push(line);
+      if (this.queue.length > this.maxQueueLines) this.dropOldest(this.queue.length - this.maxQueueLines);
+      // A scheduled retry sends the queue; sending before it would undo the backoff.
+      if (this.retrying) return;
+      if (this.queue.length - this.inFlight >= this.maxBatchLines) this.flush(false);
+      else this.schedule(this.flushIntervalMs);
     } catch (error) {
       this.onError(error);
     }
   }
 
+  /**
+   * Sends what is queued, unless a retry is scheduled (it will). `final` (the page is going
+   * away) beacons the oldest lines not yet acknowledged that no keepalive POST carries: both
+   * outlive the page.
+   * @param {boolean} [final]
+   */
+  flush(final = false) {
+    try {
+      if (final) return this.flushFinal();
+      if (this.retrying || this.request || this.queue.length === 0) return;
+      this.post();
+    } catch (error) {
+      this.onError(error);
+    }
+  }
+
+  /** Sends one last beacon, then stops: no listener, no timer, no POST after the one out. */
+  close() {
+    if (this.closed) return;
+    this.flush(true);
+    this.closed = true;
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    for (const [type, listener] of Object.entries(this.listeners)) removeEventListener(type, listener);
+  }
+
   /** @param {number} delay */
   schedule(delay) {
-    if (this.timer !== undefined) return;
+    if (this.timer !== undefined || this.closed) return;
     this.timer = setTimeout(() => {
       this.timer = undefined;
+      this.retrying = false;
       this.flush(false);
     }, delay);
   }
 
-  /** @param {string[]} batch */
-  post(batch) {
-    this.sending = batch;
+  /** The browser is back online: a waiting retry goes now. */
+  retryNow() {
+    if (!this.retrying) return;
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    this.retrying = false;
+    this.flush(false);
+  }
+
+  post() {
+    const lines = this.batch(0, this.maxBatchBytes, false);
+    const body = lines.join('\n') + '\n';
+    const bytes = utf8Length(body);
+    const request = { lines: lines.length, keepaliveBytes: bytes <= this.maxBatchBytes ? bytes : 0 };
+    this.request = request;
     const settle = (ok, error) => {
-      // The page-hide beacon took these lines over: the queue no longer starts with them.
-      if (this.sending !== batch) return;
-      this.sending = undefined;
-      if (ok) this.queue.splice(0, batch.length);
-      else this.onError(error);
-      if (this.queue.length > 0) this.schedule(ok ? 0 : this.retryDelayMs);
+      if (this.request !== request) return;
+      this.request = undefined;
+      if (ok) this.acknowledged(request.lines);
+      else this.failed(error);
     };
-    this.fetch(this.url, {
-      method: 'POST', body: batch.join('\n') + '\n', keepalive: true,
-      headers: { 'Content-Type': 'application/x-ndjson' },
-    }).then(
+    let response;
+    try {
+      response = this.fetch(this.url, {
+        method: 'POST', body, keepalive: request.keepaliveBytes > 0,
+        headers: { 'Content-Type': 'text/plain;charset=UTF-8' },
+      });
+    } catch (error) {
+      response = Promise.reject(error);
+    }
+    response.then(
       (response) => settle(response.ok, new Error(`PullParity sink: HTTP ${response.status} from ${this.url}`)),
       (error) => settle(false, error),
     );
   }
 
+  /** @param {number} count */
+  acknowledged(count) {
+    this.queue.splice(0, count);
+    this.nextRetryDelayMs = this.retryDelayMs;
+    this.overflowReported = false;
+    if (this.queue.length > 0) this.schedule(0);
+  }
+
+  /** @param {unknown} error */
+  failed(error) {
+    this.onError(error);
+    if (this.closed) return;
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    this.schedule(this.nextRetryDelayMs);
+    this.retrying = true;
+    this.nextRetryDelayMs = Math.min(this.nextRetryDelayMs * 2, this.maxRetryDelayMs);
+  }
+
+  /** @param {number} count */
+  dropOldest(count) {
+    this.queue.splice(0, count);
+    this.dropped += count;
+    if (this.request) this.request.lines = Math.max(0, this.request.lines - count);
+    if (this.overflowReported) return;
+    // Once per outage, not once per line: the app hears that lines are being lost.
+    this.overflowReported = true;
+    this.onError(new Error(`PullParity sink: the queue holds at most ${this.maxQueueLines} lines; dropped the oldest`));
+  }
+
+  /**
+   * The oldest lines from the queue's index `from` whose body fits `budget` bytes, for a POST at
+   * most `maxBatchLines` of them (a beacon is the last chance: only the quota limits it). A POST
+   * takes a first line longer than `maxBatchBytes` alone; a beacon cannot carry one, so it skips
+   * such lines.
+   * @param {number} from @param {number} budget @param {boolean} beacon
+   */
+  batch(from, budget, beacon) {
+    const lines = [];
+    let bytes = 0;
+    for (let index = from; index < this.queue.length; index++) {
+      if (!beacon && lines.length === this.maxBatchLines) break;
+      const line = this.queue[index];
+      const size = utf8Length(line) + 1;
+      if (size > this.maxBatchBytes) {
+        if (beacon) continue;
+        if (lines.length === 0) lines.push(line);
+        break;
+      }
+      if (bytes + size > budget) break;
+      lines.push(line);
+      bytes += size;
+    }
+    return lines;
+  }
+
   flushFinal() {
-    if (this.queue.length === 0) return;
-    // text/plain is a CORS-safelisted type, so the beacon also goes to another origin.
-    const body = new Blob([this.queue.join('\n') + '\n'], { type: 'text/plain;charset=UTF-8' });
-    if (this.sendBeacon && this.sendBeacon(this.url, body)) {
-      this.queue = [];
-      this.sending = undefined;
-    } else if (this.inFlight === 0) {
-      this.post(this.queue.slice(0, this.maxBatchLines));
+    if (this.closed || this.queue.length === 0) return;
+    // A keepalive POST out outlives the page too, and its body counts against the same quota:
+    // the beacon carries the lines after it, in what the quota has left.
+    const skip = this.request?.keepaliveBytes ? this.request.lines : 0;
+    const budget = Math.min(this.maxBatchBytes, KEEPALIVE_QUOTA_BYTES - (this.request?.keepaliveBytes ?? 0));
+    const lines = this.batch(skip, budget, true);
+    // A beacon is only queued by the browser, never acknowledged: its lines stay queued and go
+    // again with the next POST if the page lives on.
+    const body = new Blob([lines.join('\n') + '\n'], { type: 'text/plain;charset=UTF-8' });
+    const queued = lines.length > 0 && this.sendBeacon && this.sendBeacon(this.url, body);
+    if (!queued && !this.request) {
+      this.retrying = false;
+      this.post();
     }
   }
+}
+
+/** The UTF-8 size of `text`, as the body goes on the wire (a lone surrogate as U+FFFD). */
+function utf8Length(text) {
+  let bytes = 0;
+  for (const char of text) {
+    const code = char.codePointAt(0);
+    bytes += code < 0x80 ? 1 : code < 0x800 ? 2 : code < 0x10000 ? 3 : 4;
+  }
+  return bytes;
 }
 
 /** Wraps a callback as a sink: it gets every line as it is recorded. */

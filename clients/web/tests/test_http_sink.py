@@ -1,0 +1,265 @@
+"""The HTTP sink's delivery in real Chromium against a real collector: nothing is lost to a
+page hide while the collector is down, no body exceeds the 64 KiB keepalive quota, a retry
+waits and backs off, the queue is bounded, and a collector on another origin gets POSTs
+without a preflight. Where the browser's network cannot show a rule deterministically (how many
+POSTs a write causes, when retries go), a fake `fetch` stands in for it."""
+
+import json
+import time
+
+import pytest
+
+from event_server import EventServer
+
+MODULE = "/pullparity-recorder.js"
+KEEPALIVE_QUOTA = 65_536
+BUDGET = 60_000  # the sink's default byte budget per POST and per beacon
+
+
+@pytest.fixture
+def collector(tmp_path):
+    with EventServer(tmp_path / "events.jsonl") as server:
+        yield server
+
+
+@pytest.fixture
+def run_js(browser, collector):
+    """Runs an async JS body with the recorder module as `m` on a page of `collector`'s origin."""
+    browser.get(collector.url + "/")
+
+    def run(body: str, *args):
+        script = (
+            "const done = arguments[arguments.length - 1];"
+            "const sleep = (ms) => new Promise((r) => setTimeout(r, ms));"
+            "const until = async (test, ms = 8000) => { const end = performance.now() + ms;"
+            "  while (!test() && performance.now() < end) await sleep(5); };"
+            f"import('{MODULE}').then(async (m) => {{ {body} }})"
+            ".then(done, (e) => done({thrown: String(e && e.stack || e)}));")
+        result = browser.execute_async_script(script, *args)
+        assert not (isinstance(result, dict) and "thrown" in result), result
+        return result
+
+    return run
+
+
+def event_lines(count: int, pad: str = "", start: int = 0) -> list[str]:
+    return [json.dumps({"event_id": f"e{i}", "pad": pad}, ensure_ascii=False) for i in range(start, start + count)]
+
+
+def wait_for_lines(server: EventServer, expected: list[str], timeout: float = 10) -> list[str]:
+    deadline = time.monotonic() + timeout
+    while not set(expected) <= set(server.lines()) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    missing = set(expected) - set(server.lines())
+    assert not missing, f"{len(missing)} of {len(expected)} lines never reached the collector"
+    return server.lines()
+
+
+def test_lines_outlive_a_page_hide_while_the_collector_is_down(run_js, collector):
+    lines = event_lines(5)
+    collector.down = True
+    result = run_js("""
+      const [lines] = arguments;
+      const errors = [], beacons = [];
+      const sink = new m.HttpEventSink('/events', { flushIntervalMs: 10, retryDelayMs: 50, maxRetryDelayMs: 200,
+        onError: (e) => errors.push(String(e)),
+        sendBeacon: (url, body) => { const queued = navigator.sendBeacon(url, body); beacons.push(queued); return queued; } });
+      lines.forEach((line) => sink.write(line));
+      await until(() => errors.length > 0);
+      // The page turns hidden: the beacon is queued by the browser, and refused by the collector.
+      Object.defineProperty(document, 'visibilityState', { configurable: true, get: () => 'hidden' });
+      document.dispatchEvent(new Event('visibilitychange', { bubbles: true }));
+      delete document.visibilityState;
+      return { errors: errors.length, beacons, left: sink.queue.length };
+    """, lines)
+    assert result["errors"] >= 1 and result["beacons"] == [True]
+    assert result["left"] == 5, "the beacon took the lines out of the queue before any was acknowledged"
+    refused = len([r for r in collector.requests if r[3] == 503])
+    collector.down = False
+    received = wait_for_lines(collector, lines)
+    assert refused >= 1 and set(received) == set(lines)
+
+
+def test_long_lines_go_in_bodies_the_keepalive_quota_accepts(run_js, collector):
+    # 230 lines of 430-odd UTF-8 bytes (the padding is two bytes a character): 200 of them are
+    # 87 KB, over the quota; and one line alone over the budget.
+    lines = event_lines(230, pad="ä" * 200)
+    huge = json.dumps({"event_id": "huge", "pad": "x" * 70_000})
+    result = run_js("""
+      const [lines, huge] = arguments;
+      const errors = [];
+      const sink = new m.HttpEventSink('/events', { flushIntervalMs: 10, retryDelayMs: 20, listen: false,
+        onError: (e) => errors.push(String(e)) });
+      lines.slice(0, 100).forEach((line) => sink.write(line));
+      sink.write(huge);
+      lines.slice(100).forEach((line) => sink.write(line));
+      await until(() => sink.queue.length === 0);
+      return { left: sink.queue.length, errors };
+    """, lines, huge)
+    assert result == {"left": 0, "errors": []}
+    received = wait_for_lines(collector, lines + [huge])
+    assert len(received) == len(lines) + 1, "a line arrived twice though every POST was acknowledged"
+    sizes = [length for method, _, length, _ in collector.requests if method == "POST"]
+    assert [s for s in sizes if s > BUDGET] == [len(huge) + 1], sizes
+    assert max(s for s in sizes if s != len(huge) + 1) <= BUDGET <= KEEPALIVE_QUOTA
+
+
+def test_the_beacon_carries_the_oldest_lines_that_fit_and_leaves_the_queue_alone(run_js):
+    lines = event_lines(300, pad="ä" * 200)
+    huge = json.dumps({"event_id": "huge", "pad": "x" * 70_000})
+    result = run_js("""
+      const [lines, huge] = arguments;
+      const beacons = [];
+      const sink = new m.HttpEventSink('/events', { fetch: () => new Promise(() => {}), maxBatchLines: 1000,
+        sendBeacon: (url, blob) => (beacons.push(blob), true) });
+      [huge, ...lines].forEach((line) => sink.write(line));
+      dispatchEvent(new PageTransitionEvent('pagehide'));
+      return { bodies: await Promise.all(beacons.map((b) => b.text())), sizes: beacons.map((b) => b.size),
+        left: sink.queue.length };
+    """, lines, huge)
+    assert len(result["bodies"]) == 1 and result["sizes"][0] <= BUDGET
+    body = result["bodies"][0]
+    # The line too long for any beacon is skipped; the oldest of the others fill the budget.
+    fitting, size = 0, 0
+    while size + len((lines[fitting] + "\n").encode("utf-8")) <= BUDGET:
+        size += len((lines[fitting] + "\n").encode("utf-8"))
+        fitting += 1
+    assert 100 < fitting < 300 and body == "".join(line + "\n" for line in lines[:fitting])
+    assert result["left"] == 301
+
+
+def test_the_beacon_shares_the_quota_with_a_keepalive_post_in_flight(run_js, collector):
+    # Chromium refuses a beacon that would take the page's keepalive bytes in flight over 64 KiB.
+    lines = event_lines(300, pad="ä" * 200)
+    collector.answering.clear()
+    try:
+        result = run_js("""
+          const [lines] = arguments;
+          const beacons = [];
+          const sink = new m.HttpEventSink('/events', { flushIntervalMs: 10,
+            sendBeacon: (url, blob) => { const queued = navigator.sendBeacon(url, blob);
+              beacons.push({ blob, queued }); return queued; } });
+          lines.forEach((line) => sink.write(line));
+          await until(() => sink.inFlight > 0);
+          await sleep(50);  // the POST's body is on its way
+          dispatchEvent(new PageTransitionEvent('pagehide'));
+          return { inFlight: sink.inFlight, queued: beacons.map((b) => b.queued),
+            bodies: await Promise.all(beacons.map((b) => b.blob.text())) };
+        """, lines)
+    finally:
+        collector.answering.set()
+    in_flight = result["inFlight"]
+    posted = sum(len((line + "\n").encode("utf-8")) for line in lines[:in_flight])
+    assert 100 < in_flight < 200 and result["queued"] == [True], result["queued"]
+    beacon = result["bodies"][0]
+    carried = beacon.splitlines()
+    assert carried == lines[in_flight:in_flight + len(carried)] and carried
+    assert posted + len(beacon.encode("utf-8")) <= KEEPALIVE_QUOTA
+    wait_for_lines(collector, lines)
+
+
+def test_writes_while_a_retry_waits_only_queue(run_js):
+    result = run_js("""
+      const posts = [];
+      let online = false;
+      const fetch = (url, init) => (posts.push(init.body),
+        online ? Promise.resolve({ ok: true, status: 204 }) : Promise.reject(new TypeError('offline')));
+      const sink = new m.HttpEventSink('/events', { fetch, maxBatchLines: 3, flushIntervalMs: 5, retryDelayMs: 60000,
+        sendBeacon: () => true });
+      ['a', 'b', 'c'].forEach((line) => sink.write(line));
+      await sleep(10);
+      for (let i = 0; i < 30; i++) { sink.write(`w${i}`); await sleep(1); }
+      const whileDown = posts.length;
+      // The browser says it is back online: the retry goes now, not in a minute.
+      online = true;
+      dispatchEvent(new Event('online'));
+      await until(() => sink.queue.length === 0, 2000);
+      return { whileDown, posts: posts.length, left: sink.queue.length };
+    """)
+    assert result["whileDown"] == 1, "writes sent POSTs while a retry was scheduled"
+    assert result["left"] == 0 and result["posts"] == 1 + 11  # 33 lines, 3 a batch
+
+
+def test_retries_back_off_and_reset_after_a_success(run_js):
+    result = run_js("""
+      const times = [];
+      const answers = [false, false, false, false, false, true, false, true];
+      const fetch = () => (times.push(performance.now()),
+        answers.shift() ? Promise.resolve({ ok: true, status: 204 }) : Promise.reject(new TypeError('offline')));
+      const sink = new m.HttpEventSink('/events', { fetch, flushIntervalMs: 1, retryDelayMs: 30,
+        maxRetryDelayMs: 240, listen: false });
+      sink.write('a');
+      await until(() => sink.queue.length === 0);
+      sink.write('b');
+      await until(() => sink.queue.length === 0);
+      return { gaps: times.slice(1).map((t, i) => t - times[i]), left: sink.queue.length };
+    """)
+    gaps = result["gaps"]
+    assert result["left"] == 0 and len(gaps) == 7
+    # Timers never fire early: each wait is at least its delay, doubling up to the maximum.
+    for gap, delay in zip(gaps[:5], (30, 60, 120, 240, 240)):
+        assert gap >= delay - 1, gaps
+    # After a success the next retry waits the first delay again, not the maximum (gaps[5] is
+    # the flush interval before 'b').
+    assert 29 <= gaps[6] < 200, gaps
+
+
+def test_the_queue_keeps_the_newest_lines_up_to_its_cap(run_js):
+    result = run_js("""
+      const bodies = [];
+      let online = false;
+      const fetch = (url, init) => online
+        ? (bodies.push(init.body), Promise.resolve({ ok: true, status: 204 }))
+        : Promise.reject(new TypeError('offline'));
+      const errors = [];
+      const sink = new m.HttpEventSink('/events', { fetch, maxQueueLines: 10, flushIntervalMs: 5, retryDelayMs: 10,
+        maxRetryDelayMs: 10, listen: false, onError: (e) => errors.push(String(e)) });
+      for (let i = 0; i < 25; i++) { sink.write(`l${i}`); if (i === 0) await sleep(20); }
+      const queued = [...sink.queue], dropped = sink.dropped;
+      online = true;
+      await until(() => sink.queue.length === 0, 2000);
+      return { queued, dropped, delivered: bodies.join(''),
+        drops: errors.filter((e) => e.includes('dropped')) };
+    """)
+    newest = [f"l{i}" for i in range(15, 25)]
+    assert result["queued"] == newest and result["dropped"] == 15
+    assert result["delivered"] == "".join(line + "\n" for line in newest)
+    assert result["drops"] == ["Error: PullParity sink: the queue holds at most 10 lines; dropped the oldest"]
+
+
+def test_a_collector_on_another_origin_gets_posts_without_a_preflight(browser, run_js, tmp_path):
+    lines = event_lines(3)
+    with EventServer(tmp_path / "other-origin.jsonl", cors=True) as other:
+        result = run_js("""
+          const [url, lines] = arguments;
+          const errors = [];
+          const sink = new m.HttpEventSink(url, { flushIntervalMs: 10, retryDelayMs: 50, listen: false,
+            onError: (e) => errors.push(String(e)) });
+          lines.forEach((line) => sink.write(line));
+          await until(() => sink.queue.length === 0, 4000);
+          return { left: sink.queue.length, errors };
+        """, other.url + "/events", lines)
+        received = wait_for_lines(other, lines)
+    assert result == {"left": 0, "errors": []}
+    assert received == lines
+    assert other.requests == [("POST", "text/plain;charset=UTF-8", sum(len(l) + 1 for l in lines), 204)]
+
+
+def test_a_closed_sink_stops_listening_and_sending(run_js):
+    result = run_js("""
+      const beacons = [], posts = [], errors = [];
+      const sink = new m.HttpEventSink('/events', { fetch: (url, init) => (posts.push(init.body), new Promise(() => {})),
+        flushIntervalMs: 5, sendBeacon: (url, blob) => (beacons.push(blob), true),
+        onError: (e) => errors.push(String(e)) });
+      sink.write('a');
+      sink.close();  // the last beacon carries 'a'
+      dispatchEvent(new PageTransitionEvent('pagehide'));
+      Object.defineProperty(document, 'visibilityState', { configurable: true, get: () => 'hidden' });
+      document.dispatchEvent(new Event('visibilitychange', { bubbles: true }));
+      delete document.visibilityState;
+      sink.write('b');
+      await sleep(30);
+      return { beacons: await Promise.all(beacons.map((b) => b.text())), posts, errors, queue: [...sink.queue] };
+    """)
+    assert result == {"beacons": ["a\n"], "posts": [], "queue": ["a"],
+                      "errors": ["Error: PullParity sink: closed; a line written after close() is not sent"]}

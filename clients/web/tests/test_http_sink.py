@@ -10,8 +10,8 @@ import time
 import pytest
 
 from event_server import EventServer
+from module_runner import module_runner
 
-MODULE = "/pullparity-recorder.js"
 KEEPALIVE_QUOTA = 65_536
 BUDGET = 60_000  # the sink's default byte budget per POST and per beacon
 
@@ -26,20 +26,7 @@ def collector(tmp_path):
 def run_js(browser, collector):
     """Runs an async JS body with the recorder module as `m` on a page of `collector`'s origin."""
     browser.get(collector.url + "/")
-
-    def run(body: str, *args):
-        script = (
-            "const done = arguments[arguments.length - 1];"
-            "const sleep = (ms) => new Promise((r) => setTimeout(r, ms));"
-            "const until = async (test, ms = 8000) => { const end = performance.now() + ms;"
-            "  while (!test() && performance.now() < end) await sleep(5); };"
-            f"import('{MODULE}').then(async (m) => {{ {body} }})"
-            ".then(done, (e) => done({thrown: String(e && e.stack || e)}));")
-        result = browser.execute_async_script(script, *args)
-        assert not (isinstance(result, dict) and "thrown" in result), result
-        return result
-
-    return run
+    return module_runner(browser)
 
 
 def event_lines(count: int, pad: str = "", start: int = 0) -> list[str]:

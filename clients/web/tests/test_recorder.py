@@ -7,8 +7,8 @@ import json
 import pytest
 
 from event_server import EventServer
+from module_runner import module_runner
 
-MODULE = "/pullparity-recorder.js"
 
 
 @pytest.fixture(scope="module")
@@ -16,17 +16,7 @@ def run_js(browser, tmp_path_factory):
     """Runs an async JS body with the recorder module as `m`; returns what it returns."""
     with EventServer(tmp_path_factory.mktemp("recorder") / "unused.jsonl") as server:
         browser.get(server.url + "/")  # any page of the origin: the module is imported
-
-        def run(body: str, *args):
-            script = (
-                "const done = arguments[arguments.length - 1];"
-                f"import('{MODULE}').then(async (m) => {{ {body} }})"
-                ".then(done, (e) => done({thrown: String(e && e.stack || e)}));")
-            result = browser.execute_async_script(script, *args)
-            assert not (isinstance(result, dict) and "thrown" in result), result
-            return result
-
-        yield run
+        yield module_runner(browser)
 
 
 # The Swift recorder's test `sessionsSplitWhereTheContractSplitsThem`, call for call: each call

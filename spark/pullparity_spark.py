@@ -373,7 +373,8 @@ def read_inputs(sc, names, cwd):
     counts, errors = {}, []
     for index, lines, error in union.mapPartitionsWithIndex(count_lines).collect():
         counts[index] = lines
-        errors += [error] if error else []
+        if error:
+            errors.append(error)
     starts, next_line = [], {}
     for index, name in enumerate(sources):
         line = next_line.get(name, 1)

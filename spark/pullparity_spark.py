@@ -200,17 +200,21 @@ def inflated(handle, name):
 def inflate_member(handle, name, data, consumed):
     """Yields one member's bytes, starting with `data` read at compressed offset `consumed`;
     returns the bytes read after its end and their offset."""
-    inflater, start, produced = zlib.decompressobj(wbits=31), consumed, False
+    inflater, start, produced = zlib.decompressobj(wbits=31), consumed, 0
+    # Where the bytes before damage are inflated again from: the state one read back, that
+    # read, and the bytes inflated before it (before_damage says why one read back).
+    replay = (inflater.copy(), b"", 0)
     while True:
-        saved = inflater.copy()
+        before = (inflater.copy(), data, produced)
         try:
             out = inflater.decompress(data)
         except zlib.error as error:
-            yield before_damage(saved, data)
+            state, earlier, inflated_before = replay
+            yield before_damage(state, earlier + data)[produced - inflated_before:]
             near = consumed + len(data) - len(inflater.unconsumed_tail)
             raise GzipDamage(DAMAGED.format(name, near, zlib_reason(error))) from None
+        replay, produced = before, produced + len(out)
         if out:
-            produced = True
             yield out
         if inflater.eof:
             rest = inflater.unused_data
@@ -221,18 +225,20 @@ def inflate_member(handle, name, data, consumed):
             raise cut(handle, name, start, consumed, produced)
 
 
-def before_damage(saved, data):
-    """What `saved` inflates from `data` before the damage. A `decompress` call that fails
-    returns nothing, where ingest keeps every byte inflated before the damage; `flush` does not
-    raise on bad data, and returns what was inflated before it. It reads the input a former call
-    left unread, so one byte is inflated first to leave `data` there. (When zlib meets the
-    damage in the step that inflates that byte, the byte is lost: it takes damage within bits of
-    a 1 MiB boundary of the compressed input, and costs a line only if the byte is its `\\n`.)"""
+def before_damage(state, data):
+    """What the inflater in `state` inflates from `data` before the damage. A `decompress` call
+    that fails returns nothing, where ingest keeps every byte inflated before the damage;
+    `flush` does not raise on bad data, and returns what was inflated before it. It reads the
+    input a former call left unread, so one byte is inflated first to leave `data` there; that
+    call fails too when zlib meets the damage in the step that inflates the byte, so `data`
+    starts a read before the damaged one: the byte is then one that read inflated. Only at the
+    start of a member is there no read before: damage right after a member's first byte loses
+    that byte."""
     try:
-        first = saved.decompress(data, 1)
+        first = state.decompress(data, 1)
     except zlib.error:
         return b""
-    return first + saved.flush()
+    return first + state.flush()
 
 
 def cut(handle, name, start, end, produced):

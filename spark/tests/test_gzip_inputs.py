@@ -3,6 +3,7 @@ Spark: for gzip files good, concatenated, damaged, cut or not gzip at all, the s
 same offsets and line numbers, the same bytes, and the same error text."""
 
 import gzip
+import io
 import os
 import sqlite3
 import subprocess
@@ -60,3 +61,25 @@ def test_the_job_reads_a_gzip_input_as_ingest_does(binary, tmp_path, case):
         assert (offset, raw) == (lines[number - 1][0], lines[number - 1][1].rstrip(b"\r")), f"line {number}"
     if case.startswith(("cut in the deflate", "damaged")):
         assert 0 < len(lines) < len(LINES), "the lines before the damage, not the rest"
+
+
+def inflated_whole(data):
+    """Every byte the job's reader inflates from `data`, and its error."""
+    chunks = []
+    try:
+        chunks.extend(pullparity_spark.inflated(io.BytesIO(data), "x.jsonl.gz"))
+    except pullparity_spark.GzipDamage as damage:
+        return b"".join(chunks), str(damage)
+    return b"".join(chunks), None
+
+
+@pytest.mark.parametrize("at", [44160, 49537, 55040])
+def test_damage_met_right_after_a_read_keeps_the_bytes_before_it(monkeypatch, at):
+    """zlib can meet damage in the step that inflates the first byte of a read (these spots of
+    the sample file, read 64 bytes at a time, do): that byte is kept too, as ingest keeps it."""
+    whole = open(os.path.join(REPO, "sample-events", "ffci-ios.jsonl.gz"), "rb").read()
+    damaged = whole[:at] + b"\xff" * 4 + whole[at + 4:]
+    expected = inflated_whole(damaged)  # one read: the damage is far from a read's start
+    assert "damaged near compressed byte" in expected[1]
+    monkeypatch.setattr(pullparity_spark, "GZIP_READ", 64)
+    assert inflated_whole(damaged) == expected

@@ -6,19 +6,21 @@ per partition through the binary's pipe verbs (`decode`, `derive`), with the sam
     pullparity load OUT --db parity.sqlite
 
 Steps (docs/distributed-formats.md has the formats):
-  1. read every input with Hadoop's TextInputFormat: (byte offset, line) pairs, gzip
-     decompressed, split only on `\\n` like ingest; count lines per partition to number them;
+  1. read every input as (byte offset, line) pairs split only on `\\n` like ingest: local `.gz`
+     files inflated here, so that a damaged one keeps its lines before the damage and is named
+     in the summary as ingest names it, the rest with Hadoop's TextInputFormat; count lines per
+     partition to number them;
   2. pipe `source TAB offset TAB line TAB raw` to `pullparity decode`: one JSON line each;
   3. deduplicate by event_id BEFORE the session shuffle (the same id may carry two
      session_ids): the first version by (source, offset) is kept, like ingest; a later copy
      with the same bytes is a duplicate, one with other bytes a conflict (quarantined);
   4. repartition by session_id, sort within partitions, pipe to `pullparity derive`;
   5. write events, sessions, violations, quarantine and profiles as JSON lines and Parquet,
-     and summary.json with the counts and where the time went.
+     and summary.json with the counts, the damaged inputs and where the time went; exit 2 when
+     an input was damaged, as ingest does.
 """
 
 import argparse
-import gzip
 import json
 import os
 import re
@@ -27,6 +29,7 @@ import subprocess
 import sys
 import threading
 import time
+import zlib
 
 TABLES = ("events", "sessions", "violations", "quarantine", "profiles")
 LOG_EXTENSIONS = (".jsonl", ".ndjson")
@@ -117,6 +120,164 @@ def uri_of(name, cwd=None):
 
 
 # ---------------------------------------------------------------------------------------------
+# Local gzip inputs: inflated here, so that damage ends only its input, as in ingest
+# ---------------------------------------------------------------------------------------------
+
+GZIP_MAGIC = b"\x1f\x8b"
+GZIP_READ = 1 << 20
+UTF8_BOM = b"\xef\xbb\xbf"
+# The offset of the last pair of a damaged input: it carries the damage, not a line.
+DAMAGE = -1
+# The texts of ingest's IngestError, so that a run names a damaged input in ingest's words.
+TRUNCATED = ("{}: the gzip stream is truncated: the lines before the cut were read, the cut line and the rest "
+             "are missing")
+DAMAGED = ("{}: not valid gzip data, damaged near compressed byte {} ({}): the lines before the damage were read "
+           "but may be damaged too, as gzip checks its data only at the end of a member; nothing after the "
+           "damage was read")
+TRAILING = ("{}: the bytes from compressed byte {} on are not gzip data (garbage after the end of the gzip "
+            "stream): every line before them was read, they were not")
+
+
+class GzipDamage(Exception):
+    """A local gzip input that cannot be read to its end; the message is ingest's."""
+
+
+def gzip_pairs(path, name):
+    """(offset, line bytes) of a local `.gz` input, as Hadoop's TextInputFormat gives them for a
+    good file (offsets in decompressed bytes, split on `\\n` only), then, when it is damaged or
+    cut, (DAMAGE, message). Hadoop's gzip reader raises on damage and fails the whole job;
+    ingest keeps the complete lines before it and goes on with the other inputs."""
+    try:
+        with open(path, "rb") as handle:
+            yield from split_lines(inflated(handle, name))
+    except GzipDamage as damage:
+        yield DAMAGE, str(damage)
+
+
+def split_lines(chunks):
+    """(offset, line) of every `\\n`-ended line of the byte chunks, and of the last one without
+    its `\\n` when the chunks end cleanly. When they raise, the partial line is dropped, as
+    ingest's LineReader drops it. A UTF-8 byte order mark is skipped, so the first offset is 3,
+    as in ingest."""
+    offset, partial, first = 0, [], True
+    for chunk in chunks:
+        if first and chunk:
+            first = False
+            if chunk.startswith(UTF8_BOM):
+                offset, chunk = 3, chunk[3:]
+        start, end = 0, chunk.find(b"\n")
+        while end >= 0:
+            line = b"".join(partial + [chunk[start:end]]) if partial else chunk[start:end]
+            yield offset, line
+            offset, partial, start = offset + len(line) + 1, [], end + 1
+            end = chunk.find(b"\n", start)
+        if start < len(chunk):
+            partial.append(chunk[start:])
+    if partial:
+        yield offset, b"".join(partial)
+
+
+def inflated(handle, name):
+    """The decompressed bytes of a gzip file, as ingest's GzipByteSource gives them: member
+    after member (a concatenation of gzip files is one gzip file), a file that does not start
+    with the gzip magic as it is. On damage, a cut, or bytes after a member that start no other
+    one, every byte inflated before the problem is yielded, then GzipDamage is raised."""
+    data = handle.read(GZIP_READ)
+    if not data.startswith(GZIP_MAGIC):
+        while data:
+            yield data
+            data = handle.read(GZIP_READ)
+        return
+    consumed = 0  # compressed bytes before `data`
+    while data:
+        data, consumed = yield from inflate_member(handle, name, data, consumed)
+        if len(data) < 2:
+            data += handle.read(GZIP_READ)
+        if data and not data.startswith(GZIP_MAGIC):
+            raise GzipDamage(TRAILING.format(name, consumed))
+
+
+def inflate_member(handle, name, data, consumed):
+    """Yields one member's bytes, starting with `data` read at compressed offset `consumed`;
+    returns the bytes read after its end and their offset."""
+    inflater, start, produced = zlib.decompressobj(wbits=31), consumed, 0
+    # Where the bytes before damage are inflated again from: the state one read back, that
+    # read, and the bytes inflated before it (before_damage says why one read back).
+    replay = (inflater.copy(), b"", 0)
+    while True:
+        before = (inflater.copy(), data, produced)
+        try:
+            out = inflater.decompress(data)
+        except zlib.error as error:
+            state, earlier, inflated_before = replay
+            yield before_damage(state, earlier + data)[produced - inflated_before:]
+            near = consumed + len(data) - len(inflater.unconsumed_tail)
+            raise GzipDamage(DAMAGED.format(name, near, zlib_reason(error))) from None
+        replay, produced = before, produced + len(out)
+        if out:
+            yield out
+        if inflater.eof:
+            rest = inflater.unused_data
+            return rest, consumed + len(data) - len(rest)
+        consumed += len(data)
+        data = handle.read(GZIP_READ)
+        if not data:
+            raise cut(handle, name, start, consumed, produced)
+
+
+def before_damage(state, data):
+    """What the inflater in `state` inflates from `data` before the damage. A `decompress` call
+    that fails returns nothing, where ingest keeps every byte inflated before the damage;
+    `flush` does not raise on bad data, and returns what was inflated before it. It reads the
+    input a former call left unread, so one byte is inflated first to leave `data` there; that
+    call fails too when zlib meets the damage in the step that inflates the byte, so `data`
+    starts a read before the damaged one: the byte is then one that read inflated. Only at the
+    start of a member is there no read before: damage right after a member's first byte loses
+    that byte."""
+    try:
+        first = state.decompress(data, 1)
+    except zlib.error:
+        return b""
+    return first + state.flush()
+
+
+def cut(handle, name, start, end, produced):
+    """The error for a member that the input's end cut short: a cut stream, or, when the cut
+    falls inside the member's header, damage (zlib's header is not the data)."""
+    if not produced:
+        handle.seek(start)
+        if gzip_header_length(handle.read(end - start)) is None:
+            return GzipDamage(DAMAGED.format(name, end, "the input ends inside a gzip header"))
+    return GzipDamage(TRUNCATED.format(name))
+
+
+def gzip_header_length(head):
+    """The length of the gzip header `head` starts with (RFC 1952), or None if `head` ends
+    inside it."""
+    if len(head) < 10:
+        return None
+    flags, end = head[3], 10
+    if flags & 4:  # FEXTRA: a 2-byte length, then that many bytes
+        if len(head) < 12:
+            return None
+        end += 2 + int.from_bytes(head[10:12], "little")
+    for flag in (8, 16):  # FNAME, FCOMMENT: zero-terminated
+        if flags & flag:
+            zero = head.find(b"\0", end)
+            if zero < 0:
+                return None
+            end = zero + 1
+    if flags & 2:  # FHCRC
+        end += 2
+    return end if end <= len(head) else None
+
+
+def zlib_reason(error):
+    """zlib's own words (`invalid distance too far back`), as ingest quotes them."""
+    return str(error).split(": ", 1)[-1]
+
+
+# ---------------------------------------------------------------------------------------------
 # Running a pipe verb on a partition
 # ---------------------------------------------------------------------------------------------
 
@@ -162,14 +323,16 @@ def run_verb(argv, lines):
         raise RuntimeError(f"{' '.join(argv)} failed ({proc.returncode}): {stderr.strip()} {failure}")
 
 
-def exact_bytes(name, location, offset, text):
-    """The line's bytes. Hadoop's Text has replaced bytes that are not UTF-8 by U+FFFD; for a
-    local file those lines are read again from the source, so that ingest's invalid_utf8
-    rejection (and the raw bytes it keeps) are reproduced."""
+def exact_bytes(location, offset, text):
+    """The line's bytes. A local gzip input is read by the job, in bytes (gzip_pairs). Hadoop's
+    Text has replaced bytes that are not UTF-8 by U+FFFD; for a local file those lines are read
+    again from the source, so that ingest's invalid_utf8 rejection (and the raw bytes it keeps)
+    are reproduced."""
+    if isinstance(text, bytes):
+        return text
     if "\ufffd" not in text or not location.startswith("file://"):
         return text.encode("utf-8")
-    opener = gzip.open if name.endswith(".gz") else open
-    with opener(location[len("file://"):], "rb") as handle:
+    with open(location[len("file://"):], "rb") as handle:
         handle.seek(offset)
         return handle.readline().rstrip(b"\n")
 
@@ -182,7 +345,7 @@ def decode_partition(binary, sources, starts, cwd):
 
         def tsv():
             for number, (offset, text) in enumerate(pairs, start=first_line):
-                raw = exact_bytes(name, location, offset, text)
+                raw = exact_bytes(location, offset, text)
                 if raw.endswith(b"\r"):
                     raw = raw[:-1]
                 yield f"{name}\t{offset}\t{number}\t".encode("utf-8") + raw + b"\n"
@@ -203,25 +366,52 @@ def derive_partition(binary, profiles):
 # The job
 # ---------------------------------------------------------------------------------------------
 
-def read_inputs(sc, names):
+def read_inputs(sc, names, cwd):
     """One RDD of (offset, line) per input, in name order; their union and, per partition of
-    the union, its source and first line number."""
-    conf = {"textinputformat.record.delimiter": "\n"}
+    the union, its source and first line number; the lines read, and the errors of the inputs
+    that could not be read to their end (in name order)."""
     rdds, sources = [], []
     for name in names:
-        rdd = sc.newAPIHadoopFile(
-            hadoop_input(name), "org.apache.hadoop.mapreduce.lib.input.TextInputFormat",
-            "org.apache.hadoop.io.LongWritable", "org.apache.hadoop.io.Text", conf=conf)
+        rdd = input_rdd(sc, name, cwd)
         rdds.append(rdd)
         sources.extend([name] * rdd.getNumPartitions())
     union = sc.union(rdds) if len(rdds) > 1 else rdds[0]
-    counts = dict(union.mapPartitionsWithIndex(lambda i, it: [(i, sum(1 for _ in it))]).collect())
+    counts, errors = {}, []
+    for index, lines, error in union.mapPartitionsWithIndex(count_lines).collect():
+        counts[index] = lines
+        if error:
+            errors.append(error)
     starts, next_line = [], {}
     for index, name in enumerate(sources):
         line = next_line.get(name, 1)
         starts.append(line)
         next_line[name] = line + counts.get(index, 0)
-    return union, sources, starts, sum(counts.values())
+    lines = union.filter(lambda pair: pair[0] != DAMAGE)
+    return lines, sources, starts, sum(counts.values()), errors
+
+
+def input_rdd(sc, name, cwd):
+    """(offset, line) pairs of one input. A local `.gz` file is one partition (gzip cannot be
+    split: Hadoop makes one too) that the job inflates itself (gzip_pairs), so that damage ends
+    only that input; the rest is read by Hadoop's TextInputFormat."""
+    if name.endswith(".gz") and "://" not in name:
+        path = os.path.join(cwd, name)
+        return sc.parallelize([path], 1).flatMap(lambda local: gzip_pairs(local, name))
+    return sc.newAPIHadoopFile(
+        hadoop_input(name), "org.apache.hadoop.mapreduce.lib.input.TextInputFormat",
+        "org.apache.hadoop.io.LongWritable", "org.apache.hadoop.io.Text",
+        conf={"textinputformat.record.delimiter": "\n"})
+
+
+def count_lines(index, pairs):
+    """A partition's lines, and the error its input ended with (the pair at offset DAMAGE)."""
+    lines, error = 0, None
+    for offset, line in pairs:
+        if offset == DAMAGE:
+            error = line
+        else:
+            lines += 1
+    return [(index, lines, error)]
 
 
 def decoded_schema():
@@ -331,16 +521,17 @@ class Laps:
 
 
 def decode_inputs(spark, names, binary, laps):
-    """Phases 1–2: the decoded lines as rows (persisted) and the counts per kind."""
+    """Phases 1–2: the decoded lines as rows (persisted), the counts per kind, and the errors of
+    the inputs that could not be read to their end."""
     from pyspark import StorageLevel
-    lines, sources, starts, lines_read = read_inputs(spark.sparkContext, names)
+    lines, sources, starts, lines_read, errors = read_inputs(spark.sparkContext, names, os.getcwd())
     laps.lap("read_and_number_s")
     decoded_lines = lines.mapPartitionsWithIndex(decode_partition(binary, sources, starts, os.getcwd()))
     decoded = spark.read.json(decoded_lines, schema=decoded_schema()).persist(StorageLevel.MEMORY_AND_DISK)
     kinds = {row["kind"]: row["count"] for row in decoded.groupBy("kind").count().collect()}
     kinds["lines"] = lines_read
     laps.lap("decode_s")
-    return decoded, kinds
+    return decoded, kinds, errors
 
 
 def shuffle_by_session(decoded, partitions, laps):
@@ -370,7 +561,7 @@ def run_job(spark, paths, out, binary, profiles=None, partitions=None):
     partitions = partitions or 2 * max(sc.defaultParallelism, 1)
     spark.conf.set("spark.sql.shuffle.partitions", str(partitions))
     names = expand_inputs(paths)
-    decoded, kinds = decode_inputs(spark, names, binary, laps)
+    decoded, kinds, input_errors = decode_inputs(spark, names, binary, laps)
     fates, by_session, fate_counts = shuffle_by_session(decoded, partitions, laps)
 
     derive_input = by_session.select(
@@ -398,7 +589,7 @@ def run_job(spark, paths, out, binary, profiles=None, partitions=None):
         "duplicates": fate_counts.get("duplicate", 0), "conflicts": bad_counts.get((True, True), 0),
         "quarantined": bad_counts.get((False, True), 0),
         "already_quarantined": bad_counts.get((True, False), 0) + bad_counts.get((False, False), 0),
-        "sessions_derived": n_sessions, "duration_ms": laps.total_ms(),
+        "sessions_derived": n_sessions, "input_errors": input_errors, "duration_ms": laps.total_ms(),
         "tool_version": tool_version(binary), "engine": f"spark {spark.version}", "timings": laps.timings,
     }
     write_text(spark, f"{out}/summary.json", json.dumps(summary, indent=2, sort_keys=True) + "\n")
@@ -448,6 +639,21 @@ def main(argv=None):
         print(json.dumps(summary, indent=2, sort_keys=True))
     finally:
         spark.stop()
+    return exit_status(summary)
+
+
+def exit_status(summary):
+    """As ingest's: the other inputs are in the output, and the run ends with 2 naming each
+    input that could not be read to its end."""
+    for error in summary["input_errors"]:
+        print("Error: " + terminal_text(error), file=sys.stderr)
+    return 2 if summary["input_errors"] else 0
+
+
+def terminal_text(text):
+    """`text` with control characters shown as `\\u{1b}`, as the binary shows them: a file
+    name must not drive the terminal."""
+    return "".join(c if c.isprintable() else f"\\u{{{ord(c):x}}}" for c in text)
 
 
 if __name__ == "__main__":

@@ -14,6 +14,10 @@ package struct RunSummaryFile: Codable, Equatable, Sendable {
   /// Bad lines whose bytes an earlier line of the run already quarantined (one row per bad line).
   package var alreadyQuarantined: Int
   package var sessionsDerived: Int
+  /// Inputs that could not be read to their end (a damaged or cut gzip file), in ingest's words:
+  /// the run holds the lines before the damage and the other inputs, and `load` ends with exit 2
+  /// naming them, as `ingest` does. Absent from runs of jobs that never had to say it.
+  package var inputErrors: [String]?
   package var durationMs: Double?
   package var toolVersion: String
   /// What ran the job, recorded as the run's `parser` (e.g. `spark 4.0.1 (simdjson)`).
@@ -29,6 +33,7 @@ package struct RunSummaryFile: Codable, Equatable, Sendable {
     case duplicates, conflicts, quarantined
     case sessionsDerived = "sessions_derived"
     case alreadyQuarantined = "already_quarantined"
+    case inputErrors = "input_errors"
     case durationMs = "duration_ms"
     case toolVersion = "tool_version"
     case engine

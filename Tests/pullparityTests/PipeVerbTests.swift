@@ -138,7 +138,8 @@ import Testing
   /// A run directory written by hand from decode and derive, as the Spark job writes it.
   static func runDirectory(
     in dir: TemporaryDirectory, sessions: Int = 1,
-    input: String = "a.jsonl\t0\t1\t\(Self.event)\na.jsonl\t99\t2\t\(Self.release)\na.jsonl\t200\t3\toops\n"
+    input: String = "a.jsonl\t0\t1\t\(Self.event)\na.jsonl\t99\t2\t\(Self.release)\na.jsonl\t200\t3\toops\n",
+    inputErrors: String = ""
   ) throws -> String {
     let decoded = try CommandRun.pullparity(["decode"], stdin: Data(input.utf8))
     let derived = try CommandRun.pullparity(["derive"], stdin: Data(decoded.stdout.utf8))
@@ -164,7 +165,7 @@ import Testing
       """
       {"format": "pullparity-run", "format_version": 1, "sources": ["a.jsonl"], "lines_read": 3, "blank_lines": 0,
        "events_stored": 2, "duplicates": 0, "conflicts": 0, "quarantined": 1, "already_quarantined": 0,
-       "sessions_derived": \(sessions),
+       "sessions_derived": \(sessions),\(inputErrors)
        "tool_version": "0.1.0", "engine": "hand"}
       """)
     return dir.path("run")
@@ -182,6 +183,25 @@ import Testing
     let expected = try CommandRun.pullparity(["session", "s1", "--db", ingested])
     #expect(session.exitCode == 0)
     #expect(session.stdout == expected.stdout)
+  }
+
+  /// A run that could not read an input to its end (a damaged gzip file) holds the others: load
+  /// stores it as ingest would, a completed run, and ends as ingest does, with 2 naming the input.
+  @Test func loadOfARunWithADamagedInputStoresItAndExits2NamingIt() throws {
+    let dir = try TemporaryDirectory()
+    let damage =
+      "b.jsonl.gz: the gzip stream is truncated: the lines before the cut were read, the cut line and "
+      + "the rest are missing"
+    let errors = #" "input_errors": ["\#(damage)", "c\u001b.gz: cut"],"#
+    let run = try CommandRun.pullparity(
+      ["load", try Self.runDirectory(in: dir, inputErrors: errors), "--db", dir.path("a.sqlite")])
+    #expect(run.exitCode == 2)
+    #expect(run.stderr == "Error: \(damage)\nError: c\\u{1b}.gz: cut\n", "\(run.stderr)")
+    #expect(run.stdout.contains("3 lines read, 2 events stored"), "\(run.stdout)")
+    let db = try PullParityDatabase(path: dir.path("a.sqlite"))
+    let status = try DatabaseDump.rows(db, table: "ingest_runs", columns: "status", order: "run_id")
+    #expect(status == [#"[status:"completed"]"#])
+    #expect(try DatabaseDump.count(db, "events") == 2)
   }
 
   @Test func loadRefusesADirectoryWhoseTablesDisagreeWithItsSummary() throws {

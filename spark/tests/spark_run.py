@@ -7,9 +7,11 @@ import os
 REPO = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 
 
-def run_and_load(spark, binary, cwd, paths, workdir):
+def run_and_load(spark, binary, cwd, paths, workdir, errors=()):
     """The Spark job over `paths` (named relative to `cwd`, as ingest names them), then
-    `pullparity load` of its output: returns the output directory and the SQLite file."""
+    `pullparity load` of its output: returns the output directory and the SQLite file.
+    `errors`: the inputs' errors the run must record, which load must print and exit 2 on, as
+    ingest does."""
     import subprocess
 
     import pullparity_spark
@@ -21,7 +23,9 @@ def run_and_load(spark, binary, cwd, paths, workdir):
     finally:
         os.chdir(previous)
     db = os.path.join(workdir, "spark.sqlite")
+    assert summary["input_errors"] == list(errors)
     result = subprocess.run([binary, "load", out, "--db", db], capture_output=True, text=True)
-    assert result.returncode == 0, result.stdout + result.stderr
+    assert result.returncode == (2 if errors else 0), result.stdout + result.stderr
+    assert result.stderr == "".join(f"Error: {error}\n" for error in errors)
     assert result.stdout.startswith(f"Loaded {out} (spark "), result.stdout
     return summary, out, db

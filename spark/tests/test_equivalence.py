@@ -2,6 +2,7 @@
 ingest` of the same files gives: every row of sessions, violations, quarantine, events and
 profiles, and the run's counts (session_ref aside: a join key handed out in first-seen order)."""
 
+import gzip
 import json
 import os
 import sqlite3
@@ -36,10 +37,14 @@ def dump(db):
         return {name: conn.execute(sql).fetchall() for name, sql in QUERIES.items()}
 
 
-def ingest(binary, cwd, paths, db):
+def ingest(binary, cwd, paths, db, errors=None):
+    """The tables of an ingest of `paths`; it must succeed, or, when `errors` (a list) is given,
+    exit 2 naming inputs it could not read to their end: their errors are put in `errors`."""
     result = subprocess.run([binary, "ingest", "--quiet", "--db", db, *paths], cwd=cwd, capture_output=True,
                             text=True)
-    assert result.returncode == 0, result.stdout + result.stderr
+    assert result.returncode == (0 if errors is None else 2), result.stdout + result.stderr
+    if errors is not None:
+        errors.extend(line[len("Error: "):] for line in result.stderr.splitlines() if line.startswith("Error: "))
     return dump(db)
 
 
@@ -106,3 +111,47 @@ def test_a_name_hadoop_hides_is_refused_by_name(tmp_path):
     (tmp_path / "_b.jsonl").write_text("{}\n", encoding="utf-8")
     with pytest.raises(SystemExit, match=r"_b\.jsonl: Hadoop does not read a file whose name starts with '_'"):
         pullparity_spark.expand_inputs([str(tmp_path)])
+
+
+def write_damaged_gzip_logs(folder):
+    """Good inputs (plain with bad lines, gzip) around a gzip file damaged in the middle of its
+    deflate data and one cut short. Returns the damaged and the cut file's lines when whole."""
+    sample = os.path.join(REPO, "sample-events")
+    folder.mkdir()
+    (folder / "a-bad-lines.jsonl").write_bytes(open(os.path.join(sample, "bad-lines.jsonl"), "rb").read())
+    whole = open(os.path.join(sample, "ffci-ios.jsonl.gz"), "rb").read()
+    middle = len(whole) // 2
+    (folder / "b-damaged.jsonl.gz").write_bytes(whole[:middle] + b"\xff" * 16 + whole[middle + 16:])
+    padel = gzip.compress(open(os.path.join(sample, "padel-pwa.jsonl"), "rb").read(), mtime=0)
+    (folder / "c-cut.jsonl.gz").write_bytes(padel[:len(padel) * 3 // 5])
+    (folder / "d-good.jsonl.gz").write_bytes(
+        gzip.compress(open(os.path.join(sample, "phlock-ios.jsonl"), "rb").read(), mtime=0))
+    return {name: len(gzip.decompress(data).splitlines())
+            for name, data in (("logs/b-damaged.jsonl.gz", whole), ("logs/c-cut.jsonl.gz", padel))}
+
+
+def test_a_damaged_or_cut_gzip_input_ends_only_itself(spark, binary, tmp_path):
+    """Hadoop's gzip reader fails the whole job on a damaged or cut `.gz`; the job reads local
+    gzip inputs itself, and, as ingest, keeps the complete lines before the damage, reads the
+    other inputs, and names the damaged ones in the run summary, which load reports with exit 2."""
+    whole_lines = write_damaged_gzip_logs(tmp_path / "logs")
+    errors = []
+    expected = ingest(binary, str(tmp_path), ["logs"], str(tmp_path / "ingest.sqlite"), errors)
+    assert errors[0].startswith("logs/b-damaged.jsonl.gz: not valid gzip data, damaged near compressed byte ")
+    assert errors[1].startswith("logs/c-cut.jsonl.gz: the gzip stream is truncated")
+    _, _, db = run_and_load(spark, binary, str(tmp_path), ["logs"], str(tmp_path / "spark"), errors)
+    got = dump(db)
+    assert_same(expected, got)
+    last_line = {}
+    for event in got["events"]:
+        last_line[event[8]] = max(last_line.get(event[8], 0), event[9])
+    assert set(last_line) == {"logs/a-bad-lines.jsonl", *whole_lines, "logs/d-good.jsonl.gz"}
+    for name, lines in whole_lines.items():
+        assert 100 < last_line[name] < lines, f"{name}: the lines before the damage, not after"
+
+
+def test_the_job_exits_2_naming_the_inputs_it_could_not_read_to_their_end(capsys):
+    import pullparity_spark
+    assert pullparity_spark.exit_status({"input_errors": []}) == 0
+    assert pullparity_spark.exit_status({"input_errors": ["a.gz: cut", "b\x1b.gz: cut"]}) == 2
+    assert capsys.readouterr().err == "Error: a.gz: cut\nError: b\\u{1b}.gz: cut\n"

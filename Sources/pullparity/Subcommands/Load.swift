@@ -18,7 +18,14 @@ extension PullParity {
 
     func run() throws {
       let frontend = LoadFrontend(database: try database.open())
-      try FileHandleOutput.standardOutput.write(try frontend.run(directory: directory))
+      let summary = try frontend.run(directory: directory)
+      try FileHandleOutput.standardOutput.write(frontend.describe(summary, from: directory))
+      // As ingest: the run holds the other inputs, and ends with 2 naming the damaged ones.
+      let errors = frontend.describeInputErrors(summary)
+      if !errors.isEmpty {
+        try FileHandleOutput.standardError.write(errors)
+        throw ExitCode(2)
+      }
     }
   }
 }

@@ -21,6 +21,8 @@ package struct IngestOptions: Sendable {
   package var profiles: ProfileCatalog
   /// Recorded in `ingest_runs.tool_version`.
   package var toolVersion: String
+  /// Random ids' keys per key epoch; nil: the store's default. Tests make epochs small.
+  package var keyEpochCapacity: Int?
 
   package init(
     transactionLines: Int = 200_000, parser: ParserKind = .simdjson, profiles: ProfileCatalog = ProfileCatalog(),

@@ -48,7 +48,7 @@ struct RunningIngest {
     var last: String?
     var bodyEnded = clock.elapsed()
     try database.write { db in
-      let tx = try IngestTransaction(db)
+      let tx = try IngestTransaction(db, keyEpochCapacity: options.keyEpochCapacity)
       last = try writeChunks(from: channel, into: tx, counts: &counts, progress: progress)
       try committer.deriveDeferred(tx, times: &times)
       let newProfiles = committer.profilesUsed.subtracting(profilesStored)

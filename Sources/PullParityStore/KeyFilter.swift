@@ -1,0 +1,88 @@
+/// A Bloom filter over event keys: "certainly not stored" for almost every new key, so that a
+/// new random id is not looked up in every closed key epoch (`KeyEpochs`).
+///
+/// The layout is the split-block Bloom filter of Parquet's specification: 256-bit blocks of
+/// eight 32-bit words, one bit set in each word of the one block a key maps to. A lookup reads
+/// one cache line, which is what keeps checking several filters per event affordable. At
+/// `bitsPerKey` (12) about 0.5 % of absent keys are reported as maybe present; each of those
+/// costs one index probe, never a wrong answer.
+package struct KeyFilter: Equatable, Sendable {
+  private var blocks: [SIMD8<UInt32>]
+
+  package static let bitsPerKey = 12
+
+  /// A key, mixed once and then tested against any number of filters.
+  package struct Probe {
+    let hash: UInt64
+  }
+
+  /// An empty filter sized for `capacity` keys.
+  package init(capacity: Int) {
+    blocks = Array(repeating: .zero, count: max(1, (max(capacity, 1) * Self.bitsPerKey + 255) / 256))
+  }
+
+  /// A filter read back from `bytes` (as `bytes` wrote it), or nil when they cannot be one.
+  package init?(bytes: [UInt8]) {
+    guard !bytes.isEmpty, bytes.count % 32 == 0 else { return nil }
+    blocks = stride(from: 0, to: bytes.count, by: 32).map { start in
+      var block = SIMD8<UInt32>.zero
+      for lane in 0..<8 {
+        let at = start + lane * 4
+        block[lane] =
+          UInt32(bytes[at]) | UInt32(bytes[at + 1]) << 8 | UInt32(bytes[at + 2]) << 16 | UInt32(bytes[at + 3]) << 24
+      }
+      return block
+    }
+  }
+
+  /// The words little-endian, whatever the machine: a file written on one reads on another.
+  package var bytes: [UInt8] {
+    var bytes: [UInt8] = []
+    bytes.reserveCapacity(blocks.count * 32)
+    for block in blocks {
+      for lane in 0..<8 {
+        let word = block[lane]
+        bytes += [UInt8(truncatingIfNeeded: word), UInt8(truncatingIfNeeded: word >> 8)]
+        bytes += [UInt8(truncatingIfNeeded: word >> 16), UInt8(truncatingIfNeeded: word >> 24)]
+      }
+    }
+    return bytes
+  }
+
+  package static func probe(_ key: Int64) -> Probe { Probe(hash: mix(UInt64(bitPattern: key))) }
+
+  package mutating func insert(_ probe: Probe) {
+    blocks[index(of: probe)] |= Self.mask(probe)
+  }
+
+  package func mayContain(_ probe: Probe) -> Bool {
+    let mask = Self.mask(probe)
+    return blocks[index(of: probe)] & mask == mask
+  }
+
+  /// The probe's block: the high half of the hash, scaled to the block count.
+  private func index(of probe: Probe) -> Int {
+    Int(((probe.hash >> 32) &* UInt64(blocks.count)) >> 32)
+  }
+
+  /// One bit per word, chosen by the low half of the hash times that word's odd constant.
+  private static func mask(_ probe: Probe) -> SIMD8<UInt32> {
+    let bit = (SIMD8(repeating: UInt32(truncatingIfNeeded: probe.hash)) &* salts) &>> 27
+    return SIMD8(repeating: 1) &<< bit
+  }
+
+  private static let salts = SIMD8<UInt32>(
+    0x47b6_137b, 0x4497_4d91, 0x8824_ad5b, 0xa2b7_289d, 0x7054_95c7, 0x2df1_424b, 0x9efc_4947, 0x5c6b_fb31)
+
+  /// MurmurHash3's 64-bit finalizer: keys within an epoch differ in their low bits only, and
+  /// the block and bit choices need every bit of the key to reach both halves of the hash.
+  private static func mix(_ value: UInt64) -> UInt64 {
+    var x = value
+    x ^= x >> 33
+    x &*= 0xff51_afd7_ed55_8ccd
+    x ^= x >> 33
+    x &*= 0xc4ce_b9fe_1a85_ec53
+    x ^= x >> 33
+    return x
+  }
+}

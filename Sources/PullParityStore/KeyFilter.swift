@@ -24,29 +24,22 @@ package struct KeyFilter: Equatable, Sendable {
   /// A filter read back from `bytes` (as `bytes` wrote it), or nil when they cannot be one.
   package init?(bytes: [UInt8]) {
     guard !bytes.isEmpty, bytes.count % 32 == 0 else { return nil }
-    blocks = stride(from: 0, to: bytes.count, by: 32).map { start in
-      var block = SIMD8<UInt32>.zero
-      for lane in 0..<8 {
-        let at = start + lane * 4
-        block[lane] =
-          UInt32(bytes[at]) | UInt32(bytes[at + 1]) << 8 | UInt32(bytes[at + 2]) << 16 | UInt32(bytes[at + 3]) << 24
-      }
-      return block
-    }
+    blocks = [SIMD8<UInt32>](repeating: .zero, count: bytes.count / 32)
+    blocks.withUnsafeMutableBytes { target in bytes.withUnsafeBytes { target.copyMemory(from: $0) } }
+    // Stored little-endian: a big-endian machine swaps each word (a no-op elsewhere).
+    for index in blocks.indices { blocks[index] = Self.littleEndian(blocks[index]) }
   }
 
   /// The words little-endian, whatever the machine: a file written on one reads on another.
   package var bytes: [UInt8] {
-    var bytes: [UInt8] = []
-    bytes.reserveCapacity(blocks.count * 32)
-    for block in blocks {
-      for lane in 0..<8 {
-        let word = block[lane]
-        bytes += [UInt8(truncatingIfNeeded: word), UInt8(truncatingIfNeeded: word >> 8)]
-        bytes += [UInt8(truncatingIfNeeded: word >> 16), UInt8(truncatingIfNeeded: word >> 24)]
-      }
-    }
-    return bytes
+    let words = blocks.map(Self.littleEndian)
+    return words.withUnsafeBytes { [UInt8]($0) }
+  }
+
+  private static func littleEndian(_ block: SIMD8<UInt32>) -> SIMD8<UInt32> {
+    var block = block
+    for lane in 0..<8 { block[lane] = block[lane].littleEndian }
+    return block
   }
 
   package static func probe(_ key: Int64) -> Probe { Probe(hash: mix(UInt64(bitPattern: key))) }

@@ -25,14 +25,15 @@ package final class IngestTransaction {
   private let insertSession: RawStatement
   private let updateSession: RawStatement
   private var sourceIDs: [String: Int64] = [:]
-  /// Where random ids' keys go: read at the transaction's first random id.
-  private var keyEpochs: KeyEpochs?
-  private let keyEpochCapacity: Int
+  /// Where random ids' keys go: refreshed at the transaction's first random id.
+  private let keyEpochs: KeyEpochs
+  private var keyEpochsRefreshed = false
 
-  /// `keyEpochCapacity`: the random ids' keys per key epoch (`KeyEpochs`), for tests.
-  package init(_ db: Database, keyEpochCapacity: Int? = nil) throws {
+  /// `keyEpochs`: the run's, so that each transaction reads only the filters of epochs closed
+  /// since the previous one; nil, new ones.
+  package init(_ db: Database, keyEpochs: KeyEpochs? = nil) throws {
     self.db = db
-    self.keyEpochCapacity = max(1, keyEpochCapacity ?? KeyEpochs.defaultCapacity)
+    self.keyEpochs = keyEpochs ?? KeyEpochs()
     findByIDKey = try RawStatement(db, IngestStatementSQL.findByIDKey)
     insertEvent = try RawStatement(db, IngestStatementSQL.insertEvent)
     insertGroup = try RawStatement(db, IngestStatementSQL.insertGroup)
@@ -100,10 +101,11 @@ package final class IngestTransaction {
   }
 
   private func randomKeyEpochs() throws -> KeyEpochs {
-    if let keyEpochs { return keyEpochs }
-    let loaded = try KeyEpochs(db, capacity: keyEpochCapacity)
-    keyEpochs = loaded
-    return loaded
+    if !keyEpochsRefreshed {
+      try keyEpochs.refresh(db)
+      keyEpochsRefreshed = true
+    }
+    return keyEpochs
   }
 
   /// What `event` is to a copy of its id stored in a closed key epoch, or nil when there is none.

@@ -4,12 +4,14 @@
 /// The layout is the split-block Bloom filter of Parquet's specification: 256-bit blocks of
 /// eight 32-bit words, one bit set in each word of the one block a key maps to. A lookup reads
 /// one cache line, which is what keeps checking several filters per event affordable. At
-/// `bitsPerKey` (12) about 0.5 % of absent keys are reported as maybe present; each of those
-/// costs one index probe, never a wrong answer.
+/// `bitsPerKey` (16) about 0.15 % of absent keys are reported as maybe present; each of those
+/// costs one index probe into a closed epoch, a page that is rarely cached, never a wrong answer.
 package struct KeyFilter: Equatable, Sendable {
-  private var blocks: [SIMD8<UInt32>]
+  private(set) var blocks: [SIMD8<UInt32>]
 
-  package static let bitsPerKey = 12
+  package static let bitsPerKey = 16
+
+  package var blockCount: Int { blocks.count }
 
   /// A key, mixed once and then tested against any number of filters.
   package struct Probe {
@@ -45,21 +47,21 @@ package struct KeyFilter: Equatable, Sendable {
   package static func probe(_ key: Int64) -> Probe { Probe(hash: mix(UInt64(bitPattern: key))) }
 
   package mutating func insert(_ probe: Probe) {
-    blocks[index(of: probe)] |= Self.mask(probe)
+    blocks[Self.block(of: probe, among: blocks.count)] |= Self.mask(probe)
   }
 
   package func mayContain(_ probe: Probe) -> Bool {
     let mask = Self.mask(probe)
-    return blocks[index(of: probe)] & mask == mask
+    return blocks[Self.block(of: probe, among: blocks.count)] & mask == mask
   }
 
   /// The probe's block: the high half of the hash, scaled to the block count.
-  private func index(of probe: Probe) -> Int {
-    Int(((probe.hash >> 32) &* UInt64(blocks.count)) >> 32)
+  static func block(of probe: Probe, among count: Int) -> Int {
+    Int(((probe.hash >> 32) &* UInt64(count)) >> 32)
   }
 
   /// One bit per word, chosen by the low half of the hash times that word's odd constant.
-  private static func mask(_ probe: Probe) -> SIMD8<UInt32> {
+  static func mask(_ probe: Probe) -> SIMD8<UInt32> {
     let bit = (SIMD8(repeating: UInt32(truncatingIfNeeded: probe.hash)) &* salts) &>> 27
     return SIMD8(repeating: 1) &<< bit
   }

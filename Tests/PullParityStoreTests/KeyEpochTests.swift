@@ -21,7 +21,7 @@ import Testing
     _ database: PullParityDatabase, _ puts: [(String, String)], lookFirst: Bool = false
   ) throws -> [EventStoreOutcome] {
     try database.write { db in
-      let tx = try IngestTransaction(db, keyEpochCapacity: Self.capacity)
+      let tx = try IngestTransaction(db, keyEpochs: KeyEpochs(capacity: Self.capacity))
       let source = try tx.sourceID(named: "test.jsonl")
       return try puts.map { id, raw in
         try IngestTransactionTests().store(
@@ -84,7 +84,7 @@ import Testing
     _ database: PullParityDatabase, _ rows: [(String, String)], keys: [Int64]
   ) throws -> [(outcome: EventStoreOutcome, pk: Int64?)] {
     try database.write { db in
-      let tx = try IngestTransaction(db, keyEpochCapacity: Self.capacity)
+      let tx = try IngestTransaction(db, keyEpochs: KeyEpochs(capacity: Self.capacity))
       let source = try tx.sourceID(named: "test.jsonl")
       var buffers = rows.map { (Array($0.0.utf8), Array($0.1.utf8)) }
       let texts = ["s1", "ios", "padel", "pull_start"].map { Array($0.utf8) }

@@ -48,7 +48,8 @@ package final class KeyEpochs {
     }
     let count = try Self.count(db, epoch: open)
     if count >= capacity {
-      add([(open, try Self.close(db, epoch: open, filterCapacity: count <= capacity + capacity / 4 ? capacity : count))])
+      add([(open, try Self.close(db, epoch: open, filterCapacity: count <= capacity + capacity / 4 ? capacity : count))]
+      )
       open += 1
     }
   }
@@ -143,7 +144,9 @@ package final class KeyEpochs {
     select.bind(1, first)
     select.bind(2, last)
     let column = select.column("id_hash")
-    try select.forEachRow("reading the keys of key epoch \(epoch)") { filter.insert(KeyFilter.probe(probed($0.int64(column)))) }
+    try select.forEachRow("reading the keys of key epoch \(epoch)") {
+      filter.insert(KeyFilter.probe(probed($0.int64(column))))
+    }
     try save(filter, keys: count, epoch: epoch, db)
     return filter
   }

@@ -65,8 +65,9 @@ import Testing
     let again = try ingest([resent], db, transactionLines: 300, keyEpochCapacity: 500)
     #expect(again.counts.eventsStored == 0 && again.counts.conflicts == 0)
     #expect(again.counts.duplicates > 10_000)
-    #expect(try DatabaseDump.all(db, only: ["events", "sessions", "violations"])
-      == DatabaseDump.all(clean, only: ["events", "sessions", "violations"]))
+    #expect(
+      try DatabaseDump.all(db, only: ["events", "sessions", "violations"])
+        == DatabaseDump.all(clean, only: ["events", "sessions", "violations"]))
     // 13,000-odd events: about 20 closed epochs.
     #expect(try DatabaseDump.count(db, "event_key_filters") > 15)
     #expect(try DatabaseDump.count(clean, "event_key_filters") == 0)

@@ -102,7 +102,8 @@ import Testing
         "\($0[0] as String):\($0[1] as Int64)"
       }
       let expected: [(String, Int64)] = [
-        ("conf", 101), ("dup", 100), ("late", 103), ("n1", 1), ("n2", 2), ("n3", 3), ("n4", 4), ("n5", 5), ("other", 102),
+        ("conf", 101), ("dup", 100), ("late", 103), ("n1", 1), ("n2", 2), ("n3", 3), ("n4", 4), ("n5", 5),
+        ("other", 102),
       ]
       #expect(rows == expected.map { "\($0.0):\(epochOne + $0.1)" })
       // Each stored event's reported key is its row.

@@ -92,7 +92,8 @@ import Testing
         try tx.storeGroup(
           { i in
             EventFields(
-              eventID: UnsafeRawBufferPointer(start: rows[i].0.withUnsafeBytes { $0.baseAddress }, count: rows[i].0.count),
+              eventID: UnsafeRawBufferPointer(
+                start: rows[i].0.withUnsafeBytes { $0.baseAddress }, count: rows[i].0.count),
               sessionID: texts[0].withUnsafeBytes { $0 }, platform: texts[1].withUnsafeBytes { $0 },
               app: texts[2].withUnsafeBytes { $0 }, type: texts[3].withUnsafeBytes { $0 },
               raw: UnsafeRawBufferPointer(start: rows[i].1.withUnsafeBytes { $0.baseAddress }, count: rows[i].1.count),
@@ -119,7 +120,10 @@ import Testing
     let keys = try keys(database)
     for (id, _) in rows where id.hasPrefix("n") { #expect(keys[id] == Self.key(id, epoch: 2), "\(id)") }
     for (result, row) in zip(results, rows) where result.pk != nil {
-      #expect(try database.read { try Int64.fetchOne($0, sql: "SELECT event_pk FROM events WHERE event_id = ?", arguments: [row.0]) } == result.pk)
+      #expect(
+        try database.read {
+          try Int64.fetchOne($0, sql: "SELECT event_pk FROM events WHERE event_id = ?", arguments: [row.0])
+        } == result.pk)
     }
   }
 

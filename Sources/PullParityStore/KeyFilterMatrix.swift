@@ -7,8 +7,9 @@ package struct KeyFilterMatrix {
   package let blockCount: Int
   /// Column → epoch, in the order filters were added.
   private(set) var epochs: [Int64] = []
-  /// `blocks[block * epochs.count + column]`.
-  private var blocks: [SIMD8<UInt32>] = []
+  /// `blocks.base[block * epochs.count + column]`; replaced, never changed in place, so a
+  /// copy of the matrix keeps its own.
+  private var blocks = HugePageBlocks(count: 0)
 
   package init(blockCount: Int) {
     self.blockCount = blockCount
@@ -19,10 +20,12 @@ package struct KeyFilterMatrix {
   package mutating func add(_ filters: [(epoch: Int64, filter: KeyFilter)]) {
     precondition(filters.allSatisfy { $0.filter.blockCount == blockCount }, "a filter of another size")
     let (old, width) = (epochs.count, epochs.count + filters.count)
-    var grown = [SIMD8<UInt32>](repeating: .zero, count: blockCount * width)
+    let grown = HugePageBlocks(count: blockCount * width)
     for block in 0..<blockCount {
-      for column in 0..<old { grown[block * width + column] = blocks[block * old + column] }
-      for (index, added) in filters.enumerated() { grown[block * width + old + index] = added.filter.blocks[block] }
+      for column in 0..<old { grown.base[block * width + column] = blocks.base[block * old + column] }
+      for (index, added) in filters.enumerated() {
+        grown.base[block * width + old + index] = added.filter.blocks[block]
+      }
     }
     blocks = grown
     epochs += filters.map(\.epoch)
@@ -33,8 +36,7 @@ package struct KeyFilterMatrix {
     guard !epochs.isEmpty else { return }
     let mask = KeyFilter.mask(probe)
     let first = KeyFilter.block(of: probe, among: blockCount) * epochs.count
-    blocks.withUnsafeBufferPointer { row in
-      for column in 0..<epochs.count where row[first + column] & mask == mask { body(epochs[column]) }
-    }
+    let row = blocks.base + first
+    for column in 0..<epochs.count where row[column] & mask == mask { body(epochs[column]) }
   }
 }

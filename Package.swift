@@ -41,6 +41,7 @@ let package = Package(
         .embedInCode("0004_exact_run_ledger.sql"),
         .embedInCode("0005_time_ordered_event_keys.sql"),
         .embedInCode("0006_session_digests.sql"),
+        .embedInCode("0007_key_epochs.sql"),
         .embedInCode("README.md"),
       ]
     ),

@@ -9,6 +9,7 @@ package enum Schema {
     ("0004_exact_run_ledger", text(PackageResources._004_exact_run_ledger_sql)),
     ("0005_time_ordered_event_keys", text(PackageResources._005_time_ordered_event_keys_sql)),
     ("0006_session_digests", text(PackageResources._006_session_digests_sql)),
+    ("0007_key_epochs", text(PackageResources._007_key_epochs_sql)),
   ]
 
   /// schema/README.md: every table, column and view for dashboard authors.

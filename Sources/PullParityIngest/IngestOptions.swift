@@ -21,6 +21,9 @@ package struct IngestOptions: Sendable {
   package var profiles: ProfileCatalog
   /// Recorded in `ingest_runs.tool_version`.
   package var toolVersion: String
+  /// Random ids' keys per key epoch (`KeyEpochs`); nil: the store's default. Tests make
+  /// epochs small.
+  package var keyEpochCapacity: Int?
 
   package init(
     transactionLines: Int = 200_000, parser: ParserKind = .simdjson, profiles: ProfileCatalog = ProfileCatalog(),

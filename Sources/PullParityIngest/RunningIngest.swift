@@ -19,6 +19,8 @@ struct RunningIngest {
   private var lastPosition: String?
   private var stoppedAt: String?
   private var readerFinished = false
+  /// The key epochs' filters, read once per run rather than per transaction.
+  private let keyEpochs: KeyEpochs
 
   /// Opens the run's ledger row. `profilesStored`: the profiles the database holds already.
   init(database: PullParityDatabase, options: IngestOptions, inputs: [InputFile], profilesStored: Set<String>) throws {
@@ -26,6 +28,7 @@ struct RunningIngest {
     self.options = options
     self.profilesStored = profilesStored
     names = inputs.map(\.name)
+    keyEpochs = KeyEpochs(capacity: options.keyEpochCapacity)
     started = database.clock.elapsed()
     totalBytes = Ingestor.totalBytes(inputs)
     let profileVersions = Dictionary(
@@ -48,7 +51,7 @@ struct RunningIngest {
     var last: String?
     var bodyEnded = clock.elapsed()
     try database.write { db in
-      let tx = try IngestTransaction(db)
+      let tx = try IngestTransaction(db, keyEpochs: keyEpochs)
       last = try writeChunks(from: channel, into: tx, counts: &counts, progress: progress)
       try committer.deriveDeferred(tx, times: &times)
       let newProfiles = committer.profilesUsed.subtracting(profilesStored)

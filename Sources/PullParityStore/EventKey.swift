@@ -5,8 +5,9 @@
 /// A UUIDv7 (what the recorders write) starts with its Unix milliseconds: its key is those 48
 /// bits followed by 16 bits of the id's hash, so keys grow with time, a day's inserts touch
 /// only the newest pages of the index and the cost of a day does not grow with the history.
-/// Any other id is keyed by its 64-bit FNV-1a hash. A key is where a search starts: when the
-/// key is taken by another id, the next free value is used (see `IngestTransaction.store`).
+/// Any other id's key is computed from its 64-bit FNV-1a hash, `of` returns, in the open key
+/// epoch (`KeyEpochs`). A key is where a search starts: when the key is taken by another id,
+/// the next free value is used (see `IngestTransaction.store`).
 package enum EventKey {
   /// The key to look for `eventID` at first.
   package static func of(_ eventID: UnsafeRawBufferPointer) -> Int64 {
@@ -18,6 +19,11 @@ package enum EventKey {
   package static func of(_ eventID: String) -> Int64 {
     var eventID = eventID
     return eventID.withUTF8 { of(UnsafeRawBufferPointer($0)) }
+  }
+
+  /// Whether `eventID` is keyed by its time (a UUIDv7): else by `KeyEpochs`.
+  package static func isTimeOrdered(_ eventID: UnsafeRawBufferPointer) -> Bool {
+    uuidV7Milliseconds(eventID) != nil
   }
 
   /// The timestamp of a UUIDv7 in its canonical text form (8-4-4-4-12, version digit 7, the

@@ -25,9 +25,15 @@ package final class IngestTransaction {
   private let insertSession: RawStatement
   private let updateSession: RawStatement
   private var sourceIDs: [String: Int64] = [:]
+  /// Where random ids' keys go: refreshed at the transaction's first random id.
+  private let keyEpochs: KeyEpochs
+  private var keyEpochsRefreshed = false
 
-  package init(_ db: Database) throws {
+  /// `keyEpochs`: the run's, so that each transaction reads only the filters of epochs closed
+  /// since the previous one; nil, new ones.
+  package init(_ db: Database, keyEpochs: KeyEpochs? = nil) throws {
     self.db = db
+    self.keyEpochs = keyEpochs ?? KeyEpochs()
     findByIDKey = try RawStatement(db, IngestStatementSQL.findByIDKey)
     insertEvent = try RawStatement(db, IngestStatementSQL.insertEvent)
     insertGroup = try RawStatement(db, IngestStatementSQL.insertGroup)
@@ -57,13 +63,22 @@ package final class IngestTransaction {
 
   /// Stores an event with its raw line unless its `event_id` is already stored.
   ///
-  /// `id_hash` (the key: `EventKey`) is unique, so the insert is the duplicate check: a new event costs one index
-  /// descent. Only when the key is taken is the stored row read, to tell a duplicate (same id,
-  /// same bytes) from a conflict (same id, other bytes) from a key collision (other id: try the
-  /// next key value). `lookFirst` reads before inserting, the cheaper order when most events
-  /// are duplicates (a re-sent file).
+  /// `idKey` is `EventKey.of` the id. `id_hash` (the key) is unique, so the insert is the
+  /// duplicate check: a new event costs one index descent. Only when the key is taken is the
+  /// stored row read, to tell a duplicate (same id, same bytes) from a conflict (same id, other
+  /// bytes) from a key collision (other id: try the next key value). `lookFirst` reads before
+  /// inserting, the cheaper order when most events are duplicates (a re-sent file). A random
+  /// id is first looked up in the closed key epochs whose filters may hold it.
   package func store(_ event: EventFields, idKey: Int64, lookFirst: Bool = false) throws -> EventStoreOutcome {
-    var slot = idKey
+    guard !EventKey.isTimeOrdered(event.eventID) else { return try store(event, from: idKey, lookFirst: lookFirst) }
+    let epochs = try randomKeyEpochs()
+    if let earlier = try findInClosedEpochs(event, hash: idKey, epochs) { return earlier }
+    return try store(event, from: epochs.openKey(idKey), lookFirst: lookFirst)
+  }
+
+  /// Stores `event` at the first free key from `key` on, unless its id is on the way there.
+  private func store(_ event: EventFields, from key: Int64, lookFirst: Bool) throws -> EventStoreOutcome {
+    var slot = key
     var insertNext = !lookFirst
     while true {
       if insertNext, try insert(event, slot: slot) { return .stored }
@@ -85,6 +100,26 @@ package final class IngestTransaction {
     }
   }
 
+  private func randomKeyEpochs() throws -> KeyEpochs {
+    if !keyEpochsRefreshed {
+      try keyEpochs.refresh(db)
+      keyEpochsRefreshed = true
+    }
+    return keyEpochs
+  }
+
+  /// What `event` is to a copy of its id stored in a closed key epoch, or nil when there is none.
+  private func findInClosedEpochs(_ event: EventFields, hash: Int64, _ epochs: KeyEpochs) throws -> EventStoreOutcome? {
+    for key in epochs.closedKeys(hash) {
+      var slot = key
+      while let found = try storedEvent(at: slot, comparingWith: event) {
+        if let outcome = found { return outcome }
+        slot &+= 1
+      }
+    }
+    return nil
+  }
+
   /// Events written by one statement: measured, eight rows per INSERT cut SQLite's per-row
   /// overhead by about a sixth on the ingest benchmark.
   package static let groupSize = 8
@@ -98,8 +133,20 @@ package final class IngestTransaction {
   ) throws -> [(outcome: EventStoreOutcome, pk: Int64?)] {
     // A statement's parameters are numbered from 1; row r's are 13r+1 ... 13r+13.
     precondition(idKeys.count == Self.groupSize)
+    var slots = idKeys
+    for row in 0..<Self.groupSize where !EventKey.isTimeOrdered(event(row).eventID) {
+      let epochs = try randomKeyEpochs()
+      // A copy in a closed epoch (a re-sent event): the group goes one by one, in order.
+      if try findInClosedEpochs(event(row), hash: idKeys[row], epochs) != nil {
+        return try idKeys.enumerated().map { row, key in
+          let outcome = try store(event(row), idKey: key)
+          return (outcome, outcome == .stored ? lastEventPK : nil)
+        }
+      }
+      slots[row] = epochs.openKey(idKeys[row])
+    }
     if !lookFirst {
-      for row in 0..<Self.groupSize { bind(event(row), slot: idKeys[row], to: insertGroup, from: Int32(row * 13)) }
+      for row in 0..<Self.groupSize { bind(event(row), slot: slots[row], to: insertGroup, from: Int32(row * 13)) }
       let changes = try insertGroup.executeCountingChanges("storing \(Self.groupSize) events")
       let last = db.lastInsertedRowID
       if changes == Self.groupSize {
@@ -107,24 +154,26 @@ package final class IngestTransaction {
       }
       // Some were stored, some not: rows this statement wrote have the newest keys.
       let firstNew = changes > 0 ? last - Int64(changes) + 1 : Int64.max
-      return try resolveGroup(event, idKeys: idKeys, storedFrom: firstNew)
+      return try resolveGroup(event, slots: slots, idKeys: idKeys, storedFrom: firstNew)
     }
-    return try resolveGroup(event, idKeys: idKeys, storedFrom: Int64.max)
+    return try resolveGroup(event, slots: slots, idKeys: idKeys, storedFrom: Int64.max)
   }
 
   /// Finds what became of each event of a group, storing those that are not stored yet.
+  /// `slots`: where each was inserted or is looked up first; `idKeys`: `EventKey.of` each id.
   private func resolveGroup(
-    _ event: (Int) -> EventFields, idKeys: [Int64], storedFrom firstNew: Int64
+    _ event: (Int) -> EventFields, slots: [Int64], idKeys: [Int64], storedFrom firstNew: Int64
   ) throws -> [(outcome: EventStoreOutcome, pk: Int64?)] {
     var results = [(outcome: EventStoreOutcome, pk: Int64?)?](repeating: nil, count: Self.groupSize)
-    for (row, key) in idKeys.enumerated() { findGroup.bind(Int32(row + 1), key) }
+    for (row, slot) in slots.enumerated() { findGroup.bind(Int32(row + 1), slot) }
     let (keyColumn, pkColumn, idColumn, rawColumn) = (
       findGroup.column("id_hash"), findGroup.column("event_pk"), findGroup.column("event_id"), findGroup.column("raw")
     )
     try findGroup.forEachRow("looking up \(Self.groupSize) events") { found in
       let key = found.int64(keyColumn)
-      // The group's keys are all different: at most one event matches this row.
-      guard let row = idKeys.firstIndex(of: key) else { return }
+      // Events whose slots coincide (their keys differ, but not in the bits an epoch keeps)
+      // are left to the one-by-one path below, bar the first.
+      guard let row = slots.firstIndex(of: key) else { return }
       let fields = event(row)
       guard Self.sameBytes(found.bytes(idColumn), fields.eventID) else { return }
       let pk = found.int64(pkColumn)

@@ -157,9 +157,13 @@ package final class PullParityDatabase: Sendable {
     var migrator = DatabaseMigrator()
     for migration in Schema.migrations {
       migrator.registerMigration(migration.name) { db in
-        if migration.name == EventKeyMigration.name {
+        switch migration.name {
+        case EventKeyMigration.name:
           try EventKeyMigration.run(db, sql: migration.sql)
-        } else {
+        case KeyEpochs.migrationName:
+          try db.execute(sql: migration.sql)
+          try KeyEpochs.fillEpochZero(db)
+        default:
           try db.execute(sql: migration.sql)
         }
       }

@@ -9,9 +9,12 @@ import Testing
 @Suite struct IdempotentIngestTests {
   let samples = RepositoryPaths.sampleEvents
 
-  func ingest(_ paths: [String], _ db: PullParityDatabase, transactionLines: Int = 50_000) throws -> IngestSummary {
-    try Ingestor(database: db, options: IngestOptions(transactionLines: transactionLines, toolVersion: "test"))
-      .run(try InputCatalog.expand(paths))
+  func ingest(
+    _ paths: [String], _ db: PullParityDatabase, transactionLines: Int = 50_000, keyEpochCapacity: Int? = nil
+  ) throws -> IngestSummary {
+    var options = IngestOptions(transactionLines: transactionLines, toolVersion: "test")
+    options.keyEpochCapacity = keyEpochCapacity
+    return try Ingestor(database: db, options: options).run(try InputCatalog.expand(paths))
   }
 
   @Test func ingestingTwiceChangesNothing() throws {
@@ -42,6 +45,32 @@ import Testing
     }
     let derived: Set<String> = ["sessions", "violations"]
     #expect(try DatabaseDump.all(pieces, only: derived) == DatabaseDump.all(clean, only: derived))
+  }
+
+  /// The sample's ids are random (UUIDv4): in key epochs of 500, ingested in pieces and small
+  /// transactions, each piece's copies are found in closed epochs, and the result is the clean one.
+  @Test func randomIdsInManyKeyEpochsGiveTheCleanResult() throws {
+    let dir = try TemporaryDirectory()
+    let clean = try PullParityDatabase(path: dir.path("clean.sqlite"))
+    _ = try ingest([samples.path], clean)
+    let db = try PullParityDatabase(path: dir.path("epochs.sqlite"))
+    for input in try InputCatalog.expand([samples.path]) {
+      _ = try ingest([input.name], db, transactionLines: 300, keyEpochCapacity: 500)
+    }
+    #expect(try DatabaseDump.all(db) == DatabaseDump.all(clean))
+    // The same events as one new file: its chunks are new, so every line is looked up.
+    let names = ["padel-ios-1.jsonl", "padel-ios-2.jsonl", "padel-pwa.jsonl", "phlock-ios.jsonl"]
+    let lines = try names.map { try Data(contentsOf: samples.appendingPathComponent($0)) }.reduce(Data(), +)
+    let resent = try dir.write("resent.jsonl", lines)
+    let again = try ingest([resent], db, transactionLines: 300, keyEpochCapacity: 500)
+    #expect(again.counts.eventsStored == 0 && again.counts.conflicts == 0)
+    #expect(again.counts.duplicates > 10_000)
+    #expect(
+      try DatabaseDump.all(db, only: ["events", "sessions", "violations"])
+        == DatabaseDump.all(clean, only: ["events", "sessions", "violations"]))
+    // 13,000-odd events: about 20 closed epochs.
+    #expect(try DatabaseDump.count(db, "event_key_filters") > 15)
+    #expect(try DatabaseDump.count(clean, "event_key_filters") == 0)
   }
 
   @Test func aSessionSplitAcrossRunsCompletesWhenItsTailArrives() throws {

@@ -209,7 +209,7 @@ import Testing
       #expect(
         migrations == [
           "0001_events_and_sessions", "0002_dashboard_views", "0003_profiles", "0004_exact_run_ledger",
-          "0005_time_ordered_event_keys", "0006_session_digests",
+          "0005_time_ordered_event_keys", "0006_session_digests", "0007_key_epochs",
         ])
     }
   }
@@ -432,7 +432,7 @@ import Testing
         guard case .text(let name) = cells[0] else { return "" }
         return name
       }
-      #expect(objects.count == 16)
+      #expect(objects.count == 17)
       for object in objects {
         #expect(doc.contains("### \(object):"), "no heading for \(object)")
         for column in try Self.columns(database, of: object) {

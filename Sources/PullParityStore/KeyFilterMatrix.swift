@@ -1,0 +1,42 @@
+/// Filters of one size, laid out block by block: block b of every filter side by side. The
+/// closed key epochs' filters are all probed with the same key (the hash's low bits) at the
+/// same block, so one key is checked against every epoch in one contiguous run of memory
+/// instead of one cache miss (and one TLB miss) per epoch, which measured 0.7 s per million
+/// random ids against five epochs when the filters lay apart.
+package struct KeyFilterMatrix {
+  package let blockCount: Int
+  /// Column → epoch, in the order filters were added.
+  private(set) var epochs: [Int64] = []
+  /// `blocks.base[block * epochs.count + column]`; replaced, never changed in place, so a
+  /// copy of the matrix keeps its own.
+  private var blocks = HugePageBlocks(count: 0)
+
+  package init(blockCount: Int) {
+    self.blockCount = blockCount
+  }
+
+  /// Adds filters of `blockCount` blocks as the columns of their epochs. Copies every block
+  /// once: a run adds the filters it finds all at once, then one per epoch it closes.
+  package mutating func add(_ filters: [(epoch: Int64, filter: KeyFilter)]) {
+    precondition(filters.allSatisfy { $0.filter.blockCount == blockCount }, "a filter of another size")
+    let (old, width) = (epochs.count, epochs.count + filters.count)
+    let grown = HugePageBlocks(count: blockCount * width)
+    for block in 0..<blockCount {
+      for column in 0..<old { grown.base[block * width + column] = blocks.base[block * old + column] }
+      for (index, added) in filters.enumerated() {
+        grown.base[block * width + old + index] = added.filter.blocks[block]
+      }
+    }
+    blocks = grown
+    epochs += filters.map(\.epoch)
+  }
+
+  /// Calls `body` with each epoch whose filter may hold `probe`.
+  package func forEachMayHold(_ probe: KeyFilter.Probe, _ body: (Int64) -> Void) {
+    guard !epochs.isEmpty else { return }
+    let mask = KeyFilter.mask(probe)
+    let first = KeyFilter.block(of: probe, among: blockCount) * epochs.count
+    let row = blocks.base + first
+    for column in 0..<epochs.count where row[column] & mask == mask { body(epochs[column]) }
+  }
+}

@@ -1,0 +1,145 @@
+import GRDB
+import PullParityStore
+import PullParityTestSupport
+import Testing
+
+/// Random ids are keyed in the open key epoch; a full epoch closes (its keys go into a filter)
+/// at the next transaction, and an id stored in any epoch is still found: as a duplicate with
+/// the same bytes, a conflict with others. Epochs of 3 keys here, so that a few ids fill them.
+@Suite struct KeyEpochTests {
+  static let capacity = 3
+
+  /// Where `id` (random) is keyed when stored in `epoch` without a collision.
+  static func key(_ id: String, epoch: Int64) -> Int64 {
+    Int64.min + epoch << 44 | StableHash.fnv1a64(id) & (1 << 44 - 1)
+  }
+
+  static func raw(_ id: String) -> String { #"{"event_id":"\#(id)"}"# }
+
+  /// One transaction: stores each (id, raw) one by one; returns the outcomes.
+  func transaction(
+    _ database: PullParityDatabase, _ puts: [(String, String)], lookFirst: Bool = false
+  ) throws -> [EventStoreOutcome] {
+    try database.write { db in
+      let tx = try IngestTransaction(db, keyEpochs: KeyEpochs(capacity: Self.capacity))
+      let source = try tx.sourceID(named: "test.jsonl")
+      return try puts.map { id, raw in
+        try IngestTransactionTests().store(
+          eventID: id, raw: raw, idKey: EventKey.of(id), in: tx, source: source, lookFirst: lookFirst)
+      }
+    }
+  }
+
+  func keys(_ database: PullParityDatabase) throws -> [String: Int64] {
+    try database.read { db in
+      Dictionary(
+        uniqueKeysWithValues: try Row.fetchAll(db, sql: "SELECT event_id, id_hash FROM events").map {
+          ($0["event_id"] as String, $0["id_hash"] as Int64)
+        })
+    }
+  }
+
+  func filters(_ database: PullParityDatabase) throws -> [String] {
+    try database.read { db in
+      try Row.fetchAll(db, sql: "SELECT epoch, keys FROM event_key_filters ORDER BY epoch").map {
+        "\($0["epoch"] as Int64):\($0["keys"] as Int)"
+      }
+    }
+  }
+
+  @Test(arguments: [false, true])
+  func aFullEpochClosesAndItsIdsStayFindable(lookFirst: Bool) throws {
+    let dir = try TemporaryDirectory()
+    let database = try PullParityDatabase(path: dir.path("epochs.sqlite"))
+    let first = ["r1", "r2", "r3", "r4"].map { ($0, Self.raw($0)) }
+    #expect(try transaction(database, first, lookFirst: lookFirst) == [.stored, .stored, .stored, .stored])
+    // An epoch closes only at the start of a transaction: all four are in epoch 1.
+    #expect(try keys(database) == Dictionary(uniqueKeysWithValues: first.map { ($0.0, Self.key($0.0, epoch: 1)) }))
+    #expect(try filters(database) == [])
+
+    let v7 = EventKeyTests.v7(EventKeyTests.millis, 1)
+    let second = [("r1", Self.raw("r1")), ("r2", "other bytes"), ("r5", Self.raw("r5")), (v7, Self.raw(v7))]
+    #expect(try transaction(database, second, lookFirst: lookFirst) == [.duplicate, .conflict, .stored, .stored])
+    #expect(try filters(database) == ["1:4"])
+    var expected = try keys(database)
+    #expect(expected["r5"] == Self.key("r5", epoch: 2))
+    #expect(expected[v7] == EventKey.of(v7))  // a UUIDv7 keeps its time key
+
+    // Epoch 2 holds one key: still open, found there.
+    let third = [("r6", Self.raw("r6")), ("r5", Self.raw("r5")), ("r7", Self.raw("r7"))]
+    #expect(try transaction(database, third, lookFirst: lookFirst) == [.stored, .duplicate, .stored])
+    #expect(try filters(database) == ["1:4"])
+
+    let fourth = [("r3", Self.raw("r3")), ("r6", Self.raw("r6")), ("r8", Self.raw("r8")), ("r7", "changed")]
+    #expect(try transaction(database, fourth, lookFirst: lookFirst) == [.duplicate, .duplicate, .stored, .conflict])
+    #expect(try filters(database) == ["1:4", "2:3"])
+    expected["r6"] = Self.key("r6", epoch: 2)
+    expected["r7"] = Self.key("r7", epoch: 2)
+    expected["r8"] = Self.key("r8", epoch: 3)
+    #expect(try keys(database) == expected)
+  }
+
+  /// Stores a group of eight (ids, raws) with the given keys in one transaction.
+  func group(
+    _ database: PullParityDatabase, _ rows: [(String, String)], keys: [Int64]
+  ) throws -> [(outcome: EventStoreOutcome, pk: Int64?)] {
+    try database.write { db in
+      let tx = try IngestTransaction(db, keyEpochs: KeyEpochs(capacity: Self.capacity))
+      let source = try tx.sourceID(named: "test.jsonl")
+      var buffers = rows.map { (Array($0.0.utf8), Array($0.1.utf8)) }
+      let texts = ["s1", "ios", "padel", "pull_start"].map { Array($0.utf8) }
+      return try buffers.withUnsafeMutableBufferPointer { rows in
+        try tx.storeGroup(
+          { i in
+            EventFields(
+              eventID: UnsafeRawBufferPointer(
+                start: rows[i].0.withUnsafeBytes { $0.baseAddress }, count: rows[i].0.count),
+              sessionID: texts[0].withUnsafeBytes { $0 }, platform: texts[1].withUnsafeBytes { $0 },
+              app: texts[2].withUnsafeBytes { $0 }, type: texts[3].withUnsafeBytes { $0 },
+              raw: UnsafeRawBufferPointer(start: rows[i].1.withUnsafeBytes { $0.baseAddress }, count: rows[i].1.count),
+              timestamp: 1_795_000_000_000, seq: nil, sessionRef: 1, sourceID: source, line: i + 1, byteOffset: 0)
+          }, idKeys: keys, lookFirst: false)
+      }
+    }
+  }
+
+  /// A group with copies of ids of a closed epoch goes one by one; the new ids of it land in
+  /// the open epoch.
+  @Test func aGroupFindsCopiesInClosedEpochs() throws {
+    let dir = try TemporaryDirectory()
+    let database = try PullParityDatabase(path: dir.path("group.sqlite"))
+    let old = ["r1", "r2", "r3"].map { ($0, Self.raw($0)) }
+    _ = try transaction(database, old)
+    let rows = [
+      ("n1", Self.raw("n1")), ("r1", Self.raw("r1")), ("n2", Self.raw("n2")), ("r2", "other"),
+      ("n3", Self.raw("n3")), ("n4", Self.raw("n4")), ("n5", Self.raw("n5")), ("n6", Self.raw("n6")),
+    ]
+    let results = try group(database, rows, keys: rows.map { EventKey.of($0.0) })
+    #expect(results.map(\.outcome) == [.stored, .duplicate, .stored, .conflict, .stored, .stored, .stored, .stored])
+    #expect(try filters(database) == ["1:3"])
+    let keys = try keys(database)
+    for (id, _) in rows where id.hasPrefix("n") { #expect(keys[id] == Self.key(id, epoch: 2), "\(id)") }
+    for (result, row) in zip(results, rows) where result.pk != nil {
+      #expect(
+        try database.read {
+          try Int64.fetchOne($0, sql: "SELECT event_pk FROM events WHERE event_id = ?", arguments: [row.0])
+        } == result.pk)
+    }
+  }
+
+  /// Two ids of one group whose hashes differ only above the bits an epoch keeps share a
+  /// first key: both are stored, the second at the next value.
+  @Test func idsWhoseKeysCoincideInAnEpochAreBothStored() throws {
+    let dir = try TemporaryDirectory()
+    let database = try PullParityDatabase(path: dir.path("coincide.sqlite"))
+    let rows = (1...8).map { ("c\($0)", Self.raw("c\($0)")) }
+    let hashes: [Int64] = [5, 5 | 1 << 50, 9, 10, 11, 12, 13, 14]
+    let results = try group(database, rows, keys: hashes)
+    #expect(results.map(\.outcome) == Array(repeating: .stored, count: 8))
+    let keys = try keys(database)
+    let epochOne = Int64.min + 1 << 44
+    #expect(keys["c1"] == epochOne + 5 && keys["c2"] == epochOne + 6 && keys["c3"] == epochOne + 9)
+    // Both found again, one by one or as a group.
+    #expect(try group(database, rows, keys: hashes).map(\.outcome) == Array(repeating: .duplicate, count: 8))
+  }
+}

@@ -35,6 +35,26 @@ import Testing
     }
   }
 
+  /// Stores eight (id, raw) rows as one group, under the given keys.
+  func storeGroup(
+    _ rows: [(String, String)], idKeys: [Int64], in tx: IngestTransaction, source: Int64, lookFirst: Bool
+  ) throws -> [(outcome: EventStoreOutcome, pk: Int64?)] {
+    var buffers = rows.map { (Array($0.0.utf8), Array($0.1.utf8)) }
+    let texts = ["s1", "ios", "padel", "pull_start"].map { Array($0.utf8) }
+    return try buffers.withUnsafeMutableBufferPointer { rows in
+      try tx.storeGroup(
+        { i in
+          EventFields(
+            eventID: UnsafeRawBufferPointer(
+              start: rows[i].0.withUnsafeBytes { $0.baseAddress }, count: rows[i].0.count),
+            sessionID: texts[0].withUnsafeBytes { $0 }, platform: texts[1].withUnsafeBytes { $0 },
+            app: texts[2].withUnsafeBytes { $0 }, type: texts[3].withUnsafeBytes { $0 },
+            raw: UnsafeRawBufferPointer(start: rows[i].1.withUnsafeBytes { $0.baseAddress }, count: rows[i].1.count),
+            timestamp: 1_795_000_000_000, seq: nil, sessionRef: 1, sourceID: source, line: i + 1, byteOffset: 0)
+        }, idKeys: idKeys, lookFirst: lookFirst)
+    }
+  }
+
   @Test(arguments: [false, true])
   func duplicatesConflictsAndCollidingIds(lookFirst: Bool) throws {
     let dir = try TemporaryDirectory()
@@ -80,20 +100,8 @@ import Testing
         ("n1", "n1-line", 1), ("dup", "dup-line", 100), ("n2", "n2-line", 2), ("conf", "conf-line-2", 101),
         ("n3", "n3-line", 3), ("late", "late-line", 102), ("n4", "n4-line", 4), ("n5", "n5-line", 5),
       ]
-      var buffers = group.map { (Array($0.0.utf8), Array($0.1.utf8)) }
-      let texts = ["s1", "ios", "padel", "pull_start"].map { Array($0.utf8) }
-      let results = try buffers.withUnsafeMutableBufferPointer { rows in
-        try tx.storeGroup(
-          { i in
-            EventFields(
-              eventID: UnsafeRawBufferPointer(
-                start: rows[i].0.withUnsafeBytes { $0.baseAddress }, count: rows[i].0.count),
-              sessionID: texts[0].withUnsafeBytes { $0 }, platform: texts[1].withUnsafeBytes { $0 },
-              app: texts[2].withUnsafeBytes { $0 }, type: texts[3].withUnsafeBytes { $0 },
-              raw: UnsafeRawBufferPointer(start: rows[i].1.withUnsafeBytes { $0.baseAddress }, count: rows[i].1.count),
-              timestamp: 1_795_000_000_000, seq: nil, sessionRef: 1, sourceID: source, line: i + 1, byteOffset: 0)
-          }, idKeys: group.map(\.2), lookFirst: lookFirst)
-      }
+      let results = try storeGroup(
+        group.map { ($0.0, $0.1) }, idKeys: group.map(\.2), in: tx, source: source, lookFirst: lookFirst)
       #expect(
         results.map(\.outcome)
           == [.stored, .duplicate, .stored, .conflict, .stored, .stored, .stored, .stored])

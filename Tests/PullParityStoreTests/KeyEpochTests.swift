@@ -86,20 +86,7 @@ import Testing
     try database.write { db in
       let tx = try IngestTransaction(db, keyEpochs: KeyEpochs(capacity: Self.capacity))
       let source = try tx.sourceID(named: "test.jsonl")
-      var buffers = rows.map { (Array($0.0.utf8), Array($0.1.utf8)) }
-      let texts = ["s1", "ios", "padel", "pull_start"].map { Array($0.utf8) }
-      return try buffers.withUnsafeMutableBufferPointer { rows in
-        try tx.storeGroup(
-          { i in
-            EventFields(
-              eventID: UnsafeRawBufferPointer(
-                start: rows[i].0.withUnsafeBytes { $0.baseAddress }, count: rows[i].0.count),
-              sessionID: texts[0].withUnsafeBytes { $0 }, platform: texts[1].withUnsafeBytes { $0 },
-              app: texts[2].withUnsafeBytes { $0 }, type: texts[3].withUnsafeBytes { $0 },
-              raw: UnsafeRawBufferPointer(start: rows[i].1.withUnsafeBytes { $0.baseAddress }, count: rows[i].1.count),
-              timestamp: 1_795_000_000_000, seq: nil, sessionRef: 1, sourceID: source, line: i + 1, byteOffset: 0)
-          }, idKeys: keys, lookFirst: false)
-      }
+      return try IngestTransactionTests().storeGroup(rows, idKeys: keys, in: tx, source: source, lookFirst: false)
     }
   }
 

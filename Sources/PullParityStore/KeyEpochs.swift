@@ -47,11 +47,12 @@ package final class KeyEpochs {
       throw StoreError(context: "keying a random event id", message: "all \(Self.epochLimit - 1) key epochs are used")
     }
     let count = try Self.count(db, epoch: open)
-    if count >= capacity {
-      add([(open, try Self.close(db, epoch: open, filterCapacity: count <= capacity + capacity / 4 ? capacity : count))]
-      )
-      open += 1
-    }
+    guard count >= capacity else { return }
+    // Filters of one size are checked together; only an epoch overfilled by a huge transaction
+    // gets one sized for what it holds.
+    let size = count <= capacity + capacity / 4 ? capacity : count
+    add([(open, try Self.close(db, epoch: open, filterCapacity: size))])
+    open += 1
   }
 
   /// The key to look for `hash` at first in the open epoch.

@@ -23,8 +23,8 @@ import Testing
     #expect(present.allSatisfy { filter.mayContain(KeyFilter.probe($0)) })
     let absent = Self.keys(50_000, seed: 2)
     let falsePositives = absent.filter { filter.mayContain(KeyFilter.probe($0)) }.count
-    // 16 bits a key: about 0.15 %; 0.3 % would mean the blocks or bits are chosen badly.
-    #expect(falsePositives < 150, "\(falsePositives) of 50,000 absent keys reported")
+    // 24 bits a key: about 0.02 %; 0.05 % would mean the blocks or bits are chosen badly.
+    #expect(falsePositives < 25, "\(falsePositives) of 50,000 absent keys reported")
   }
 
   /// Keys of one epoch differ in their low bits only (small consecutive numbers here): the
@@ -33,14 +33,14 @@ import Testing
     var filter = KeyFilter(capacity: 20_000)
     for key in Int64(0)..<20_000 { filter.insert(KeyFilter.probe(key)) }
     let falsePositives = (Int64(1_000_000)..<1_020_000).filter { filter.mayContain(KeyFilter.probe($0)) }.count
-    #expect(falsePositives < 60, "\(falsePositives) of 20,000 absent keys reported")
+    #expect(falsePositives < 10, "\(falsePositives) of 20,000 absent keys reported")
   }
 
   @Test func readsBackWhatItWrote() throws {
     var filter = KeyFilter(capacity: 1_000)
     for key in Self.keys(1_000, seed: 3) { filter.insert(KeyFilter.probe(key)) }
     let bytes = filter.bytes
-    #expect(bytes.count == 2_016)  // 63 blocks of 32 bytes for 16,000 bits
+    #expect(bytes.count == 3_008)  // 94 blocks of 32 bytes for 24,000 bits
     #expect(try #require(KeyFilter(bytes: bytes)) == filter)
     #expect(KeyFilter(bytes: bytes)?.bytes == bytes)
   }

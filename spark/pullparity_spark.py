@@ -136,10 +136,26 @@ DAMAGED = ("{}: not valid gzip data, damaged near compressed byte {} ({}): the l
            "damage was read")
 TRAILING = ("{}: the bytes from compressed byte {} on are not gzip data (garbage after the end of the gzip "
             "stream): every line before them was read, they were not")
+UTF16 = "{}: the file is UTF-16 ({}), not UTF-8: nothing was read from it (convert it with `iconv -f UTF-16 -t UTF-8`)"
 
 
-class GzipDamage(Exception):
-    """A local gzip input that cannot be read to its end; the message is ingest's."""
+def utf16_byte_order(head):
+    """"little-endian" or "big-endian" when the bytes start with a UTF-16 byte order mark or look
+    like ASCII in UTF-16 (a NUL after or before each character), as ingest's LineReader decides."""
+    if head.startswith(b"\xff\xfe"):
+        return "little-endian"
+    if head.startswith(b"\xfe\xff"):
+        return "big-endian"
+    if len(head) >= 4 and head[0] and not head[1] and head[2] and not head[3]:
+        return "little-endian"
+    if len(head) >= 4 and not head[0] and head[1] and not head[2] and head[3]:
+        return "big-endian"
+    return None
+
+
+class UnreadInput(Exception):
+    """A local input that cannot be read to its end (damaged or cut gzip, UTF-16); the message
+    is ingest's."""
 
 
 def gzip_pairs(path, name):
@@ -149,22 +165,24 @@ def gzip_pairs(path, name):
     ingest keeps the complete lines before it and goes on with the other inputs."""
     try:
         with open(path, "rb") as handle:
-            yield from split_lines(inflated(handle, name))
-    except GzipDamage as damage:
+            yield from split_lines(inflated(handle, name), name)
+    except UnreadInput as damage:
         yield DAMAGE, str(damage)
 
 
-def split_lines(chunks):
+def split_lines(chunks, name):
     """(offset, line) of every `\\n`-ended line of the byte chunks, and of the last one without
     its `\\n` when the chunks end cleanly. When they raise, the partial line is dropped, as
     ingest's LineReader drops it. A UTF-8 byte order mark is skipped, so the first offset is 3,
-    as in ingest."""
+    and bytes that start like UTF-16 are refused (UnreadInput), as in ingest."""
     offset, partial, first = 0, [], True
     for chunk in chunks:
         if first and chunk:
             first = False
             if chunk.startswith(UTF8_BOM):
                 offset, chunk = 3, chunk[3:]
+            elif utf16_byte_order(chunk):
+                raise UnreadInput(UTF16.format(name, utf16_byte_order(chunk)))
         start, end = 0, chunk.find(b"\n")
         while end >= 0:
             line = b"".join(partial + [chunk[start:end]]) if partial else chunk[start:end]
@@ -181,7 +199,7 @@ def inflated(handle, name):
     """The decompressed bytes of a gzip file, as ingest's GzipByteSource gives them: member
     after member (a concatenation of gzip files is one gzip file), a file that does not start
     with the gzip magic as it is. On damage, a cut, or bytes after a member that start no other
-    one, every byte inflated before the problem is yielded, then GzipDamage is raised."""
+    one, every byte inflated before the problem is yielded, then UnreadInput is raised."""
     data = handle.read(GZIP_READ)
     if not data.startswith(GZIP_MAGIC):
         while data:
@@ -194,7 +212,7 @@ def inflated(handle, name):
         if len(data) < 2:
             data += handle.read(GZIP_READ)
         if data and not data.startswith(GZIP_MAGIC):
-            raise GzipDamage(TRAILING.format(name, consumed))
+            raise UnreadInput(TRAILING.format(name, consumed))
 
 
 def inflate_member(handle, name, data, consumed):
@@ -212,7 +230,7 @@ def inflate_member(handle, name, data, consumed):
             state, earlier, inflated_before = replay
             yield before_damage(state, earlier + data)[produced - inflated_before:]
             near = consumed + len(data) - len(inflater.unconsumed_tail)
-            raise GzipDamage(DAMAGED.format(name, near, zlib_reason(error))) from None
+            raise UnreadInput(DAMAGED.format(name, near, zlib_reason(error))) from None
         replay, produced = before, produced + len(out)
         if out:
             yield out
@@ -247,8 +265,8 @@ def cut(handle, name, start, end, produced):
     if not produced:
         handle.seek(start)
         if gzip_header_length(handle.read(end - start)) is None:
-            return GzipDamage(DAMAGED.format(name, end, "the input ends inside a gzip header"))
-    return GzipDamage(TRUNCATED.format(name))
+            return UnreadInput(DAMAGED.format(name, end, "the input ends inside a gzip header"))
+    return UnreadInput(TRUNCATED.format(name))
 
 
 def gzip_header_length(head):
@@ -393,10 +411,25 @@ def read_inputs(sc, names, cwd):
 def input_rdd(sc, name, cwd):
     """(offset, line) pairs of one input. A local `.gz` file is one partition (gzip cannot be
     split: Hadoop makes one too) that the job inflates itself (gzip_pairs), so that damage ends
-    only that input; the rest is read by Hadoop's TextInputFormat."""
-    if name.endswith(".gz") and "://" not in name:
-        path = os.path.join(cwd, name)
+    only that input; the rest is read by Hadoop's TextInputFormat. A local file is first looked
+    at as ingest looks at it: UTF-16 is not read (its error is the only pair), and after a UTF-8
+    byte order mark, which Hadoop skips, the first line is at offset 3."""
+    if "://" in name:
+        return hadoop_lines(sc, name)
+    path = os.path.join(cwd, name)
+    if name.endswith(".gz"):
         return sc.parallelize([path], 1).flatMap(lambda local: gzip_pairs(local, name))
+    with open(path, "rb") as handle:
+        head = handle.read(4)
+    if utf16_byte_order(head):
+        return sc.parallelize([(DAMAGE, UTF16.format(name, utf16_byte_order(head)))], 1)
+    lines = hadoop_lines(sc, name)
+    if head.startswith(UTF8_BOM):
+        return lines.map(lambda pair: (3, pair[1]) if pair[0] == 0 else pair)
+    return lines
+
+
+def hadoop_lines(sc, name):
     return sc.newAPIHadoopFile(
         hadoop_input(name), "org.apache.hadoop.mapreduce.lib.input.TextInputFormat",
         "org.apache.hadoop.io.LongWritable", "org.apache.hadoop.io.Text",

@@ -28,6 +28,8 @@ package struct RunLoader {
       try database.write { db in
         try LoadTarget.requireEmpty(db)
         let tx = try IngestTransaction(db)
+        // Every input is a source, as in ingest, even one nothing was read from (UTF-16).
+        for name in summary.sources { _ = try tx.sourceID(named: name) }
         var writer = LoadWriter(tx: tx, runID: runID)
         try TableFiles(directory: directory, table: "events").forEachRow(EventTableRow.self) { try writer.store($0) }
         try writer.closeSpan()

@@ -126,6 +126,11 @@ def write_damaged_gzip_logs(folder):
     (folder / "c-cut.jsonl.gz").write_bytes(padel[:len(padel) * 3 // 5])
     (folder / "d-good.jsonl.gz").write_bytes(
         gzip.compress(open(os.path.join(sample, "phlock-ios.jsonl"), "rb").read(), mtime=0))
+    # What ingest looks at before reading: a UTF-8 byte order mark (skipped), UTF-16 (refused).
+    second = open(os.path.join(sample, "padel-ios-2.jsonl"), "rb").read()
+    (folder / "e-bom.jsonl").write_bytes(b"\xef\xbb\xbf" + second)
+    (folder / "f-utf16.jsonl").write_bytes(second[:2000].decode("utf-8").encode("utf-16"))
+    (folder / "g-utf16.jsonl.gz").write_bytes(gzip.compress(second[:2000].decode("utf-8").encode("utf-16-be")))
     return {name: len(gzip.decompress(data).splitlines())
             for name, data in (("logs/b-damaged.jsonl.gz", whole), ("logs/c-cut.jsonl.gz", padel))}
 
@@ -133,19 +138,28 @@ def write_damaged_gzip_logs(folder):
 def test_a_damaged_or_cut_gzip_input_ends_only_itself(spark, binary, tmp_path):
     """Hadoop's gzip reader fails the whole job on a damaged or cut `.gz`; the job reads local
     gzip inputs itself, and, as ingest, keeps the complete lines before the damage, reads the
-    other inputs, and names the damaged ones in the run summary, which load reports with exit 2."""
+    other inputs, and names the damaged ones in the run summary, which load reports with exit 2.
+    UTF-16 inputs, plain or gzip, are named the same way and not read; after a UTF-8 byte order
+    mark the first line is at byte 3, as in ingest."""
     whole_lines = write_damaged_gzip_logs(tmp_path / "logs")
     errors = []
     expected = ingest(binary, str(tmp_path), ["logs"], str(tmp_path / "ingest.sqlite"), errors)
     assert errors[0].startswith("logs/b-damaged.jsonl.gz: not valid gzip data, damaged near compressed byte ")
     assert errors[1].startswith("logs/c-cut.jsonl.gz: the gzip stream is truncated")
+    assert errors[2:] == [
+        "logs/f-utf16.jsonl: the file is UTF-16 (little-endian), not UTF-8: nothing was read from it "
+        "(convert it with `iconv -f UTF-16 -t UTF-8`)",
+        "logs/g-utf16.jsonl.gz: the file is UTF-16 (big-endian), not UTF-8: nothing was read from it "
+        "(convert it with `iconv -f UTF-16 -t UTF-8`)"]
     _, _, db = run_and_load(spark, binary, str(tmp_path), ["logs"], str(tmp_path / "spark"), errors)
     got = dump(db)
     assert_same(expected, got)
     last_line = {}
     for event in got["events"]:
         last_line[event[8]] = max(last_line.get(event[8], 0), event[9])
-    assert set(last_line) == {"logs/a-bad-lines.jsonl", *whole_lines, "logs/d-good.jsonl.gz"}
+    assert set(last_line) == {"logs/a-bad-lines.jsonl", *whole_lines, "logs/d-good.jsonl.gz", "logs/e-bom.jsonl"}
+    first_offsets = [event[10] for event in got["events"] if event[8] == "logs/e-bom.jsonl" and event[9] == 1]
+    assert first_offsets == [3]
     for name, lines in whole_lines.items():
         assert 100 < last_line[name] < lines, f"{name}: the lines before the damage, not after"
 

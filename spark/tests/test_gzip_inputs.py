@@ -68,7 +68,7 @@ def inflated_whole(data):
     chunks = []
     try:
         chunks.extend(pullparity_spark.inflated(io.BytesIO(data), "x.jsonl.gz"))
-    except pullparity_spark.GzipDamage as damage:
+    except pullparity_spark.UnreadInput as damage:
         return b"".join(chunks), str(damage)
     return b"".join(chunks), None
 

@@ -139,7 +139,7 @@ package final class IngestTransaction {
       // A copy in a closed epoch (a re-sent event): the group goes one by one, in order.
       if try findInClosedEpochs(event(row), hash: idKeys[row], epochs) != nil {
         return try idKeys.enumerated().map { row, key in
-          let outcome = try store(event(row), idKey: key)
+          let outcome = try store(event(row), idKey: key, lookFirst: lookFirst)
           return (outcome, outcome == .stored ? lastEventPK : nil)
         }
       }

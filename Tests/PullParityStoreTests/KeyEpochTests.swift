@@ -17,11 +17,12 @@ import Testing
   static func raw(_ id: String) -> String { #"{"event_id":"\#(id)"}"# }
 
   /// One transaction: stores each (id, raw) one by one; returns the outcomes.
+  /// `epochs`: the run's, kept across its transactions; nil, new ones.
   func transaction(
-    _ database: PullParityDatabase, _ puts: [(String, String)], lookFirst: Bool = false
+    _ database: PullParityDatabase, _ puts: [(String, String)], lookFirst: Bool = false, epochs: KeyEpochs? = nil
   ) throws -> [EventStoreOutcome] {
     try database.write { db in
-      let tx = try IngestTransaction(db, keyEpochs: KeyEpochs(capacity: Self.capacity))
+      let tx = try IngestTransaction(db, keyEpochs: epochs ?? KeyEpochs(capacity: Self.capacity))
       let source = try tx.sourceID(named: "test.jsonl")
       return try puts.map { id, raw in
         try IngestTransactionTests().store(
@@ -77,6 +78,26 @@ import Testing
     expected["r7"] = Self.key("r7", epoch: 2)
     expected["r8"] = Self.key("r8", epoch: 3)
     #expect(try keys(database) == expected)
+  }
+
+  /// Two runs writing one file by turns (two processes, each with the filters it read): each
+  /// transaction sees the epochs the other closed, and neither stores an id twice.
+  @Test func runsThatTakeTurnsSeeEachOthersEpochs() throws {
+    let dir = try TemporaryDirectory()
+    let database = try PullParityDatabase(path: dir.path("turns.sqlite"))
+    let (a, b) = (KeyEpochs(capacity: Self.capacity), KeyEpochs(capacity: Self.capacity))
+    let first = ["r1", "r2", "r3"].map { ($0, Self.raw($0)) }
+    #expect(try transaction(database, first, epochs: a) == [.stored, .stored, .stored])
+    // B's first transaction closes epoch 1; A, whose filters predate it, must look there.
+    #expect(try transaction(database, [("r4", Self.raw("r4"))], epochs: b) == [.stored])
+    #expect(
+      try transaction(database, [("r1", Self.raw("r1")), ("r5", Self.raw("r5"))], epochs: a) == [.duplicate, .stored])
+    #expect(try transaction(database, [("r6", Self.raw("r6"))], epochs: a) == [.stored])
+    // Epoch 2 is full (r4, r5, r6): B closes it and finds r5 and r2 in the closed epochs.
+    #expect(
+      try transaction(database, [("r5", "changed"), ("r2", Self.raw("r2"))], epochs: b) == [.conflict, .duplicate])
+    #expect(try filters(database) == ["1:3", "2:3"])
+    #expect(try keys(database)["r6"] == Self.key("r6", epoch: 2))
   }
 
   /// Stores a group of eight (ids, raws) with the given keys in one transaction.

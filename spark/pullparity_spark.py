@@ -181,8 +181,8 @@ def split_lines(chunks, name):
             first = False
             if chunk.startswith(UTF8_BOM):
                 offset, chunk = 3, chunk[3:]
-            elif utf16_byte_order(chunk):
-                raise UnreadInput(UTF16.format(name, utf16_byte_order(chunk)))
+            elif byte_order := utf16_byte_order(chunk):
+                raise UnreadInput(UTF16.format(name, byte_order))
         start, end = 0, chunk.find(b"\n")
         while end >= 0:
             line = b"".join(partial + [chunk[start:end]]) if partial else chunk[start:end]
@@ -421,8 +421,8 @@ def input_rdd(sc, name, cwd):
         return sc.parallelize([path], 1).flatMap(lambda local: gzip_pairs(local, name))
     with open(path, "rb") as handle:
         head = handle.read(4)
-    if utf16_byte_order(head):
-        return sc.parallelize([(DAMAGE, UTF16.format(name, utf16_byte_order(head)))], 1)
+    if byte_order := utf16_byte_order(head):
+        return sc.parallelize([(DAMAGE, UTF16.format(name, byte_order))], 1)
     lines = hadoop_lines(sc, name)
     if head.startswith(UTF8_BOM):
         return lines.map(lambda pair: (3, pair[1]) if pair[0] == 0 else pair)

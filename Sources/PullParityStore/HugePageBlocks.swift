@@ -11,16 +11,16 @@
 /// walks two page tables. Transparent huge pages, where the kernel grants them (Linux's
 /// `madvise` mode, the default on Debian), cover the same memory with a few entries.
 final class HugePageBlocks {
-  let count: Int
   let base: UnsafeMutablePointer<SIMD8<UInt32>>
 
   private static let hugePage = 2 << 20
 
   init(count: Int) {
-    self.count = count
     let bytes = max(count, 1) * MemoryLayout<SIMD8<UInt32>>.stride
+    // Less than a huge page (a new matrix, small epochs in tests) needs only a cache line.
+    let alignment = bytes >= Self.hugePage ? Self.hugePage : 64
     var memory: UnsafeMutableRawPointer?
-    guard posix_memalign(&memory, Self.hugePage, bytes) == 0, let memory else {
+    guard posix_memalign(&memory, alignment, bytes) == 0, let memory else {
       fatalError("out of memory for \(bytes) bytes of key filters")
     }
     #if canImport(Glibc)

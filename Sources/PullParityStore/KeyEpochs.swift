@@ -51,7 +51,7 @@ package final class KeyEpochs {
     // Filters of one size are checked together; only an epoch overfilled by a huge transaction
     // gets one sized for what it holds.
     let size = count <= capacity + capacity / 4 ? capacity : count
-    add([(open, try Self.close(db, epoch: open, filterCapacity: size))])
+    add([(open, try Self.close(db, epoch: open, keys: count, filterCapacity: size))])
     open += 1
   }
 
@@ -110,17 +110,15 @@ package final class KeyEpochs {
   }
 
   private static func count(_ db: Database, epoch: Int64) throws -> Int {
-    try Int.fetchOne(db, sql: countSQL, arguments: [key(0, in: epoch), key(lowMask, in: epoch)]) ?? 0
+    let sql = "SELECT count(*) FROM events WHERE id_hash BETWEEN ? AND ?"
+    return try Int.fetchOne(db, sql: sql, arguments: [key(0, in: epoch), key(lowMask, in: epoch)]) ?? 0
   }
-
-  private static let countSQL = "SELECT count(*) FROM events WHERE id_hash BETWEEN ? AND ?"
 
   /// Builds the filter of `epoch` from its keys in the index, and stores it. Epochs closed
   /// with one capacity get filters of one size, which `KeyFilterMatrix` checks together.
-  private static func close(_ db: Database, epoch: Int64, filterCapacity: Int) throws -> KeyFilter {
-    try fill(db, epoch: epoch, from: key(0, in: epoch), through: key(lowMask, in: epoch), capacity: filterCapacity) {
-      $0 & lowMask
-    }
+  private static func close(_ db: Database, epoch: Int64, keys: Int, filterCapacity: Int) throws -> KeyFilter {
+    let (first, last) = (key(0, in: epoch), key(lowMask, in: epoch))
+    return try fill(db, epoch: epoch, from: first, through: last, keys: keys, capacity: filterCapacity) { $0 & lowMask }
   }
 
   /// The schema version that introduced key epochs: applying it fills epoch 0.
@@ -128,19 +126,19 @@ package final class KeyEpochs {
 
   /// Fills epoch 0's filter with every key stored (schema version 7's migration).
   static func fillEpochZero(_ db: Database) throws {
-    _ = try fill(db, epoch: 0, from: .min, through: .max, capacity: nil) { $0 }
+    let keys = try Int.fetchOne(db, sql: "SELECT count(*) FROM events") ?? 0
+    _ = try fill(db, epoch: 0, from: .min, through: .max, keys: keys, capacity: keys) { $0 }
   }
 
-  /// The filter of the keys stored in `first...last`, as `probed` turns them into what a
-  /// lookup probes, saved as `epoch`'s; none is saved when there are no keys. `capacity`:
-  /// the filter's size in keys; nil, as many as there are.
+  /// The filter of the `keys` keys stored in `first...last`, as `probed` turns them into what a
+  /// lookup probes, saved as `epoch`'s; none is saved when there are no keys. `capacity`: the
+  /// filter's size in keys.
   private static func fill(
-    _ db: Database, epoch: Int64, from first: Int64, through last: Int64, capacity: Int?,
+    _ db: Database, epoch: Int64, from first: Int64, through last: Int64, keys: Int, capacity: Int,
     probed: (Int64) -> Int64
   ) throws -> KeyFilter {
-    let count = try Int.fetchOne(db, sql: countSQL, arguments: [first, last]) ?? 0
-    var filter = KeyFilter(capacity: capacity ?? count)
-    guard count > 0 else { return filter }
+    var filter = KeyFilter(capacity: capacity)
+    guard keys > 0 else { return filter }
     let select = try RawStatement(db, "SELECT id_hash FROM events WHERE id_hash BETWEEN ? AND ? ORDER BY id_hash")
     select.bind(1, first)
     select.bind(2, last)
@@ -148,7 +146,7 @@ package final class KeyEpochs {
     try select.forEachRow("reading the keys of key epoch \(epoch)") {
       filter.insert(KeyFilter.probe(probed($0.int64(column))))
     }
-    try save(filter, keys: count, epoch: epoch, db)
+    try save(filter, keys: keys, epoch: epoch, db)
     return filter
   }
 

@@ -242,7 +242,8 @@ if [ "$HISTORY" -gt 0 ]; then
     # gen reuses a file with the right line count: yesterday's must go first.
     if [ "$d" = 0 ] && [ "$EVENTS" = 1000000 ]; then f=$LOG; else f=$HDAY; rm -f "$f"; gen "$f" 1000000 $((d + 1)) "$d"; fi
     say "== history: day $((d + 1)) of $HISTORY into $HDB"
-    timed "$DIR/history-ingest.out" "$PP" ingest --db "$HDB" --quiet "$f"
+    # Each day's output (with its per-stage times) is kept, to compare the first days with the last.
+    timed "$DIR/history-ingest-$((d + 1)).out" "$PP" ingest --db "$HDB" --quiet "${STATS[@]}" "$f"
     printf '%d\t%s\n' $((d + 1)) "$WALL" >>"$DIR/history.tsv"
   done
   rm -f "$HDAY"

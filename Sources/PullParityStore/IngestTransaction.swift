@@ -71,9 +71,22 @@ package final class IngestTransaction {
   /// id is first looked up in the closed key epochs whose filters may hold it.
   package func store(_ event: EventFields, idKey: Int64, lookFirst: Bool = false) throws -> EventStoreOutcome {
     guard !EventKey.isTimeOrdered(event.eventID) else { return try store(event, from: idKey, lookFirst: lookFirst) }
+    let outcome = try storeRandom(event, idKey: idKey, lookFirst: lookFirst)
+    if outcome == .stored { try keyEpochs.stored(1, db) }
+    return outcome
+  }
+
+  /// `store` for an id that is not a UUIDv7, leaving the open epoch's count to the caller.
+  private func storeRandom(_ event: EventFields, idKey: Int64, lookFirst: Bool) throws -> EventStoreOutcome {
     let epochs = try randomKeyEpochs()
     if let earlier = try findInClosedEpochs(event, hash: idKey, epochs) { return earlier }
     return try store(event, from: epochs.openKey(idKey), lookFirst: lookFirst)
+  }
+
+  /// `store` without counting in the open epoch: a group counts its rows once, at its end.
+  private func storeUncounted(_ event: EventFields, idKey: Int64, lookFirst: Bool = false) throws -> EventStoreOutcome {
+    guard !EventKey.isTimeOrdered(event.eventID) else { return try store(event, from: idKey, lookFirst: lookFirst) }
+    return try storeRandom(event, idKey: idKey, lookFirst: lookFirst)
   }
 
   /// Stores `event` at the first free key from `key` on, unless its id is on the way there.
@@ -131,6 +144,16 @@ package final class IngestTransaction {
   package func storeGroup(
     _ event: (Int) -> EventFields, idKeys: [Int64], lookFirst: Bool
   ) throws -> [(outcome: EventStoreOutcome, pk: Int64?)] {
+    let results = try storeGroupUncounted(event, idKeys: idKeys, lookFirst: lookFirst)
+    // The open epoch closes after the group, if it filled: every key of the group was placed in it.
+    let random = results.indices.count { results[$0].outcome == .stored && !EventKey.isTimeOrdered(event($0).eventID) }
+    if random > 0 { try keyEpochs.stored(random, db) }
+    return results
+  }
+
+  private func storeGroupUncounted(
+    _ event: (Int) -> EventFields, idKeys: [Int64], lookFirst: Bool
+  ) throws -> [(outcome: EventStoreOutcome, pk: Int64?)] {
     // A statement's parameters are numbered from 1; row r's are 13r+1 ... 13r+13.
     precondition(idKeys.count == Self.groupSize)
     var slots = idKeys
@@ -139,7 +162,7 @@ package final class IngestTransaction {
       // A copy in a closed epoch (a re-sent event): the group goes one by one, in order.
       if try findInClosedEpochs(event(row), hash: idKeys[row], epochs) != nil {
         return try idKeys.enumerated().map { row, key in
-          let outcome = try store(event(row), idKey: key, lookFirst: lookFirst)
+          let outcome = try storeUncounted(event(row), idKey: key, lookFirst: lookFirst)
           return (outcome, outcome == .stored ? lastEventPK : nil)
         }
       }
@@ -186,7 +209,7 @@ package final class IngestTransaction {
     return try results.enumerated().map { row, result in
       if let result { return result }
       // Not stored, or its key is another id's: the one-by-one path inserts or probes on.
-      let outcome = try store(event(row), idKey: idKeys[row])
+      let outcome = try storeUncounted(event(row), idKey: idKeys[row])
       return (outcome, outcome == .stored ? lastEventPK : nil)
     }
   }

@@ -12,11 +12,13 @@ internal import GRDB
 /// (`event_key_filters`); a new id is looked up in it only when the filter may hold it.
 ///
 /// Epoch 0 is the keys stored before schema version 7, wherever they lie, each at its id's
-/// full hash. An epoch closes at the start of the first transaction that finds it holding
-/// `capacity` keys, so an epoch holds at most `capacity` plus one transaction's random ids.
+/// full hash. An epoch closes as soon as it holds `capacity` keys, inside the transaction that
+/// filled it (`stored`), so the region new keys land in never outgrows `capacity` plus one
+/// group of inserts, whatever the size of a transaction.
 ///
 /// One value serves every transaction of a run: each refreshes it (`refresh`), which reads
-/// only the filters of epochs closed since.
+/// only the filters of epochs closed since and counts the open epoch's keys again, since
+/// another run may have written between two of this run's transactions.
 package final class KeyEpochs {
   /// Keys per epoch: their index pages (about 50 MiB) stay within the writer's page cache,
   /// and 100M random ids make 50 epochs, each one filter to check per new id.
@@ -25,6 +27,8 @@ package final class KeyEpochs {
   let capacity: Int
   /// The epoch new keys go into.
   private(set) var open: Int64 = 1
+  /// Keys in the open epoch: counted by `refresh`, then added to by `stored`.
+  private var openKeys = 0
   /// Epoch 0's filter, when the file had keys before schema version 7.
   private var epochZero: KeyFilter?
   /// The closed epochs' filters, by size (one size unless `capacity` changed).
@@ -42,17 +46,27 @@ package final class KeyEpochs {
     let stored = try Int64.fetchAll(db, sql: "SELECT epoch FROM event_key_filters ORDER BY epoch")
     if !loaded.isSubset(of: stored) { forget() }  // a transaction that closed one rolled back
     add(try stored.filter { !loaded.contains($0) }.map { ($0, try Self.filter(of: $0, db)) })
-    open = (stored.last ?? 0) + 1
-    guard open < Self.epochLimit else {
+    try begin(epoch: (stored.last ?? 0) + 1, db)
+  }
+
+  /// Counts `count` random ids just stored in the open epoch, and closes it when that fills it.
+  func stored(_ count: Int, _ db: Database) throws {
+    openKeys += count
+    guard openKeys >= capacity else { return }
+    // Filters of one size are checked together; only an epoch that was overfilled (by another
+    // run with a larger capacity) gets one sized for what it holds.
+    let size = openKeys <= capacity + capacity / 4 ? capacity : openKeys
+    add([(open, try Self.close(db, epoch: open, filterCapacity: size))])
+    try begin(epoch: open + 1, db)
+  }
+
+  /// Makes `epoch` the open one, closing it at once when it is already full.
+  private func begin(epoch: Int64, _ db: Database) throws {
+    guard epoch < Self.epochLimit else {
       throw StoreError(context: "keying a random event id", message: "all \(Self.epochLimit - 1) key epochs are used")
     }
-    let count = try Self.count(db, epoch: open)
-    guard count >= capacity else { return }
-    // Filters of one size are checked together; only an epoch overfilled by a huge transaction
-    // gets one sized for what it holds.
-    let size = count <= capacity + capacity / 4 ? capacity : count
-    add([(open, try Self.close(db, epoch: open, keys: count, filterCapacity: size))])
-    open += 1
+    (open, openKeys) = (epoch, try Self.count(db, epoch: epoch))
+    try stored(0, db)
   }
 
   /// The key to look for `hash` at first in the open epoch.
@@ -116,9 +130,9 @@ package final class KeyEpochs {
 
   /// Builds the filter of `epoch` from its keys in the index, and stores it. Epochs closed
   /// with one capacity get filters of one size, which `KeyFilterMatrix` checks together.
-  private static func close(_ db: Database, epoch: Int64, keys: Int, filterCapacity: Int) throws -> KeyFilter {
+  private static func close(_ db: Database, epoch: Int64, filterCapacity: Int) throws -> KeyFilter {
     let (first, last) = (key(0, in: epoch), key(lowMask, in: epoch))
-    return try fill(db, epoch: epoch, from: first, through: last, keys: keys, capacity: filterCapacity) { $0 & lowMask }
+    return try fill(db, epoch: epoch, from: first, through: last, capacity: filterCapacity) { $0 & lowMask }
   }
 
   /// The schema version that introduced key epochs: applying it fills epoch 0.
@@ -127,26 +141,27 @@ package final class KeyEpochs {
   /// Fills epoch 0's filter with every key stored (schema version 7's migration).
   static func fillEpochZero(_ db: Database) throws {
     let keys = try Int.fetchOne(db, sql: "SELECT count(*) FROM events") ?? 0
-    _ = try fill(db, epoch: 0, from: .min, through: .max, keys: keys, capacity: keys) { $0 }
+    _ = try fill(db, epoch: 0, from: .min, through: .max, capacity: keys) { $0 }
   }
 
-  /// The filter of the `keys` keys stored in `first...last`, as `probed` turns them into what a
-  /// lookup probes, saved as `epoch`'s; none is saved when there are no keys. `capacity`: the
-  /// filter's size in keys.
+  /// The filter of the keys stored in `first...last`, as `probed` turns them into what a
+  /// lookup probes, saved as `epoch`'s with their count; none is saved when there are no keys.
+  /// `capacity`: the filter's size in keys.
   private static func fill(
-    _ db: Database, epoch: Int64, from first: Int64, through last: Int64, keys: Int, capacity: Int,
+    _ db: Database, epoch: Int64, from first: Int64, through last: Int64, capacity: Int,
     probed: (Int64) -> Int64
   ) throws -> KeyFilter {
     var filter = KeyFilter(capacity: capacity)
-    guard keys > 0 else { return filter }
     let select = try RawStatement(db, "SELECT id_hash FROM events WHERE id_hash BETWEEN ? AND ? ORDER BY id_hash")
     select.bind(1, first)
     select.bind(2, last)
     let column = select.column("id_hash")
+    var keys = 0
     try select.forEachRow("reading the keys of key epoch \(epoch)") {
       filter.insert(KeyFilter.probe(probed($0.int64(column))))
+      keys += 1
     }
-    try save(filter, keys: keys, epoch: epoch, db)
+    if keys > 0 { try save(filter, keys: keys, epoch: epoch, db) }
     return filter
   }
 

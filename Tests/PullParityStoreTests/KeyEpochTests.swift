@@ -3,9 +3,10 @@ import PullParityStore
 import PullParityTestSupport
 import Testing
 
-/// Random ids are keyed in the open key epoch; a full epoch closes (its keys go into a filter)
-/// at the next transaction, and an id stored in any epoch is still found: as a duplicate with
-/// the same bytes, a conflict with others. Epochs of 3 keys here, so that a few ids fill them.
+/// Random ids are keyed in the open key epoch; an epoch closes (its keys go into a filter) as
+/// soon as it is full, in the transaction that filled it, and an id stored in any epoch is
+/// still found: as a duplicate with the same bytes, a conflict with others. Epochs of 3 keys
+/// here, so that a few ids fill them.
 @Suite struct KeyEpochTests {
   static let capacity = 3
 
@@ -54,50 +55,55 @@ import Testing
     let database = try PullParityDatabase(path: dir.path("epochs.sqlite"))
     let first = ["r1", "r2", "r3", "r4"].map { ($0, Self.raw($0)) }
     #expect(try transaction(database, first, lookFirst: lookFirst) == [.stored, .stored, .stored, .stored])
-    // An epoch closes only at the start of a transaction: all four are in epoch 1.
-    #expect(try keys(database) == Dictionary(uniqueKeysWithValues: first.map { ($0.0, Self.key($0.0, epoch: 1)) }))
-    #expect(try filters(database) == [])
+    // r3 filled epoch 1, which closed at once: r4 went into epoch 2.
+    var expected = ["r1": Self.key("r1", epoch: 1), "r2": Self.key("r2", epoch: 1), "r3": Self.key("r3", epoch: 1)]
+    expected["r4"] = Self.key("r4", epoch: 2)
+    #expect(try keys(database) == expected)
+    #expect(try filters(database) == ["1:3"])
 
     let v7 = EventKeyTests.v7(EventKeyTests.millis, 1)
     let second = [("r1", Self.raw("r1")), ("r2", "other bytes"), ("r5", Self.raw("r5")), (v7, Self.raw(v7))]
     #expect(try transaction(database, second, lookFirst: lookFirst) == [.duplicate, .conflict, .stored, .stored])
-    #expect(try filters(database) == ["1:4"])
-    var expected = try keys(database)
-    #expect(expected["r5"] == Self.key("r5", epoch: 2))
-    #expect(expected[v7] == EventKey.of(v7))  // a UUIDv7 keeps its time key
+    #expect(try filters(database) == ["1:3"])
+    expected["r5"] = Self.key("r5", epoch: 2)
+    expected[v7] = EventKey.of(v7)  // a UUIDv7 keeps its time key, and does not count in an epoch
+    #expect(try keys(database) == expected)
 
-    // Epoch 2 holds one key: still open, found there.
+    // r6 fills epoch 2 (r4, r5, r6); r5 is then found in it, closed, and r7 opens epoch 3.
     let third = [("r6", Self.raw("r6")), ("r5", Self.raw("r5")), ("r7", Self.raw("r7"))]
     #expect(try transaction(database, third, lookFirst: lookFirst) == [.stored, .duplicate, .stored])
-    #expect(try filters(database) == ["1:4"])
+    #expect(try filters(database) == ["1:3", "2:3"])
 
     let fourth = [("r3", Self.raw("r3")), ("r6", Self.raw("r6")), ("r8", Self.raw("r8")), ("r7", "changed")]
     #expect(try transaction(database, fourth, lookFirst: lookFirst) == [.duplicate, .duplicate, .stored, .conflict])
-    #expect(try filters(database) == ["1:4", "2:3"])
+    #expect(try filters(database) == ["1:3", "2:3"])
     expected["r6"] = Self.key("r6", epoch: 2)
-    expected["r7"] = Self.key("r7", epoch: 2)
+    expected["r7"] = Self.key("r7", epoch: 3)
     expected["r8"] = Self.key("r8", epoch: 3)
     #expect(try keys(database) == expected)
   }
 
   /// Two runs writing one file by turns (two processes, each with the filters it read): each
-  /// transaction sees the epochs the other closed, and neither stores an id twice.
+  /// transaction sees the epochs the other closed and counts the keys the other added to the
+  /// open one, and neither stores an id twice.
   @Test func runsThatTakeTurnsSeeEachOthersEpochs() throws {
     let dir = try TemporaryDirectory()
     let database = try PullParityDatabase(path: dir.path("turns.sqlite"))
     let (a, b) = (KeyEpochs(capacity: Self.capacity), KeyEpochs(capacity: Self.capacity))
-    let first = ["r1", "r2", "r3"].map { ($0, Self.raw($0)) }
-    #expect(try transaction(database, first, epochs: a) == [.stored, .stored, .stored])
-    // B's first transaction closes epoch 1; A, whose filters predate it, must look there.
-    #expect(try transaction(database, [("r4", Self.raw("r4"))], epochs: b) == [.stored])
+    let first = ["r1", "r2"].map { ($0, Self.raw($0)) }
+    #expect(try transaction(database, first, epochs: a) == [.stored, .stored])
+    // B's r3 fills epoch 1 and B closes it; A, whose filters predate that, must look there.
+    #expect(try transaction(database, [("r3", Self.raw("r3"))], epochs: b) == [.stored])
+    #expect(try filters(database) == ["1:3"])
     #expect(
-      try transaction(database, [("r1", Self.raw("r1")), ("r5", Self.raw("r5"))], epochs: a) == [.duplicate, .stored])
-    #expect(try transaction(database, [("r6", Self.raw("r6"))], epochs: a) == [.stored])
-    // Epoch 2 is full (r4, r5, r6): B closes it and finds r5 and r2 in the closed epochs.
-    #expect(
-      try transaction(database, [("r5", "changed"), ("r2", Self.raw("r2"))], epochs: b) == [.conflict, .duplicate])
+      try transaction(database, [("r1", Self.raw("r1")), ("r4", Self.raw("r4"))], epochs: a) == [.duplicate, .stored])
+    #expect(try transaction(database, [("r5", Self.raw("r5"))], epochs: a) == [.stored])
+    // B counts the two keys A put into epoch 2: its r6 fills it, and B closes it.
+    let last = [("r6", Self.raw("r6")), ("r5", "changed"), ("r2", Self.raw("r2"))]
+    #expect(try transaction(database, last, epochs: b) == [.stored, .conflict, .duplicate])
     #expect(try filters(database) == ["1:3", "2:3"])
     #expect(try keys(database)["r6"] == Self.key("r6", epoch: 2))
+    #expect(try keys(database)["r4"] == Self.key("r4", epoch: 2))
   }
 
   /// Stores a group of eight (ids, raws) with the given keys in one transaction.
@@ -112,7 +118,7 @@ import Testing
   }
 
   /// A group with copies of ids of a closed epoch goes one by one; the new ids of it land in
-  /// the open epoch.
+  /// the open epoch, which closes after the group when the group filled it.
   @Test func aGroupFindsCopiesInClosedEpochs() throws {
     let dir = try TemporaryDirectory()
     let database = try PullParityDatabase(path: dir.path("group.sqlite"))
@@ -124,7 +130,8 @@ import Testing
     ]
     let results = try group(database, rows, keys: rows.map { EventKey.of($0.0) })
     #expect(results.map(\.outcome) == [.stored, .duplicate, .stored, .conflict, .stored, .stored, .stored, .stored])
-    #expect(try filters(database) == ["1:3"])
+    // Six keys in an epoch of three: its filter is sized for what it holds.
+    #expect(try filters(database) == ["1:3", "2:6"])
     let keys = try keys(database)
     for (id, _) in rows where id.hasPrefix("n") { #expect(keys[id] == Self.key(id, epoch: 2), "\(id)") }
     for (result, row) in zip(results, rows) where result.pk != nil {

@@ -21,10 +21,11 @@ public import PullParityCore
 /// | `closeSession()` | no event: judges what the current session still owes |
 ///
 /// Each event is stamped with a time-ordered `event_id` (UUIDv7), the `session_id`, `ts` (epoch
-/// ms with fraction, from ``RecorderClock``), a `seq` counting from 0 within the session, and
-/// the app's identity, then written as one JSON line to the ``EventSink``. ``behaviour`` gives
-/// the app the profile's numbers to build its gesture with, and `onFinding` hears every
-/// finding of the Core state machine the moment the event that decides it is recorded.
+/// ms with fraction, from ``RecorderClock``, re-anchored to wall time only when a session opens),
+/// a `seq` counting from 0 within the session, and the app's identity, then written as one JSON
+/// line to the ``EventSink``. ``behaviour`` gives the app the profile's numbers to build its
+/// gesture with, and `onFinding` hears every finding of the Core state machine the moment the
+/// event that decides it is recorded.
 ///
 /// The rest of the module: ``PullToRefreshBehaviour`` (the profile's numbers as constants),
 /// ``hold(atLeast:clock:isolation:_:)`` (the minimum visible time), the sinks ``FileEventSink``
@@ -41,7 +42,6 @@ public final class PullParityRecorder: Sendable {
   public let behaviour: PullToRefreshBehaviour
   private let identity: Identity
   private let sink: any EventSink
-  private let clock: any RecorderClock
   private let onFinding: (@Sendable (LiveFinding) -> Void)?
   private let state: Locked<MutableState>
 
@@ -56,6 +56,9 @@ public final class PullParityRecorder: Sendable {
 
   private struct MutableState {
     var tracker: SessionTracker
+    /// Re-anchored when a session opens (``RecorderClock/reanchored()``), so this recorder's
+    /// sessions are never moved by another's.
+    var clock: any RecorderClock
     var screen: String?
     var empty: Bool?
   }
@@ -78,9 +81,8 @@ public final class PullParityRecorder: Sendable {
       platform: platform, app: app, profile: profile, appVersion: appVersion, osVersion: osVersion,
       device: device)
     self.sink = sink
-    self.clock = clock
     self.onFinding = onFinding
-    state = Locked(MutableState(tracker: SessionTracker(profile: resolved, ids: ids), screen: screen))
+    state = Locked(MutableState(tracker: SessionTracker(profile: resolved, ids: ids), clock: clock, screen: screen))
   }
 
   /// The screen stamped on the next events (`HomeView`, `feed`).
@@ -122,7 +124,8 @@ public final class PullParityRecorder: Sendable {
   public func record(_ payload: EventPayload) {
     let findings = state.withLock { state in
       // The clock is read under the lock so that `ts` and `seq` agree on the order.
-      let timestamp = clock.epochMilliseconds()
+      if state.tracker.opensSession(with: payload) { state.clock = state.clock.reanchored() }
+      let timestamp = state.clock.epochMilliseconds()
       let stamp = state.tracker.stamp(payload, at: timestamp)
       let event = Event(
         eventID: stamp.eventID, sessionID: stamp.sessionID, timestamp: timestamp, seq: stamp.seq,

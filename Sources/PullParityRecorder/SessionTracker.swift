@@ -33,7 +33,7 @@ struct SessionTracker {
   ) -> (sessionID: String, seq: Int, eventID: String, closing: [LiveFinding]) {
     var closing: [LiveFinding] = []
     var session: OpenSession
-    if let open = current, !Self.opensSession(payload, after: open.state.phase) {
+    if let open = current, !opensSession(with: payload) {
       session = open
     } else {
       closing = close()
@@ -43,6 +43,13 @@ struct SessionTracker {
     session.nextSeq += 1
     current = session
     return (session.id, seq, ids.nextID(at: timestamp), closing)
+  }
+
+  /// Whether `payload` opens a session rather than joining the current one: read before the
+  /// clock, which re-anchors only at a session's start.
+  func opensSession(with payload: EventPayload) -> Bool {
+    guard let open = current else { return true }
+    return Self.opensSession(payload, after: open.state.phase)
   }
 
   /// Applies an event stamped by `stamp` and returns what it raised; when it ends the session,

@@ -175,6 +175,120 @@ import Testing
     #expect(abs(readings[0] - Date().timeIntervalSince1970 * 1000) < 1_000)
   }
 
+  /// A recorder on the system clock, its wall time and monotonic time moved by the test: both
+  /// together as time passes, `wall` alone when the system clock is set or the device sleeps.
+  static func recorder(wall: ManualClock, monotonic: ManualClock, lines: Collected<String>) -> PullParityRecorder {
+    let clock = SystemRecorderClock(
+      wallMilliseconds: { wall.epochMilliseconds() }, monotonicMilliseconds: { monotonic.elapsedMs })
+    return PullParityRecorder(app: "padel", sink: lines.sink, clock: clock, ids: UUIDv7Generator.seeded())
+  }
+
+  static func pass(_ duration: Duration, _ clocks: ManualClock...) {
+    for clock in clocks { clock.advance(by: duration) }
+  }
+
+  /// The clock re-anchors when a session opens, and only when wall time moved more than 1,000 ms
+  /// from the anchor: a step either way is followed by the next session, a slew is not.
+  @Test(arguments: [
+    (3_600_000.0, true), (-3_600_000, true), (1_001, true), (-1_001, true), (1_000, false), (-1_000, false),
+    (999, false), (-999, false), (0, false),
+  ])
+  func theNextSessionFollowsWallTimeOnceItMovedMoreThanASecond(jump: Double, followed: Bool) {
+    let (wall, monotonic, lines) = (ManualClock(), ManualClock(origin: 0), Collected<String>())
+    let recorder = Self.recorder(wall: wall, monotonic: monotonic, lines: lines)
+    recorder.pullStart()
+    Self.pass(.milliseconds(100), wall, monotonic)
+    recorder.cancel()
+    wall.advance(by: .milliseconds(jump))
+    Self.pass(.milliseconds(2_000), wall, monotonic)
+    recorder.pullStart()
+    Self.pass(.milliseconds(50), wall, monotonic)
+    recorder.cancel()
+
+    let events = Self.decode(lines.all)
+    let start = wall.origin
+    let moved = followed ? jump : 0
+    #expect(events.map(\.timestamp) == [start, start + 100, start + 2_100 + moved, start + 2_150 + moved])
+    #expect(Set(events.map(\.sessionID)).count == 2)
+  }
+
+  /// A wall clock set mid-gesture changes nothing in that session, not even an event that joins
+  /// it after the indicator hid: its durations stay monotonic. The next session follows.
+  @Test func aJumpInsideASessionWaitsForTheNextSession() {
+    let (wall, monotonic, lines) = (ManualClock(), ManualClock(origin: 0), Collected<String>())
+    let recorder = Self.recorder(wall: wall, monotonic: monotonic, lines: lines)
+    recorder.refreshStart(trigger: .programmatic)
+    Self.pass(.milliseconds(100), wall, monotonic)
+    recorder.indicatorShown()
+    wall.advance(by: .seconds(3_600))
+    Self.pass(.milliseconds(1_500), wall, monotonic)
+    recorder.loadComplete(ok: false)
+    recorder.indicatorHidden()
+    wall.advance(by: .seconds(-7_200))
+    Self.pass(.milliseconds(100), wall, monotonic)
+    recorder.errorShown(message: "offline")
+    Self.pass(.milliseconds(100), wall, monotonic)
+    recorder.refreshStart(trigger: .programmatic)
+
+    let events = Self.decode(lines.all)
+    let start = wall.origin
+    #expect(
+      events.map(\.timestamp) == [start, start + 100, start + 1_600, start + 1_600, start + 1_700, start - 3_598_200])
+    #expect(events.map(\.seq) == [0, 1, 2, 3, 4, 0])
+    #expect(Set(events.prefix(5).map(\.sessionID)).count == 1 && events[5].sessionID != events[0].sessionID)
+  }
+
+  /// A session that follows wall time back gets earlier `ts` than the one before, but its ids
+  /// still sort after that session's: the generator keeps its last millisecond and counts on.
+  @Test func aStepBackBetweenSessionsKeepsTheIdsUniqueAndInOrder() {
+    let (wall, monotonic, lines) = (ManualClock(), ManualClock(origin: 0), Collected<String>())
+    let recorder = Self.recorder(wall: wall, monotonic: monotonic, lines: lines)
+    for _ in 0..<2 {
+      recorder.pullStart()
+      Self.pass(.milliseconds(100), wall, monotonic)
+      recorder.pullMove(distance: 10)
+      recorder.cancel()
+      wall.advance(by: .seconds(-3_600))
+      Self.pass(.milliseconds(1_000), wall, monotonic)
+    }
+    recorder.pullStart()
+
+    let events = Self.decode(lines.all)
+    let start = wall.origin
+    let hour = 3_600_000.0
+    #expect(
+      events.map(\.timestamp) == [
+        start, start + 100, start + 100, start + 1_100 - hour, start + 1_200 - hour, start + 1_200 - hour,
+        start + 2_200 - 2 * hour,
+      ])
+    // In the order made: each session's id just before its first event's.
+    var made: [String] = []
+    for event in events {
+      if !made.contains(event.sessionID) { made.append(event.sessionID) }
+      made.append(event.eventID)
+    }
+    #expect(made.count == 10 && Set(made).count == 10)
+    #expect(made == made.sorted())
+    let last = UInt64(start) + 100
+    #expect(made.map(UUIDv7GeneratorTests.milliseconds) == [last - 100, last - 100] + Array(repeating: last, count: 8))
+  }
+
+  /// Wall time drifting a little every session is caught up with once the drift since the last
+  /// anchor, not since the last session, passes 1,000 ms.
+  @Test func smallDriftsAddUpUntilTheyPassTheThreshold() {
+    let (wall, monotonic, lines) = (ManualClock(), ManualClock(origin: 0), Collected<String>())
+    let recorder = Self.recorder(wall: wall, monotonic: monotonic, lines: lines)
+    for _ in 0..<4 {
+      recorder.pullStart()
+      wall.advance(by: .milliseconds(600))
+      Self.pass(.milliseconds(10_000), wall, monotonic)
+    }
+
+    let start = wall.origin
+    #expect(
+      Self.decode(lines.all).map(\.timestamp) == [start, start + 10_000, start + 21_200, start + 31_200])
+  }
+
   @Test func theBehaviourIsTheProfilesNumbers() {
     let padel = PullToRefreshBehaviour(profileNamed: "padel")
     #expect(padel.armThreshold == 24)

@@ -40,8 +40,15 @@ export interface RecorderOptions {
   sink: EventSink | ((line: string) => void);
   /** Hears what went wrong; nothing is ever thrown into the app. */
   onError?: (error: unknown) => void;
-  /** Epoch ms; `performance.timeOrigin + performance.now()` unless given. */
+  /** Epoch ms, used as it is (never re-anchored); given, `wallNow` and `monotonicNow` are unused. */
   now?: () => number;
+  /**
+   * Epoch ms (`Date.now()` unless given): `ts` is anchored to it when the recorder is made, and
+   * again when a session opens if it moved more than 1000 ms from `monotonicNow` + the anchor.
+   */
+  wallNow?: () => number;
+  /** Ms from any origin, never stepping back (`performance.now()` unless given): `ts` within a session. */
+  monotonicNow?: () => number;
   /** Fills the array with random bytes; `crypto.getRandomValues` unless given. */
   random?: (bytes: Uint8Array) => Uint8Array;
 }

@@ -17,8 +17,10 @@
  *   empty?: boolean, osVersion?: string, device?: string, arming?: Arming,
  *   sink: EventSink | ((line: string) => void),
  *   onError?: (error: unknown) => void,
- *   now?: () => number, random?: (bytes: Uint8Array) => Uint8Array
- * }} RecorderOptions
+ *   now?: () => number, wallNow?: () => number, monotonicNow?: () => number,
+ *   random?: (bytes: Uint8Array) => Uint8Array
+ * }} RecorderOptions `now` (epoch ms) is used as it is; without it `ts` is `monotonicNow`
+ *   (`performance.now()`) anchored to `wallNow` (`Date.now()`) as AnchoredClock says
  */
 
 /** Where a session is, as far as it decides when the next one starts (the Core's phases). */
@@ -306,6 +308,41 @@ function utf8Length(text) {
   return bytes;
 }
 
+/**
+ * How far (ms) wall time must have moved from the anchor for a new session to follow it, as in the
+ * Swift recorder's `SystemRecorderClock`. Below it, following wall time would only let a
+ * back-to-back session start before the last one ended (a slew of a few ms) and move the anchor on
+ * `Date.now()`'s whole (or coarsened) milliseconds; no UTC day or session order worth fixing is
+ * wrong by less than a second. Above it are the drifts that matter: a clock stepped or set by hand,
+ * a machine that slept while `performance.now()` stood still.
+ */
+const REANCHOR_THRESHOLD_MS = 1000;
+
+/**
+ * Epoch ms for `ts`: wall time advanced by a monotonic clock, so that a clock set mid-gesture never
+ * corrupts a session's durations, anchored to wall time again when a session opens (`reanchor`)
+ * if the wall-minus-monotonic offset moved by more than `REANCHOR_THRESHOLD_MS`, so that a tab open
+ * for days still stamps its sessions on the right day.
+ */
+class AnchoredClock {
+  /** @param {() => number} wallNow epoch ms @param {() => number} monotonicNow ms from any origin */
+  constructor(wallNow, monotonicNow) {
+    this.wallNow = wallNow;
+    this.monotonicNow = monotonicNow;
+    this.offset = wallNow() - monotonicNow();
+  }
+
+  now() {
+    return this.offset + this.monotonicNow();
+  }
+
+  /** Called only when a session opens, before its first `ts` is read. */
+  reanchor() {
+    const offset = this.wallNow() - this.monotonicNow();
+    if (Math.abs(offset - this.offset) > REANCHOR_THRESHOLD_MS) this.offset = offset;
+  }
+}
+
 /** Wraps a callback as a sink: it gets every line as it is recorded. */
 class CallbackEventSink {
   /** @param {(line: string) => void} callback */
@@ -321,9 +358,10 @@ class CallbackEventSink {
 
 /**
  * Records a page's pull-to-refresh, one method per moment of the gesture, and writes each event
- * as one JSON line to the sink. Stamps `event_id` (UUIDv7), `session_id`, `ts`
- * (`performance.timeOrigin + performance.now()`: epoch ms, sub-millisecond, monotonic), `seq`
- * (from 0 per session), `platform`, `app`, `app_version`, `screen` and `empty`.
+ * as one JSON line to the sink. Stamps `event_id` (UUIDv7), `session_id`, `ts` (epoch ms,
+ * sub-millisecond: `performance.now()`, monotonic within a session, anchored to `Date.now()` again
+ * when a session opens and wall time moved more than a second), `seq` (from 0 per session),
+ * `platform`, `app`, `app_version`, `screen` and `empty`.
  *
  * Sessions split where the pipeline splits them: `pullStart` always opens one; `refreshStart`
  * and `scrollToTop` open one when the last has ended (indicator hidden, pull cancelled or released
@@ -346,7 +384,8 @@ export class PullParityRecorder {
     this.empty = options.empty;
     this.onError = options.onError ?? ((error) => console.warn('PullParity recorder:', error));
     this.sink = typeof options.sink === 'function' ? new CallbackEventSink(options.sink) : options.sink;
-    this.now = options.now ?? (() => performance.timeOrigin + performance.now());
+    this.clock = options.now ? { now: options.now, reanchor() {} } : new AnchoredClock(
+      options.wallNow ?? (() => Date.now()), options.monotonicNow ?? (() => performance.now()));
     this.ids = new UUIDv7Generator(options.random);
     this.arming = options.arming;
     /** @type {{id: string, nextSeq: number, phase: string} | undefined} */
@@ -414,10 +453,10 @@ export class PullParityRecorder {
    */
   record(type, payload = {}) {
     try {
-      const ts = this.now();
-      if (!this.session || opensSession(type, payload, this.session.phase)) {
-        this.session = { id: this.ids.next(ts), nextSeq: 0, phase: Phase.idle };
-      }
+      const opens = !this.session || opensSession(type, payload, this.session.phase);
+      if (opens) this.clock.reanchor();
+      const ts = this.clock.now();
+      if (opens) this.session = { id: this.ids.next(ts), nextSeq: 0, phase: Phase.idle };
       const seq = this.session.nextSeq++;
       this.session.phase = nextPhase(this.session.phase, type, payload, this.arming);
       this.sink.write(this.line(type, payload, ts, seq));

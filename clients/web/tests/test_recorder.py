@@ -133,6 +133,96 @@ def test_ids_are_uuidv7_in_the_order_they_were_made(run_js):
     assert ids[0].startswith("00000000-03e8-7")
 
 
+# The Swift recorder's clock tests, step for step: `pass` moves wall and monotonic time together,
+# `jump` moves wall time alone (the clock was set, or the machine slept while `performance.now()`
+# stood still); any other step is a recorder call.
+CLOCK_SCRIPT = """
+  const [steps] = arguments;
+  const lines = [];
+  let wall = 1794800000000, monotonic = 0;
+  const recorder = new m.PullParityRecorder({ app: 'padel', sink: (line) => lines.push(line),
+    wallNow: () => wall, monotonicNow: () => monotonic });
+  for (const [step, ...args] of steps) {
+    if (step === 'pass') { wall += args[0]; monotonic += args[0]; }
+    else if (step === 'jump') wall += args[0];
+    else recorder[step](...args);
+  }
+  return lines.map((line) => JSON.parse(line));
+"""
+START = 1794800000000
+HOUR = 3600000
+
+
+@pytest.mark.parametrize(
+    ("jump", "followed"),
+    [(HOUR, True), (-HOUR, True), (1001, True), (-1001, True), (1000, False), (-1000, False),
+     (999, False), (-999, False), (0, False)])
+def test_the_next_session_follows_wall_time_once_it_moved_more_than_a_second(run_js, jump, followed):
+    events = run_js(CLOCK_SCRIPT, [
+        ["pullStart"], ["pass", 100], ["cancel"], ["jump", jump], ["pass", 2000],
+        ["pullStart"], ["pass", 50], ["cancel"]])
+    moved = jump if followed else 0
+    assert [e["ts"] for e in events] == [START, START + 100, START + 2100 + moved, START + 2150 + moved]
+    assert len({e["session_id"] for e in events}) == 2
+
+
+def test_a_jump_inside_a_session_waits_for_the_next_session(run_js):
+    # Not even an event that joins the session after the indicator hid follows the jump.
+    events = run_js(CLOCK_SCRIPT, [
+        ["refreshStart", "programmatic"], ["pass", 100], ["indicatorShown"], ["jump", HOUR],
+        ["pass", 1500], ["loadComplete", False], ["indicatorHidden"], ["jump", -2 * HOUR], ["pass", 100],
+        ["errorShown", "offline"], ["pass", 100], ["refreshStart", "programmatic"]])
+    assert [e["ts"] for e in events] == [START, START + 100, START + 1600, START + 1600, START + 1700,
+                                         START + 1800 - HOUR]
+    assert [e["seq"] for e in events] == [0, 1, 2, 3, 4, 0]
+    assert len({e["session_id"] for e in events[:5]}) == 1 and events[5]["session_id"] != events[0]["session_id"]
+
+
+def test_a_step_back_between_sessions_keeps_the_ids_unique_and_in_order(run_js):
+    session = [["pullStart"], ["pass", 100], ["pullMove", 10], ["cancel"], ["jump", -HOUR], ["pass", 1000]]
+    events = run_js(CLOCK_SCRIPT, session + session + [["pullStart"]])
+    assert [e["ts"] for e in events] == [
+        START, START + 100, START + 100, START + 1100 - HOUR, START + 1200 - HOUR, START + 1200 - HOUR,
+        START + 2200 - 2 * HOUR]
+    made = []  # in the order made: each session's id just before its first event's
+    for event in events:
+        if event["session_id"] not in made:
+            made.append(event["session_id"])
+        made.append(event["event_id"])
+    assert len(set(made)) == len(made) == 10
+    assert made == sorted(made)
+    # The generator keeps its last millisecond and counts on rather than go back with the clock.
+    last = START + 100
+    assert [int(uuid.replace("-", "")[:12], 16) for uuid in made] == [last - 100] * 2 + [last] * 8
+
+
+def test_small_drifts_add_up_until_they_pass_the_threshold(run_js):
+    events = run_js(CLOCK_SCRIPT, [["pullStart"], ["jump", 600], ["pass", 10000]] * 4)
+    assert [e["ts"] for e in events] == [START, START + 10000, START + 21200, START + 31200]
+
+
+def test_the_clocks_given_or_not(run_js):
+    result = run_js("""
+      const stamps = (options) => {
+        const lines = [];
+        const recorder = new m.PullParityRecorder({ app: 'padel', sink: (l) => lines.push(l), ...options });
+        recorder.pullStart(); recorder.pullMove(10); recorder.pullStart();
+        return lines.map((line) => JSON.parse(line).ts);
+      };
+      let t = 5000;
+      const given = stamps({ now: () => (t += 10), wallNow: () => 1e12, monotonicNow: () => 0 });
+      const before = Date.now();
+      const system = stamps({});
+      return { given, system, before, after: Date.now() };
+    """)
+    # `now` is used as it is: the wall and monotonic clocks given beside it are never read.
+    assert result["given"] == [5010, 5020, 5030]
+    # Without clocks, wall time (Date.now() is whole ms, so the anchor may be up to 1 ms early).
+    system = result["system"]
+    assert system == sorted(system)
+    assert result["before"] - 1 <= system[0] and system[-1] <= result["after"] + 1
+
+
 def test_nothing_the_recorder_does_throws_into_the_app(run_js):
     errors = run_js("""
       const errors = [];

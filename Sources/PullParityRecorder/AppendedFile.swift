@@ -46,21 +46,16 @@ struct AppendedFile {
     guard fsync(descriptor) == 0 else { throw .system(.sync, path: path) }
   }
 
-  /// The file's size now, lines appended by other processes included.
-  func size() throws(FileSinkError) -> Int {
-    var status = stat()
-    guard fstat(descriptor, &status) == 0 else { throw .system(.rotate, path: path) }
-    return Int(status.st_size)
-  }
-
-  /// Whether `path` still names this file: not once it was rotated (by another process sharing
-  /// it, too), moved or deleted. The file cannot be replaced by one with its inode while this
-  /// descriptor keeps it alive.
-  func isStillAtPath() -> Bool {
+  /// The file's size now, lines appended by other processes included, and whether `path`
+  /// still names it: not once it was rotated (by another process sharing it, too), moved or
+  /// deleted. The file cannot be replaced by one with its inode while this descriptor keeps it
+  /// alive.
+  func status() -> (size: Int, isAtPath: Bool) {
     var open = stat()
     var named = stat()
-    guard fstat(descriptor, &open) == 0, stat(path, &named) == 0 else { return false }
-    return open.st_dev == named.st_dev && open.st_ino == named.st_ino
+    guard fstat(descriptor, &open) == 0 else { return (0, false) }
+    let isAtPath = stat(path, &named) == 0 && open.st_dev == named.st_dev && open.st_ino == named.st_ino
+    return (Int(open.st_size), isAtPath)
   }
 
   /// Waits for the file's advisory lock: rotations of one file, by any process, take turns.

@@ -103,25 +103,34 @@ public final class FileEventSink: EventSink {
     }
   }
 
-  /// The file the next line of `count` bytes goes to: the open one, unless rotation moved the
-  /// path on to a new file. A rotation that fails leaves the line to the full file.
+  /// The file the next line of `count` bytes goes to: the open one, unless the path names
+  /// another file now or rotation moves it on. A rotation that fails leaves the line to the
+  /// full file.
   private func fileForLine(of count: Int, _ state: inout State) throws(FileSinkError) -> AppendedFile {
-    if rotator != nil, let open = state.file, !open.isStillAtPath() { leaveFile(&state) }
-    let file: AppendedFile
-    if let open = state.file { file = open } else { file = try AppendedFile(appendingTo: path) }
-    state.file = file
+    var file = try openFile(&state)
     guard let rotator else { return file }
+    var status = file.status()
+    if !status.isAtPath {
+      leaveFile(&state)
+      file = try openFile(&state)
+      status = file.status()
+    }
     do throws(FileSinkError) {
-      guard try rotator.rotateIfFull(file, adding: count) else { return file }
+      guard try rotator.rotateIfFull(file, size: status.size, adding: count) else { return file }
       state.report(state.outages.succeeded(.rotate))
     } catch {
       state.report(state.outages.failed(error))
-      guard !file.isStillAtPath() else { return file }
+      guard !file.status().isAtPath else { return file }
     }
     leaveFile(&state)
-    let next = try AppendedFile(appendingTo: path)
-    state.file = next
-    return next
+    return try openFile(&state)
+  }
+
+  private func openFile(_ state: inout State) throws(FileSinkError) -> AppendedFile {
+    if let file = state.file { return file }
+    let file = try AppendedFile(appendingTo: path)
+    state.file = file
+    return file
   }
 
   /// Closes a file the path no longer names, synced first if the sink syncs on its own. A line

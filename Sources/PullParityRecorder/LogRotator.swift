@@ -41,15 +41,14 @@ struct LogRotator {
     return directory + prefix + String(repeating: "0", count: max(0, 8 - digits.count)) + digits + suffix
   }
 
-  /// Rotates `file` if `count` more bytes would take it past the bound (an empty file is never
-  /// rotated: the line is too long for any file). Returns whether the path may no longer name
-  /// `file`: rotated here, or meanwhile by another process.
-  func rotateIfFull(_ file: AppendedFile, adding count: Int) throws(FileSinkError) -> Bool {
-    let size = try file.size()
+  /// Rotates `file`, `size` bytes long, if `count` more bytes would take it past the bound (an
+  /// empty file is never rotated: the line is too long for any file). Returns whether the path
+  /// may no longer name `file`: rotated here, or meanwhile by another process.
+  func rotateIfFull(_ file: AppendedFile, size: Int, adding count: Int) throws(FileSinkError) -> Bool {
     guard size > 0, size > rotation.maxFileBytes - count else { return false }
     try file.lock()
     defer { file.unlock() }
-    guard file.isStillAtPath() else { return true }
+    guard file.status().isAtPath else { return true }
     let numbers = try rotatedNumbers()
     let next = (numbers.max() ?? 0) + 1
     guard rename(path, rotatedPath(next)) == 0 else { throw .system(.rotate, path: path) }

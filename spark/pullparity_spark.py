@@ -21,6 +21,8 @@ Steps (docs/distributed-formats.md has the formats):
 """
 
 import argparse
+import functools
+import io
 import json
 import os
 import re
@@ -100,18 +102,19 @@ def expand_inputs(paths):
 HADOOP_SPECIAL = re.compile(r"([\\{}\[\]*?,])")
 
 
-def hadoop_input(name):
+# A URI's scheme and authority (`hdfs://namenode:8020`, `file://`, `file:`), before its path.
+URI_START = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*:(//[^/]*)?")
+
+
+def hadoop_literal(uri):
     """The input path Hadoop reads as this one file. Hadoop takes an input path as a glob
-    (backslash, braces, brackets, `*` and `?` are special) within a comma-separated list, so a
-    local name has every special character escaped, and a part with a comma goes in braces (a
-    comma inside braces does not split the list). Other URIs are given as they are: their globs
-    are meant."""
-    uri = uri_of(name)
-    if "://" in name:
-        return uri
-    scheme, path = uri.split("://", 1)
-    parts = [HADOOP_SPECIAL.sub(r"\\\1", part) for part in path.split("/")]
-    return scheme + "://" + "/".join("{" + part + "}" if "," in part else part for part in parts)
+    (backslash, braces, brackets, `*` and `?` are special) within a comma-separated list, so
+    every special character of the path is escaped, and a part with a comma goes in braces (a
+    comma inside braces does not split the list). A URI given as an input is a glob meant as
+    one: uri_files expands it to the files it names, which are read through this."""
+    start = URI_START.match(uri).group(0)
+    parts = [HADOOP_SPECIAL.sub(r"\\\1", part) for part in uri[len(start):].split("/")]
+    return start + "/".join("{" + part + "}" if "," in part else part for part in parts)
 
 
 def uri_of(name, cwd=None):
@@ -158,13 +161,14 @@ class UnreadInput(Exception):
     is ingest's."""
 
 
-def gzip_pairs(path, name):
-    """(offset, line bytes) of a local `.gz` input, as Hadoop's TextInputFormat gives them for a
-    good file (offsets in decompressed bytes, split on `\\n` only), then, when it is damaged or
-    cut, (DAMAGE, message). Hadoop's gzip reader raises on damage and fails the whole job;
-    ingest keeps the complete lines before it and goes on with the other inputs."""
+def gzip_pairs(opener, name):
+    """(offset, line bytes) of a `.gz` input, as Hadoop's TextInputFormat gives them for a good
+    file (offsets in decompressed bytes, split on `\\n` only), then, when it is damaged or cut,
+    (DAMAGE, message). Hadoop's gzip reader raises on damage and fails the whole job; ingest
+    keeps the complete lines before it and goes on with the other inputs. `opener()` opens the
+    compressed bytes as a binary file (read and seek): a local file, or a URI's bytes."""
     try:
-        with open(path, "rb") as handle:
+        with opener() as handle:
             yield from split_lines(inflated(handle, name), name)
     except UnreadInput as damage:
         yield DAMAGE, str(damage)
@@ -409,29 +413,92 @@ def read_inputs(sc, names, cwd):
 
 
 def input_rdd(sc, name, cwd):
-    """(offset, line) pairs of one input. A local `.gz` file is one partition (gzip cannot be
-    split: Hadoop makes one too) that the job inflates itself (gzip_pairs), so that damage ends
-    only that input; the rest is read by Hadoop's TextInputFormat. A local file is first looked
-    at as ingest looks at it: UTF-16 is not read (its error is the only pair), and after a UTF-8
-    byte order mark, which Hadoop skips, the first line is at offset 3."""
-    if "://" in name:
-        return hadoop_lines(sc, name)
-    path = os.path.join(cwd, name)
-    if name.endswith(".gz"):
-        return sc.parallelize([path], 1).flatMap(lambda local: gzip_pairs(local, name))
-    with open(path, "rb") as handle:
-        head = handle.read(4)
+    """(offset, line) pairs of one input, each of its files read by file_rdd. A local name is
+    one file. A URI is looked up through Hadoop's FileSystem (any scheme Spark reads): a glob
+    or a directory is read file by file (uri_files), all under the name as given; an input's
+    error names the file when the name matched several."""
+    if "://" not in name:
+        return file_rdd(sc, name, os.path.join(cwd, name), True)
+    found = uri_files(sc, name)
+    rdds = [file_rdd(sc, name if len(found) == 1 else uri, uri, False) for uri in found]
+    return sc.union(rdds) if len(rdds) > 1 else rdds[0]
+
+
+def file_rdd(sc, name, location, local):
+    """(offset, line) pairs of one file (a local path, or a URI read through Hadoop), by
+    ingest's rules: a `.gz` file is inflated by the job (gzip_rdd); a file is first looked at as
+    ingest looks at it: UTF-16 is not read (its error is the only pair), and after a UTF-8 byte
+    order mark, which Hadoop skips, the first line is at offset 3; the rest is read by Hadoop's
+    TextInputFormat. `name` is the one errors give."""
+    hadoop_path = hadoop_literal(uri_of(location) if local else location)
+    if location.endswith(".gz"):
+        return gzip_rdd(sc, name, location if local else hadoop_path, local)
+    head = first_bytes(sc, location, local)
     if byte_order := utf16_byte_order(head):
         return sc.parallelize([(DAMAGE, UTF16.format(name, byte_order))], 1)
-    lines = hadoop_lines(sc, name)
+    lines = hadoop_lines(sc, hadoop_path)
     if head.startswith(UTF8_BOM):
         return lines.map(lambda pair: (3, pair[1]) if pair[0] == 0 else pair)
     return lines
 
 
-def hadoop_lines(sc, name):
+def gzip_rdd(sc, name, location, local):
+    """A gzip file as one partition (gzip cannot be split: Hadoop makes one too) that
+    gzip_pairs inflates, so that damage ends only this input. A local file is read as a stream.
+    A URI's bytes come whole from `binaryFiles`, since a Python worker cannot open Hadoop's
+    streams: while it is inflated, its executor holds the compressed file twice (the JVM's array
+    and Python's bytes), and a file of 2 GB or more compressed cannot be read (a Java array's
+    limit)."""
+    if local:
+        return sc.parallelize([location], 1).flatMap(
+            lambda path: gzip_pairs(functools.partial(open, path, "rb"), name))
+    return sc.binaryFiles(location, 1).flatMap(
+        lambda pair: gzip_pairs(functools.partial(io.BytesIO, pair[1]), name))
+
+
+def first_bytes(sc, location, local):
+    """The first 4 bytes of a file (fewer if it is shorter): what ingest looks at before it
+    reads. A URI's with one small read through Hadoop's FileSystem, on the driver."""
+    if local:
+        with open(location, "rb") as handle:
+            return handle.read(4)
+    fs, path = hadoop_fs(sc, location)
+    stream = fs.open(path)
+    try:
+        head = bytearray()
+        # One byte per call: py4j copies a byte[] argument, so read(byte[]) fills a copy.
+        while len(head) < 4 and (byte := stream.read()) >= 0:
+            head.append(byte)
+        return bytes(head)
+    finally:
+        stream.close()
+
+
+def uri_files(sc, name):
+    """The files a URI names, in name order, as Hadoop's FileInputFormat lists them: the glob
+    expanded, a directory's files (not its subdirectories), and never a name that starts with
+    `_` or `.` (Hadoop's markers, as `_SUCCESS`). Each as a URI, its glob characters meant
+    literally."""
+    fs, path = hadoop_fs(sc, name)
+    files = []
+    for match in fs.globStatus(path) or []:  # None: a name without a glob that does not exist
+        for status in fs.listStatus(match.getPath()) if match.isDirectory() else [match]:
+            if status.isFile() and not status.getPath().getName().startswith(("_", ".")):
+                files.append(status.getPath().toString())
+    if not files:
+        raise SystemExit(f"{name}: no file found (a name starting with '_' or '.' is not read)")
+    return sorted(files)
+
+
+def hadoop_fs(sc, uri):
+    """The Hadoop FileSystem of a URI (local, HDFS, S3…) and the URI as its Path."""
+    path = sc._jvm.org.apache.hadoop.fs.Path(uri)
+    return path.getFileSystem(sc._jsc.hadoopConfiguration()), path
+
+
+def hadoop_lines(sc, hadoop_path):
     return sc.newAPIHadoopFile(
-        hadoop_input(name), "org.apache.hadoop.mapreduce.lib.input.TextInputFormat",
+        hadoop_path, "org.apache.hadoop.mapreduce.lib.input.TextInputFormat",
         "org.apache.hadoop.io.LongWritable", "org.apache.hadoop.io.Text",
         conf={"textinputformat.record.delimiter": "\n"})
 
@@ -633,9 +700,7 @@ def run_job(spark, paths, out, binary, profiles=None, partitions=None):
 
 def write_text(spark, uri, text):
     """A small file next to the tables, through Hadoop's file system (local, HDFS, S3…)."""
-    jvm = spark.sparkContext._jvm
-    path = jvm.org.apache.hadoop.fs.Path(uri)
-    fs = path.getFileSystem(spark.sparkContext._jsc.hadoopConfiguration())
+    fs, path = hadoop_fs(spark.sparkContext, uri)
     stream = fs.create(path, True)
     try:
         stream.write(bytearray(text.encode("utf-8")))

@@ -183,6 +183,25 @@ def test_a_damaged_or_cut_gzip_input_ends_only_itself(spark, binary, tmp_path, g
         assert 100 < last_line[name(source)] < lines, f"{source}: the lines before the damage, not after"
 
 
+def test_a_folder_or_a_glob_given_as_a_uri_is_read_file_by_file(spark, tmp_path):
+    """A URI that names a folder or a glob is read file by file by the same rules (Hadoop's
+    hidden names and subfolders aside), under the name as given; an error names its file."""
+    import pullparity_spark
+    write_damaged_gzip_logs(tmp_path / "logs")
+    sc = spark.sparkContext
+    sc.addPyFile(os.path.abspath(pullparity_spark.__file__))  # as run_job does, for the workers
+    files = pullparity_spark.expand_inputs([str(tmp_path / "logs")])
+    _, _, _, lines_read, errors = pullparity_spark.read_inputs(sc, files, "/")
+    assert len(errors) == 4
+    (tmp_path / "logs" / "_SUCCESS").write_bytes(b"\x1f\x8b not read")
+    (tmp_path / "logs" / "sub").mkdir()
+    (tmp_path / "logs" / "sub" / "h.jsonl").write_bytes(b"not read\n")
+    for given in (f"file://{tmp_path}/logs", f"file://{tmp_path}/logs/*.jsonl*"):
+        _, sources, _, lines, named = pullparity_spark.read_inputs(sc, [given], "/")
+        assert set(sources) == {given}
+        assert (lines, named) == (lines_read, ["file:" + error for error in errors])
+
+
 def test_the_job_exits_2_naming_the_inputs_it_could_not_read_to_their_end(capsys):
     import pullparity_spark
     assert pullparity_spark.exit_status({"input_errors": []}) == 0

@@ -117,11 +117,6 @@ def hadoop_literal(uri):
     return start + "/".join("{" + part + "}" if "," in part else part for part in parts)
 
 
-def uri_of(name, cwd=None):
-    """Where a source is read from; names stay as given (relative to the driver's directory)."""
-    return name if "://" in name else "file://" + os.path.join(cwd or os.getcwd(), name)
-
-
 # ---------------------------------------------------------------------------------------------
 # Local gzip inputs: inflated here, so that damage ends only its input, as in ingest
 # ---------------------------------------------------------------------------------------------
@@ -345,29 +340,28 @@ def run_verb(argv, lines):
         raise RuntimeError(f"{' '.join(argv)} failed ({proc.returncode}): {stderr.strip()} {failure}")
 
 
-def exact_bytes(location, offset, text):
-    """The line's bytes. A local gzip input is read by the job, in bytes (gzip_pairs). Hadoop's
-    Text has replaced bytes that are not UTF-8 by U+FFFD; for a local file those lines are read
-    again from the source, so that ingest's invalid_utf8 rejection (and the raw bytes it keeps)
-    are reproduced."""
+def exact_bytes(path, offset, text):
+    """The line's bytes. A gzip input is read by the job, in bytes (gzip_pairs). Hadoop's Text
+    has replaced bytes that are not UTF-8 by U+FFFD; for a file on local disk (`path`, None for
+    other file systems) those lines are read again from it, so that ingest's invalid_utf8
+    rejection (and the raw bytes it keeps) are reproduced."""
     if isinstance(text, bytes):
         return text
-    if "\ufffd" not in text or not location.startswith("file://"):
+    if "\ufffd" not in text or path is None:
         return text.encode("utf-8")
-    with open(location[len("file://"):], "rb") as handle:
+    with open(path, "rb") as handle:
         handle.seek(offset)
         return handle.readline().rstrip(b"\n")
 
 
-def decode_partition(binary, sources, starts, cwd):
+def decode_partition(binary, origins, starts):
     """Partition index → its lines as `source TAB offset TAB line TAB raw`, through decode."""
     def run(index, pairs):
-        name, first_line = sources[index], starts[index]
-        location = uri_of(name, cwd)
+        (name, path), first_line = origins[index], starts[index]
 
         def tsv():
             for number, (offset, text) in enumerate(pairs, start=first_line):
-                raw = exact_bytes(location, offset, text)
+                raw = exact_bytes(path, offset, text)
                 if raw.endswith(b"\r"):
                     raw = raw[:-1]
                 yield f"{name}\t{offset}\t{number}\t".encode("utf-8") + raw + b"\n"
@@ -389,14 +383,17 @@ def derive_partition(binary, profiles):
 # ---------------------------------------------------------------------------------------------
 
 def read_inputs(sc, names, cwd):
-    """One RDD of (offset, line) per input, in name order; their union and, per partition of
-    the union, its source and first line number; the lines read, and the errors of the inputs
-    that could not be read to their end (in name order)."""
-    rdds, sources = [], []
+    """One RDD of (offset, line) per file of the inputs, in name order; their union and, per
+    partition of the union, its origin (the input's name, and its file's path when it is on
+    local disk) and first line number (the lines of an input's files are numbered on, as one
+    source's); the lines read, and the errors of the files that could not be read to their end
+    (in name order)."""
+    rdds, origins = [], []
     for name in names:
-        rdd = input_rdd(sc, name, cwd)
-        rdds.append(rdd)
-        sources.extend([name] * rdd.getNumPartitions())
+        for label, location, local in input_files(sc, name, cwd):
+            rdd = file_rdd(sc, label, location, local)
+            rdds.append(rdd)
+            origins.extend([(name, local_path(location, local))] * rdd.getNumPartitions())
     union = sc.union(rdds) if len(rdds) > 1 else rdds[0]
     counts, errors = {}, []
     for index, lines, error in union.mapPartitionsWithIndex(count_lines).collect():
@@ -404,24 +401,30 @@ def read_inputs(sc, names, cwd):
         if error:
             errors.append(error)
     starts, next_line = [], {}
-    for index, name in enumerate(sources):
+    for index, (name, _) in enumerate(origins):
         line = next_line.get(name, 1)
         starts.append(line)
         next_line[name] = line + counts.get(index, 0)
     lines = union.filter(lambda pair: pair[0] != DAMAGE)
-    return lines, sources, starts, sum(counts.values()), errors
+    return lines, origins, starts, sum(counts.values()), errors
 
 
-def input_rdd(sc, name, cwd):
-    """(offset, line) pairs of one input, each of its files read by file_rdd. A local name is
-    one file. A URI is looked up through Hadoop's FileSystem (any scheme Spark reads): a glob
-    or a directory is read file by file (uri_files), all under the name as given; an input's
-    error names the file when the name matched several."""
+def input_files(sc, name, cwd):
+    """The files of one input, each as (the name its error gives, where it is, whether that is
+    a local path). A local name is one file. A URI is looked up through Hadoop's FileSystem
+    (any scheme Spark reads): a glob or a directory gives its files (uri_files), and an error
+    names the file when the input has several."""
     if "://" not in name:
-        return file_rdd(sc, name, os.path.join(cwd, name), True)
+        return [(name, os.path.join(cwd, name), True)]
     found = uri_files(sc, name)
-    rdds = [file_rdd(sc, name if len(found) == 1 else uri, uri, False) for uri in found]
-    return sc.union(rdds) if len(rdds) > 1 else rdds[0]
+    return [(name if len(found) == 1 else uri, uri, False) for uri in found]
+
+
+def local_path(location, local):
+    """Where a file is on local disk, or None when it is on another file system."""
+    if local:
+        return location
+    return location[len("file:"):] if location.startswith("file:/") else None
 
 
 def file_rdd(sc, name, location, local):
@@ -430,7 +433,7 @@ def file_rdd(sc, name, location, local):
     ingest looks at it: UTF-16 is not read (its error is the only pair), and after a UTF-8 byte
     order mark, which Hadoop skips, the first line is at offset 3; the rest is read by Hadoop's
     TextInputFormat. `name` is the one errors give."""
-    hadoop_path = hadoop_literal(uri_of(location) if local else location)
+    hadoop_path = hadoop_literal("file://" + location if local else location)
     if location.endswith(".gz"):
         return gzip_rdd(sc, name, location if local else hadoop_path, local)
     head = first_bytes(sc, location, local)
@@ -624,9 +627,9 @@ def decode_inputs(spark, names, binary, laps):
     """Phases 1–2: the decoded lines as rows (persisted), the counts per kind, and the errors of
     the inputs that could not be read to their end."""
     from pyspark import StorageLevel
-    lines, sources, starts, lines_read, errors = read_inputs(spark.sparkContext, names, os.getcwd())
+    lines, origins, starts, lines_read, errors = read_inputs(spark.sparkContext, names, os.getcwd())
     laps.lap("read_and_number_s")
-    decoded_lines = lines.mapPartitionsWithIndex(decode_partition(binary, sources, starts, os.getcwd()))
+    decoded_lines = lines.mapPartitionsWithIndex(decode_partition(binary, origins, starts))
     decoded = spark.read.json(decoded_lines, schema=decoded_schema()).persist(StorageLevel.MEMORY_AND_DISK)
     kinds = {row["kind"]: row["count"] for row in decoded.groupBy("kind").count().collect()}
     kinds["lines"] = lines_read

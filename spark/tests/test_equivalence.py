@@ -197,8 +197,8 @@ def test_a_folder_or_a_glob_given_as_a_uri_is_read_file_by_file(spark, tmp_path)
     (tmp_path / "logs" / "sub").mkdir()
     (tmp_path / "logs" / "sub" / "h.jsonl").write_bytes(b"not read\n")
     for given in (f"file://{tmp_path}/logs", f"file://{tmp_path}/logs/*.jsonl*"):
-        _, sources, _, lines, named = pullparity_spark.read_inputs(sc, [given], "/")
-        assert set(sources) == {given}
+        _, origins, _, lines, named = pullparity_spark.read_inputs(sc, [given], "/")
+        assert origins == [(given, path) for path in files]
         assert (lines, named) == (lines_read, ["file:" + error for error in errors])
 
 

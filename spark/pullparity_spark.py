@@ -6,10 +6,11 @@ per partition through the binary's pipe verbs (`decode`, `derive`), with the sam
     pullparity load OUT --db parity.sqlite
 
 Steps (docs/distributed-formats.md has the formats):
-  1. read every input as (byte offset, line) pairs split only on `\\n` like ingest: local `.gz`
-     files inflated here, so that a damaged one keeps its lines before the damage and is named
-     in the summary as ingest names it, the rest with Hadoop's TextInputFormat; count lines per
-     partition to number them;
+  1. read every input as (byte offset, line) pairs split only on `\\n` like ingest, local or
+     through Hadoop's FileSystem (a URI: HDFS, S3, file://…): `.gz` files inflated here, so
+     that a damaged one keeps its lines before the damage and is named in the summary as ingest
+     names it, the rest with Hadoop's TextInputFormat, after a look at the first bytes for
+     UTF-16 and a UTF-8 byte order mark; count lines per partition to number them;
   2. pipe `source TAB offset TAB line TAB raw` to `pullparity decode`: one JSON line each;
   3. deduplicate by event_id BEFORE the session shuffle (the same id may carry two
      session_ids): the first version by (source, offset) is kept, like ingest; a later copy
@@ -118,7 +119,7 @@ def hadoop_literal(uri):
 
 
 # ---------------------------------------------------------------------------------------------
-# Local gzip inputs: inflated here, so that damage ends only its input, as in ingest
+# Gzip inputs: inflated here, so that damage ends only its input, as in ingest
 # ---------------------------------------------------------------------------------------------
 
 GZIP_MAGIC = b"\x1f\x8b"
@@ -152,7 +153,7 @@ def utf16_byte_order(head):
 
 
 class UnreadInput(Exception):
-    """A local input that cannot be read to its end (damaged or cut gzip, UTF-16); the message
+    """An input that cannot be read to its end (damaged or cut gzip, UTF-16); the message
     is ingest's."""
 
 
@@ -478,19 +479,26 @@ def first_bytes(sc, location, local):
 
 
 def uri_files(sc, name):
-    """The files a URI names, in name order, as Hadoop's FileInputFormat lists them: the glob
-    expanded, a directory's files (not its subdirectories), and never a name that starts with
-    `_` or `.` (Hadoop's markers, as `_SUCCESS`). Each as a URI, its glob characters meant
+    """The files a URI names, in name order: the glob expanded, a directory's files (not its
+    subdirectories), none that Hadoop hides. Each as a URI, its glob characters meant
     literally."""
     fs, path = hadoop_fs(sc, name)
     files = []
     for match in fs.globStatus(path) or []:  # None: a name without a glob that does not exist
+        if hadoop_hides(match):
+            continue
         for status in fs.listStatus(match.getPath()) if match.isDirectory() else [match]:
-            if status.isFile() and not status.getPath().getName().startswith(("_", ".")):
+            if status.isFile() and not hadoop_hides(status):
                 files.append(status.getPath().toString())
     if not files:
         raise SystemExit(f"{name}: no file found (a name starting with '_' or '.' is not read)")
     return sorted(files)
+
+
+def hadoop_hides(status):
+    """Hadoop's input formats skip a name that starts with `_` or `.`: its markers, as
+    `_SUCCESS`, and a job's `_temporary` folder."""
+    return status.getPath().getName().startswith(("_", "."))
 
 
 def hadoop_fs(sc, uri):

@@ -5,6 +5,7 @@ profiles, and the run's counts (session_ref aside: a join key handed out in firs
 import gzip
 import json
 import os
+import re
 import sqlite3
 import subprocess
 
@@ -194,12 +195,16 @@ def test_a_folder_or_a_glob_given_as_a_uri_is_read_file_by_file(spark, tmp_path)
     _, _, _, lines_read, errors = pullparity_spark.read_inputs(sc, files, "/")
     assert len(errors) == 4
     (tmp_path / "logs" / "_SUCCESS").write_bytes(b"\x1f\x8b not read")
-    (tmp_path / "logs" / "sub").mkdir()
-    (tmp_path / "logs" / "sub" / "h.jsonl").write_bytes(b"not read\n")
+    for folder in ("sub", "_temporary"):
+        (tmp_path / "logs" / folder).mkdir()
+        (tmp_path / "logs" / folder / "h.jsonl").write_bytes(b"not read\n")
     for given in (f"file://{tmp_path}/logs", f"file://{tmp_path}/logs/*.jsonl*"):
         _, origins, _, lines, named = pullparity_spark.read_inputs(sc, [given], "/")
         assert origins == [(given, path) for path in files]
         assert (lines, named) == (lines_read, ["file:" + error for error in errors])
+    for nothing in ("_SUCCESS", "_*", "nothing.jsonl", "*.ndjson"):
+        with pytest.raises(SystemExit, match=f"^file://{tmp_path}/logs/{re.escape(nothing)}: no file found "):
+            pullparity_spark.read_inputs(sc, [f"file://{tmp_path}/logs/{nothing}"], "/")
 
 
 def test_the_job_exits_2_naming_the_inputs_it_could_not_read_to_their_end(capsys):

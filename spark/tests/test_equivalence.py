@@ -184,9 +184,10 @@ def test_a_damaged_or_cut_gzip_input_ends_only_itself(spark, binary, tmp_path, g
         assert 100 < last_line[name(source)] < lines, f"{source}: the lines before the damage, not after"
 
 
-def test_a_folder_or_a_glob_given_as_a_uri_is_read_file_by_file(spark, tmp_path):
+def test_a_folder_or_a_glob_given_as_a_uri_is_read_file_by_file(spark, binary, tmp_path):
     """A URI that names a folder or a glob is read file by file by the same rules (Hadoop's
-    hidden names and subfolders aside), under the name as given; an error names its file."""
+    hidden names and subfolders aside), under the name as given; an error names its file; a
+    line that is not UTF-8 is read again from its own file, as ingest reads it."""
     import pullparity_spark
     write_damaged_gzip_logs(tmp_path / "logs")
     sc = spark.sparkContext
@@ -198,12 +199,17 @@ def test_a_folder_or_a_glob_given_as_a_uri_is_read_file_by_file(spark, tmp_path)
     for folder in ("sub", "_temporary"):
         (tmp_path / "logs" / folder).mkdir()
         (tmp_path / "logs" / folder / "h.jsonl").write_bytes(b"not read\n")
+    not_utf8 = open(os.path.join(REPO, "sample-events", "bad-lines.jsonl"), "rb").read().split(b"\n")[59]
     for given in (f"file://{tmp_path}/logs", f"file://{tmp_path}/logs/*.jsonl*"):
-        _, origins, _, lines, named = pullparity_spark.read_inputs(sc, [given], "/")
+        read, origins, starts, lines, named = pullparity_spark.read_inputs(sc, [given], "/")
         assert origins == [(given, path) for path in files]
         assert (lines, named) == (lines_read, ["file:" + error for error in errors])
+        decoded = [json.loads(row) for row in read.mapPartitionsWithIndex(
+            pullparity_spark.decode_partition(binary, origins, starts)).collect()]
+        assert [(row["source"], row["line"], row["raw_hex"]) for row in decoded if row["kind"] == "rejected"
+                and row["category"] == "invalid_utf8"] == [(given, 60, not_utf8.hex())]
     for nothing in ("_SUCCESS", "_*", "nothing.jsonl", "*.ndjson"):
-        with pytest.raises(SystemExit, match=f"^file://{tmp_path}/logs/{re.escape(nothing)}: no file found "):
+        with pytest.raises(SystemExit, match="^" + re.escape(f"file://{tmp_path}/logs/{nothing}: no file found ")):
             pullparity_spark.read_inputs(sc, [f"file://{tmp_path}/logs/{nothing}"], "/")
 
 

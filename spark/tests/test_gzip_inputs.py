@@ -1,6 +1,7 @@
 """The job's own reader of `.gz` inputs (gzip_pairs, here on local files; test_equivalence runs
-it on `file://` URIs too) against `pullparity ingest`, without Spark: for gzip files good, concatenated, damaged, cut or not gzip at all, the same lines at the
-same offsets and line numbers, the same bytes, and the same error text."""
+it on `file://` URIs too) against `pullparity ingest`, without Spark: for gzip files good,
+concatenated, damaged, cut or not gzip at all, the same lines at the same offsets and line
+numbers, the same bytes, and the same error text."""
 
 import functools
 import gzip

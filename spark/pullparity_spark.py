@@ -6,10 +6,11 @@ per partition through the binary's pipe verbs (`decode`, `derive`), with the sam
     pullparity load OUT --db parity.sqlite
 
 Steps (docs/distributed-formats.md has the formats):
-  1. read every input as (byte offset, line) pairs split only on `\\n` like ingest: local `.gz`
-     files inflated here, so that a damaged one keeps its lines before the damage and is named
-     in the summary as ingest names it, the rest with Hadoop's TextInputFormat; count lines per
-     partition to number them;
+  1. read every input as (byte offset, line) pairs split only on `\\n` like ingest, local or
+     through Hadoop's FileSystem (a URI: HDFS, S3, file://…): `.gz` files inflated here, so
+     that a damaged one keeps its lines before the damage and is named in the summary as ingest
+     names it, the rest with Hadoop's TextInputFormat, after a look at the first bytes for
+     UTF-16 and a UTF-8 byte order mark; count lines per partition to number them;
   2. pipe `source TAB offset TAB line TAB raw` to `pullparity decode`: one JSON line each;
   3. deduplicate by event_id BEFORE the session shuffle (the same id may carry two
      session_ids): the first version by (source, offset) is kept, like ingest; a later copy
@@ -21,6 +22,8 @@ Steps (docs/distributed-formats.md has the formats):
 """
 
 import argparse
+import functools
+import io
 import json
 import os
 import re
@@ -100,27 +103,23 @@ def expand_inputs(paths):
 HADOOP_SPECIAL = re.compile(r"([\\{}\[\]*?,])")
 
 
-def hadoop_input(name):
+# A URI's scheme and authority (`hdfs://namenode:8020`, `file://`, `file:`), before its path.
+URI_START = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*:(//[^/]*)?")
+
+
+def hadoop_literal(uri):
     """The input path Hadoop reads as this one file. Hadoop takes an input path as a glob
-    (backslash, braces, brackets, `*` and `?` are special) within a comma-separated list, so a
-    local name has every special character escaped, and a part with a comma goes in braces (a
-    comma inside braces does not split the list). Other URIs are given as they are: their globs
-    are meant."""
-    uri = uri_of(name)
-    if "://" in name:
-        return uri
-    scheme, path = uri.split("://", 1)
-    parts = [HADOOP_SPECIAL.sub(r"\\\1", part) for part in path.split("/")]
-    return scheme + "://" + "/".join("{" + part + "}" if "," in part else part for part in parts)
-
-
-def uri_of(name, cwd=None):
-    """Where a source is read from; names stay as given (relative to the driver's directory)."""
-    return name if "://" in name else "file://" + os.path.join(cwd or os.getcwd(), name)
+    (backslash, braces, brackets, `*` and `?` are special) within a comma-separated list, so
+    every special character of the path is escaped, and a part with a comma goes in braces (a
+    comma inside braces does not split the list). A URI given as an input is a glob meant as
+    one: uri_files expands it to the files it names, which are read through this."""
+    start = URI_START.match(uri).group(0)
+    parts = [HADOOP_SPECIAL.sub(r"\\\1", part) for part in uri[len(start):].split("/")]
+    return start + "/".join("{" + part + "}" if "," in part else part for part in parts)
 
 
 # ---------------------------------------------------------------------------------------------
-# Local gzip inputs: inflated here, so that damage ends only its input, as in ingest
+# Gzip inputs: inflated here, so that damage ends only its input, as in ingest
 # ---------------------------------------------------------------------------------------------
 
 GZIP_MAGIC = b"\x1f\x8b"
@@ -154,17 +153,18 @@ def utf16_byte_order(head):
 
 
 class UnreadInput(Exception):
-    """A local input that cannot be read to its end (damaged or cut gzip, UTF-16); the message
+    """An input that cannot be read to its end (damaged or cut gzip, UTF-16); the message
     is ingest's."""
 
 
-def gzip_pairs(path, name):
-    """(offset, line bytes) of a local `.gz` input, as Hadoop's TextInputFormat gives them for a
-    good file (offsets in decompressed bytes, split on `\\n` only), then, when it is damaged or
-    cut, (DAMAGE, message). Hadoop's gzip reader raises on damage and fails the whole job;
-    ingest keeps the complete lines before it and goes on with the other inputs."""
+def gzip_pairs(opener, name):
+    """(offset, line bytes) of a `.gz` input, as Hadoop's TextInputFormat gives them for a good
+    file (offsets in decompressed bytes, split on `\\n` only), then, when it is damaged or cut,
+    (DAMAGE, message). Hadoop's gzip reader raises on damage and fails the whole job; ingest
+    keeps the complete lines before it and goes on with the other inputs. `opener()` opens the
+    compressed bytes as a binary file (read and seek): a local file, or a URI's bytes."""
     try:
-        with open(path, "rb") as handle:
+        with opener() as handle:
             yield from split_lines(inflated(handle, name), name)
     except UnreadInput as damage:
         yield DAMAGE, str(damage)
@@ -341,29 +341,28 @@ def run_verb(argv, lines):
         raise RuntimeError(f"{' '.join(argv)} failed ({proc.returncode}): {stderr.strip()} {failure}")
 
 
-def exact_bytes(location, offset, text):
-    """The line's bytes. A local gzip input is read by the job, in bytes (gzip_pairs). Hadoop's
-    Text has replaced bytes that are not UTF-8 by U+FFFD; for a local file those lines are read
-    again from the source, so that ingest's invalid_utf8 rejection (and the raw bytes it keeps)
-    are reproduced."""
+def exact_bytes(path, offset, text):
+    """The line's bytes. A gzip input is read by the job, in bytes (gzip_pairs). Hadoop's Text
+    has replaced bytes that are not UTF-8 by U+FFFD; for a file on local disk (`path`, None for
+    other file systems) those lines are read again from it, so that ingest's invalid_utf8
+    rejection (and the raw bytes it keeps) are reproduced."""
     if isinstance(text, bytes):
         return text
-    if "\ufffd" not in text or not location.startswith("file://"):
+    if "\ufffd" not in text or path is None:
         return text.encode("utf-8")
-    with open(location[len("file://"):], "rb") as handle:
+    with open(path, "rb") as handle:
         handle.seek(offset)
         return handle.readline().rstrip(b"\n")
 
 
-def decode_partition(binary, sources, starts, cwd):
+def decode_partition(binary, origins, starts):
     """Partition index → its lines as `source TAB offset TAB line TAB raw`, through decode."""
     def run(index, pairs):
-        name, first_line = sources[index], starts[index]
-        location = uri_of(name, cwd)
+        (name, path), first_line = origins[index], starts[index]
 
         def tsv():
             for number, (offset, text) in enumerate(pairs, start=first_line):
-                raw = exact_bytes(location, offset, text)
+                raw = exact_bytes(path, offset, text)
                 if raw.endswith(b"\r"):
                     raw = raw[:-1]
                 yield f"{name}\t{offset}\t{number}\t".encode("utf-8") + raw + b"\n"
@@ -385,14 +384,17 @@ def derive_partition(binary, profiles):
 # ---------------------------------------------------------------------------------------------
 
 def read_inputs(sc, names, cwd):
-    """One RDD of (offset, line) per input, in name order; their union and, per partition of
-    the union, its source and first line number; the lines read, and the errors of the inputs
-    that could not be read to their end (in name order)."""
-    rdds, sources = [], []
+    """One RDD of (offset, line) per file of the inputs, in name order; their union and, per
+    partition of the union, its origin (the input's name, and its file's path when it is on
+    local disk) and first line number (the lines of an input's files are numbered on, as one
+    source's); the lines read, and the errors of the files that could not be read to their end
+    (in name order)."""
+    rdds, origins = [], []
     for name in names:
-        rdd = input_rdd(sc, name, cwd)
-        rdds.append(rdd)
-        sources.extend([name] * rdd.getNumPartitions())
+        for label, location, local in input_files(sc, name, cwd):
+            rdd = file_rdd(sc, label, location, local)
+            rdds.append(rdd)
+            origins.extend([(name, local_path(location, local))] * rdd.getNumPartitions())
     union = sc.union(rdds) if len(rdds) > 1 else rdds[0]
     counts, errors = {}, []
     for index, lines, error in union.mapPartitionsWithIndex(count_lines).collect():
@@ -400,38 +402,114 @@ def read_inputs(sc, names, cwd):
         if error:
             errors.append(error)
     starts, next_line = [], {}
-    for index, name in enumerate(sources):
+    for index, (name, _) in enumerate(origins):
         line = next_line.get(name, 1)
         starts.append(line)
         next_line[name] = line + counts.get(index, 0)
     lines = union.filter(lambda pair: pair[0] != DAMAGE)
-    return lines, sources, starts, sum(counts.values()), errors
+    return lines, origins, starts, sum(counts.values()), errors
 
 
-def input_rdd(sc, name, cwd):
-    """(offset, line) pairs of one input. A local `.gz` file is one partition (gzip cannot be
-    split: Hadoop makes one too) that the job inflates itself (gzip_pairs), so that damage ends
-    only that input; the rest is read by Hadoop's TextInputFormat. A local file is first looked
-    at as ingest looks at it: UTF-16 is not read (its error is the only pair), and after a UTF-8
-    byte order mark, which Hadoop skips, the first line is at offset 3."""
-    if "://" in name:
-        return hadoop_lines(sc, name)
-    path = os.path.join(cwd, name)
-    if name.endswith(".gz"):
-        return sc.parallelize([path], 1).flatMap(lambda local: gzip_pairs(local, name))
-    with open(path, "rb") as handle:
-        head = handle.read(4)
+def input_files(sc, name, cwd):
+    """The files of one input, each as (the name its error gives, where it is, whether that is
+    a local path). A local name is one file. A URI is looked up through Hadoop's FileSystem
+    (any scheme Spark reads): a glob or a directory gives its files (uri_files), and an error
+    names the file when the input has several."""
+    if "://" not in name:
+        return [(name, os.path.join(cwd, name), True)]
+    found = uri_files(sc, name)
+    return [(name if len(found) == 1 else uri, uri, False) for uri in found]
+
+
+def local_path(location, local):
+    """Where a file is on local disk, or None when it is on another file system."""
+    if local:
+        return location
+    return location[len("file:"):] if location.startswith("file:/") else None
+
+
+def file_rdd(sc, name, location, local):
+    """(offset, line) pairs of one file (a local path, or a URI read through Hadoop), by
+    ingest's rules: a `.gz` file is inflated by the job (gzip_rdd); a file is first looked at as
+    ingest looks at it: UTF-16 is not read (its error is the only pair), and after a UTF-8 byte
+    order mark, which Hadoop skips, the first line is at offset 3; the rest is read by Hadoop's
+    TextInputFormat. `name` is the one errors give."""
+    hadoop_path = hadoop_literal("file://" + location if local else location)
+    if location.endswith(".gz"):
+        return gzip_rdd(sc, name, location if local else hadoop_path, local)
+    head = first_bytes(sc, location, local)
     if byte_order := utf16_byte_order(head):
         return sc.parallelize([(DAMAGE, UTF16.format(name, byte_order))], 1)
-    lines = hadoop_lines(sc, name)
+    lines = hadoop_lines(sc, hadoop_path)
     if head.startswith(UTF8_BOM):
         return lines.map(lambda pair: (3, pair[1]) if pair[0] == 0 else pair)
     return lines
 
 
-def hadoop_lines(sc, name):
+def gzip_rdd(sc, name, location, local):
+    """A gzip file as one partition (gzip cannot be split: Hadoop makes one too) that
+    gzip_pairs inflates, so that damage ends only this input. A local file is read as a stream.
+    A URI's bytes come whole from `binaryFiles`, since a Python worker cannot open Hadoop's
+    streams: while it is inflated, its executor holds the compressed file twice (the JVM's array
+    and Python's bytes), and a file of 2 GB or more compressed cannot be read (a Java array's
+    limit)."""
+    if local:
+        return sc.parallelize([location], 1).flatMap(
+            lambda path: gzip_pairs(functools.partial(open, path, "rb"), name))
+    return sc.binaryFiles(location, 1).flatMap(
+        lambda pair: gzip_pairs(functools.partial(io.BytesIO, pair[1]), name))
+
+
+def first_bytes(sc, location, local):
+    """The first 4 bytes of a file (fewer if it is shorter): what ingest looks at before it
+    reads. A URI's with one small read through Hadoop's FileSystem, on the driver."""
+    if local:
+        with open(location, "rb") as handle:
+            return handle.read(4)
+    fs, path = hadoop_fs(sc, location)
+    stream = fs.open(path)
+    try:
+        head = bytearray()
+        # One byte per call: py4j copies a byte[] argument, so read(byte[]) fills a copy.
+        while len(head) < 4 and (byte := stream.read()) >= 0:
+            head.append(byte)
+        return bytes(head)
+    finally:
+        stream.close()
+
+
+def uri_files(sc, name):
+    """The files a URI names, in name order: the glob expanded, a directory's files (not its
+    subdirectories), none that Hadoop hides. Each as a URI, its glob characters meant
+    literally."""
+    fs, path = hadoop_fs(sc, name)
+    files = []
+    for match in fs.globStatus(path) or []:  # None: a name without a glob that does not exist
+        if hadoop_hides(match):
+            continue
+        for status in fs.listStatus(match.getPath()) if match.isDirectory() else [match]:
+            if status.isFile() and not hadoop_hides(status):
+                files.append(status.getPath().toString())
+    if not files:
+        raise SystemExit(f"{name}: no file found (a name starting with '_' or '.' is not read)")
+    return sorted(files)
+
+
+def hadoop_hides(status):
+    """Hadoop's input formats skip a name that starts with `_` or `.`: its markers, as
+    `_SUCCESS`, and a job's `_temporary` folder."""
+    return status.getPath().getName().startswith(("_", "."))
+
+
+def hadoop_fs(sc, uri):
+    """The Hadoop FileSystem of a URI (local, HDFS, S3…) and the URI as its Path."""
+    path = sc._jvm.org.apache.hadoop.fs.Path(uri)
+    return path.getFileSystem(sc._jsc.hadoopConfiguration()), path
+
+
+def hadoop_lines(sc, hadoop_path):
     return sc.newAPIHadoopFile(
-        hadoop_input(name), "org.apache.hadoop.mapreduce.lib.input.TextInputFormat",
+        hadoop_path, "org.apache.hadoop.mapreduce.lib.input.TextInputFormat",
         "org.apache.hadoop.io.LongWritable", "org.apache.hadoop.io.Text",
         conf={"textinputformat.record.delimiter": "\n"})
 
@@ -557,9 +635,9 @@ def decode_inputs(spark, names, binary, laps):
     """Phases 1–2: the decoded lines as rows (persisted), the counts per kind, and the errors of
     the inputs that could not be read to their end."""
     from pyspark import StorageLevel
-    lines, sources, starts, lines_read, errors = read_inputs(spark.sparkContext, names, os.getcwd())
+    lines, origins, starts, lines_read, errors = read_inputs(spark.sparkContext, names, os.getcwd())
     laps.lap("read_and_number_s")
-    decoded_lines = lines.mapPartitionsWithIndex(decode_partition(binary, sources, starts, os.getcwd()))
+    decoded_lines = lines.mapPartitionsWithIndex(decode_partition(binary, origins, starts))
     decoded = spark.read.json(decoded_lines, schema=decoded_schema()).persist(StorageLevel.MEMORY_AND_DISK)
     kinds = {row["kind"]: row["count"] for row in decoded.groupBy("kind").count().collect()}
     kinds["lines"] = lines_read
@@ -633,9 +711,7 @@ def run_job(spark, paths, out, binary, profiles=None, partitions=None):
 
 def write_text(spark, uri, text):
     """A small file next to the tables, through Hadoop's file system (local, HDFS, S3…)."""
-    jvm = spark.sparkContext._jvm
-    path = jvm.org.apache.hadoop.fs.Path(uri)
-    fs = path.getFileSystem(spark.sparkContext._jsc.hadoopConfiguration())
+    fs, path = hadoop_fs(spark.sparkContext, uri)
     stream = fs.create(path, True)
     try:
         stream.write(bytearray(text.encode("utf-8")))

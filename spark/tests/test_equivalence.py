@@ -5,6 +5,7 @@ profiles, and the run's counts (session_ref aside: a join key handed out in firs
 import gzip
 import json
 import os
+import re
 import sqlite3
 import subprocess
 
@@ -135,12 +136,21 @@ def write_damaged_gzip_logs(folder):
             for name, data in (("logs/b-damaged.jsonl.gz", whole), ("logs/c-cut.jsonl.gz", padel))}
 
 
-def test_a_damaged_or_cut_gzip_input_ends_only_itself(spark, binary, tmp_path):
-    """Hadoop's gzip reader fails the whole job on a damaged or cut `.gz`; the job reads local
-    gzip inputs itself, and, as ingest, keeps the complete lines before the damage, reads the
-    other inputs, and names the damaged ones in the run summary, which load reports with exit 2.
+def renamed(tables, name):
+    """`tables` with every source name mapped by `name` (the columns that hold one)."""
+    column = {"quarantine": 0, "events": 8, "sources": 0}
+    return {table: [row[:column[table]] + (name(row[column[table]]),) + row[column[table] + 1:] for row in rows]
+            if table in column else rows for table, rows in tables.items()}
+
+
+@pytest.mark.parametrize("given", ["local path", "file:// URI"])
+def test_a_damaged_or_cut_gzip_input_ends_only_itself(spark, binary, tmp_path, given):
+    """Hadoop's gzip reader fails the whole job on a damaged or cut `.gz`; the job reads gzip
+    inputs itself, and, as ingest, keeps the complete lines before the damage, reads the other
+    inputs, and names the damaged ones in the run summary, which load reports with exit 2.
     UTF-16 inputs, plain or gzip, are named the same way and not read; after a UTF-8 byte order
-    mark the first line is at byte 3, as in ingest."""
+    mark the first line is at byte 3, as in ingest. Each file given as a URI (read through
+    Hadoop's FileSystem) gives the same, named as given."""
     whole_lines = write_damaged_gzip_logs(tmp_path / "logs")
     errors = []
     expected = ingest(binary, str(tmp_path), ["logs"], str(tmp_path / "ingest.sqlite"), errors)
@@ -151,17 +161,56 @@ def test_a_damaged_or_cut_gzip_input_ends_only_itself(spark, binary, tmp_path):
         "(convert it with `iconv -f UTF-16 -t UTF-8`)",
         "logs/g-utf16.jsonl.gz: the file is UTF-16 (big-endian), not UTF-8: nothing was read from it "
         "(convert it with `iconv -f UTF-16 -t UTF-8`)"]
-    _, _, db = run_and_load(spark, binary, str(tmp_path), ["logs"], str(tmp_path / "spark"), errors)
+    prefix = f"file://{tmp_path}/" if given == "file:// URI" else ""
+
+    def name(source):
+        return prefix + source
+
+    files = [row[0] for row in expected["sources"]]
+    paths = [name(source) for source in files] if prefix else ["logs"]
+    errors = [name(error) for error in errors]
+    summary, _, db = run_and_load(spark, binary, str(tmp_path), paths, str(tmp_path / "spark"), errors)
+    assert summary["sources"] == [name(source) for source in files]
     got = dump(db)
-    assert_same(expected, got)
+    assert_same(renamed(expected, name), got)
     last_line = {}
     for event in got["events"]:
         last_line[event[8]] = max(last_line.get(event[8], 0), event[9])
-    assert set(last_line) == {"logs/a-bad-lines.jsonl", *whole_lines, "logs/d-good.jsonl.gz", "logs/e-bom.jsonl"}
-    first_offsets = [event[10] for event in got["events"] if event[8] == "logs/e-bom.jsonl" and event[9] == 1]
+    assert set(last_line) == {name(source) for source in (
+        "logs/a-bad-lines.jsonl", *whole_lines, "logs/d-good.jsonl.gz", "logs/e-bom.jsonl")}
+    first_offsets = [event[10] for event in got["events"] if event[8] == name("logs/e-bom.jsonl") and event[9] == 1]
     assert first_offsets == [3]
-    for name, lines in whole_lines.items():
-        assert 100 < last_line[name] < lines, f"{name}: the lines before the damage, not after"
+    for source, lines in whole_lines.items():
+        assert 100 < last_line[name(source)] < lines, f"{source}: the lines before the damage, not after"
+
+
+def test_a_folder_or_a_glob_given_as_a_uri_is_read_file_by_file(spark, binary, tmp_path):
+    """A URI that names a folder or a glob is read file by file by the same rules (Hadoop's
+    hidden names and subfolders aside), under the name as given; an error names its file; a
+    line that is not UTF-8 is read again from its own file, as ingest reads it."""
+    import pullparity_spark
+    write_damaged_gzip_logs(tmp_path / "logs")
+    sc = spark.sparkContext
+    sc.addPyFile(os.path.abspath(pullparity_spark.__file__))  # as run_job does, for the workers
+    files = pullparity_spark.expand_inputs([str(tmp_path / "logs")])
+    _, _, _, lines_read, errors = pullparity_spark.read_inputs(sc, files, "/")
+    assert len(errors) == 4
+    (tmp_path / "logs" / "_SUCCESS").write_bytes(b"\x1f\x8b not read")
+    for folder in ("sub", "_temporary"):
+        (tmp_path / "logs" / folder).mkdir()
+        (tmp_path / "logs" / folder / "h.jsonl").write_bytes(b"not read\n")
+    not_utf8 = open(os.path.join(REPO, "sample-events", "bad-lines.jsonl"), "rb").read().split(b"\n")[59]
+    for given in (f"file://{tmp_path}/logs", f"file://{tmp_path}/logs/*.jsonl*"):
+        read, origins, starts, lines, named = pullparity_spark.read_inputs(sc, [given], "/")
+        assert origins == [(given, path) for path in files]
+        assert (lines, named) == (lines_read, ["file:" + error for error in errors])
+        decoded = [json.loads(row) for row in read.mapPartitionsWithIndex(
+            pullparity_spark.decode_partition(binary, origins, starts)).collect()]
+        assert [(row["source"], row["line"], row["raw_hex"]) for row in decoded if row["kind"] == "rejected"
+                and row["category"] == "invalid_utf8"] == [(given, 60, not_utf8.hex())]
+    for nothing in ("_SUCCESS", "_*", "nothing.jsonl", "*.ndjson"):
+        with pytest.raises(SystemExit, match="^" + re.escape(f"file://{tmp_path}/logs/{nothing}: no file found ")):
+            pullparity_spark.read_inputs(sc, [f"file://{tmp_path}/logs/{nothing}"], "/")
 
 
 def test_the_job_exits_2_naming_the_inputs_it_could_not_read_to_their_end(capsys):

@@ -144,20 +144,21 @@ package final class IngestTransaction {
   package func storeGroup(
     _ event: (Int) -> EventFields, idKeys: [Int64], lookFirst: Bool
   ) throws -> [(outcome: EventStoreOutcome, pk: Int64?)] {
-    let results = try storeGroupUncounted(event, idKeys: idKeys, lookFirst: lookFirst)
+    precondition(idKeys.count == Self.groupSize)
+    let isRandom = (0..<Self.groupSize).map { !EventKey.isTimeOrdered(event($0).eventID) }
+    let results = try storeGroupUncounted(event, idKeys: idKeys, isRandom: isRandom, lookFirst: lookFirst)
     // The open epoch closes after the group, if it filled: every key of the group was placed in it.
-    let random = results.indices.count { results[$0].outcome == .stored && !EventKey.isTimeOrdered(event($0).eventID) }
+    let random = results.indices.count { results[$0].outcome == .stored && isRandom[$0] }
     if random > 0 { try keyEpochs.stored(random, db) }
     return results
   }
 
   private func storeGroupUncounted(
-    _ event: (Int) -> EventFields, idKeys: [Int64], lookFirst: Bool
+    _ event: (Int) -> EventFields, idKeys: [Int64], isRandom: [Bool], lookFirst: Bool
   ) throws -> [(outcome: EventStoreOutcome, pk: Int64?)] {
     // A statement's parameters are numbered from 1; row r's are 13r+1 ... 13r+13.
-    precondition(idKeys.count == Self.groupSize)
     var slots = idKeys
-    for row in 0..<Self.groupSize where !EventKey.isTimeOrdered(event(row).eventID) {
+    for row in 0..<Self.groupSize where isRandom[row] {
       let epochs = try randomKeyEpochs()
       // A copy in a closed epoch (a re-sent event): the group goes one by one, in order.
       if try findInClosedEpochs(event(row), hash: idKeys[row], epochs) != nil {

@@ -42,6 +42,7 @@ let package = Package(
         .embedInCode("0005_time_ordered_event_keys.sql"),
         .embedInCode("0006_session_digests.sql"),
         .embedInCode("0007_key_epochs.sql"),
+        .embedInCode("0008_session_keys.sql"),
         .embedInCode("README.md"),
       ]
     ),

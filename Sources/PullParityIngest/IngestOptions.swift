@@ -21,8 +21,8 @@ package struct IngestOptions: Sendable {
   package var profiles: ProfileCatalog
   /// Recorded in `ingest_runs.tool_version`.
   package var toolVersion: String
-  /// Random ids' keys per key epoch (`KeyEpochs`); nil: the store's default. Tests make
-  /// epochs small.
+  /// Random ids' keys per key epoch (`KeyEpochs`), of events and sessions alike; nil: each
+  /// key space's default. Tests make epochs small.
   package var keyEpochCapacity: Int?
 
   package init(

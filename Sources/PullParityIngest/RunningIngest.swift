@@ -19,8 +19,10 @@ struct RunningIngest {
   private var lastPosition: String?
   private var stoppedAt: String?
   private var readerFinished = false
-  /// The key epochs' filters, read once per run rather than per transaction.
+  /// The key epochs' filters (event ids, session ids), read once per run rather than per
+  /// transaction.
   private let keyEpochs: KeyEpochs
+  private let sessionEpochs: KeyEpochs
 
   /// Opens the run's ledger row. `profilesStored`: the profiles the database holds already.
   init(database: PullParityDatabase, options: IngestOptions, inputs: [InputFile], profilesStored: Set<String>) throws {
@@ -28,7 +30,8 @@ struct RunningIngest {
     self.options = options
     self.profilesStored = profilesStored
     names = inputs.map(\.name)
-    keyEpochs = KeyEpochs(capacity: options.keyEpochCapacity)
+    keyEpochs = KeyEpochs(.events, capacity: options.keyEpochCapacity)
+    sessionEpochs = KeyEpochs(.sessions, capacity: options.keyEpochCapacity)
     started = database.clock.elapsed()
     totalBytes = Ingestor.totalBytes(inputs)
     let profileVersions = Dictionary(
@@ -51,7 +54,7 @@ struct RunningIngest {
     var last: String?
     var bodyEnded = clock.elapsed()
     try database.write { db in
-      let tx = try IngestTransaction(db, keyEpochs: keyEpochs)
+      let tx = try IngestTransaction(db, keyEpochs: keyEpochs, sessionEpochs: sessionEpochs)
       last = try writeChunks(from: channel, into: tx, counts: &counts, progress: progress)
       try committer.deriveDeferred(tx, times: &times)
       let newProfiles = committer.profilesUsed.subtracting(profilesStored)

@@ -7,7 +7,9 @@
 /// only the newest pages of the index and the cost of a day does not grow with the history.
 /// Any other id's key is computed from its 64-bit FNV-1a hash, `of` returns, in the open key
 /// epoch (`KeyEpochs`). A key is where a search starts: when the key is taken by another id,
-/// the next free value is used (see `IngestTransaction.store`).
+/// the next free value is used (see `IngestTransaction.store`). Session ids are keyed the same
+/// way (`sessions.session_key`), where a shared key needs no probing: the unique index is on
+/// the key and the id together.
 package enum EventKey {
   /// The key to look for `eventID` at first.
   package static func of(_ eventID: UnsafeRawBufferPointer) -> Int64 {
@@ -24,6 +26,11 @@ package enum EventKey {
   /// Whether `eventID` is keyed by its time (a UUIDv7): else by `KeyEpochs`.
   package static func isTimeOrdered(_ eventID: UnsafeRawBufferPointer) -> Bool {
     uuidV7Milliseconds(eventID) != nil
+  }
+
+  package static func isTimeOrdered(_ eventID: String) -> Bool {
+    var eventID = eventID
+    return eventID.withUTF8 { isTimeOrdered(UnsafeRawBufferPointer($0)) }
   }
 
   /// The timestamp of a UUIDv7 in its canonical text form (8-4-4-4-12, version digit 7, the

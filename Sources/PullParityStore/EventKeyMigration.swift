@@ -11,18 +11,24 @@ enum EventKeyMigration {
   static let name = "0005_time_ordered_event_keys"
 
   static func run(_ db: Database, sql: String) throws {
-    let keyFunction = DatabaseFunction("pullparity_event_key", argumentCount: 1, pure: true) { values in
-      String.fromDatabaseValue(values[0]).map { EventKey.of($0) }
-    }
-    db.add(function: keyFunction)
-    defer { db.remove(function: keyFunction) }
-    try db.execute(sql: sql)
+    try withKeyFunction(db) { try db.execute(sql: sql) }
     do {
       try db.execute(sql: createIndex)
     } catch let error as DatabaseError where error.resultCode == .SQLITE_CONSTRAINT {
       try moveCoincidingKeys(db)
       try db.execute(sql: createIndex)
     }
+  }
+
+  /// Runs `body` with `pullparity_event_key(id)` (`EventKey.of`) callable from SQL: schema
+  /// versions 5 and 8 key stored rows with it.
+  static func withKeyFunction(_ db: Database, _ body: () throws -> Void) throws {
+    let keyFunction = DatabaseFunction("pullparity_event_key", argumentCount: 1, pure: true) { values in
+      String.fromDatabaseValue(values[0]).map { EventKey.of($0) }
+    }
+    db.add(function: keyFunction)
+    defer { db.remove(function: keyFunction) }
+    try body()
   }
 
   private static let createIndex = "CREATE UNIQUE INDEX events_by_id_hash ON events(id_hash)"

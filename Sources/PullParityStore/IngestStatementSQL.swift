@@ -33,7 +33,7 @@ enum IngestStatementSQL {
     """
 
   static let findSession =
-    "SELECT session_ref FROM sessions WHERE session_id = ?"
+    "SELECT session_ref FROM sessions WHERE session_key = ? AND session_id = ?"
 
   static let eventsOfSession = StoredLineSQL.select + "\nWHERE sp.session_ref = ?"
 
@@ -63,10 +63,13 @@ enum IngestStatementSQL {
     "INSERT INTO session_spans (session_ref, first_event_pk, last_event_pk) VALUES (?, ?, ?)"
 
   static let deleteViolations =
-    "DELETE FROM violations WHERE session_id = ?"
+    "DELETE FROM violations WHERE session_ref = ?"
 
   static let insertViolation =
-    "INSERT INTO violations (session_id, ordinal, kind, ts_ms, expected, actual) VALUES (?, ?, ?, ?, ?, ?)"
+    """
+    INSERT INTO violations (session_id, ordinal, kind, ts_ms, expected, actual, session_ref)
+    VALUES (?, ?, ?, ?, ?, ?, ?)
+    """
 
   static let insertSession = SessionRowSQL.insert
 

@@ -25,15 +25,18 @@ package final class IngestTransaction {
   private let insertSession: RawStatement
   private let updateSession: RawStatement
   private var sourceIDs: [String: Int64] = [:]
-  /// Where random ids' keys go: refreshed at the transaction's first random id.
+  /// Where random event ids' and session ids' keys go: each refreshed at its first use in
+  /// the transaction.
   private let keyEpochs: KeyEpochs
-  private var keyEpochsRefreshed = false
+  private let sessionEpochs: KeyEpochs
+  private var refreshedEpochs: Set<ObjectIdentifier> = []
 
-  /// `keyEpochs`: the run's, so that each transaction reads only the filters of epochs closed
-  /// since the previous one; nil, new ones.
-  package init(_ db: Database, keyEpochs: KeyEpochs? = nil) throws {
+  /// `keyEpochs`, `sessionEpochs`: the run's, so that each transaction reads only the filters
+  /// of epochs closed since the previous one; nil, new ones.
+  package init(_ db: Database, keyEpochs: KeyEpochs? = nil, sessionEpochs: KeyEpochs? = nil) throws {
     self.db = db
-    self.keyEpochs = keyEpochs ?? KeyEpochs()
+    self.keyEpochs = keyEpochs ?? KeyEpochs(.events)
+    self.sessionEpochs = sessionEpochs ?? KeyEpochs(.sessions)
     findByIDKey = try RawStatement(db, IngestStatementSQL.findByIDKey)
     insertEvent = try RawStatement(db, IngestStatementSQL.insertEvent)
     insertGroup = try RawStatement(db, IngestStatementSQL.insertGroup)
@@ -78,7 +81,7 @@ package final class IngestTransaction {
 
   /// `store` for an id that is not a UUIDv7, leaving the open epoch's count to the caller.
   private func storeRandom(_ event: EventFields, idKey: Int64, lookFirst: Bool) throws -> EventStoreOutcome {
-    let epochs = try randomKeyEpochs()
+    let epochs = try refreshed(keyEpochs)
     if let earlier = try findInClosedEpochs(event, hash: idKey, epochs) { return earlier }
     return try store(event, from: epochs.openKey(idKey), lookFirst: lookFirst)
   }
@@ -113,12 +116,10 @@ package final class IngestTransaction {
     }
   }
 
-  private func randomKeyEpochs() throws -> KeyEpochs {
-    if !keyEpochsRefreshed {
-      try keyEpochs.refresh(db)
-      keyEpochsRefreshed = true
-    }
-    return keyEpochs
+  /// `epochs`, refreshed once per transaction (another run may have written since the last).
+  private func refreshed(_ epochs: KeyEpochs) throws -> KeyEpochs {
+    if refreshedEpochs.insert(ObjectIdentifier(epochs)).inserted { try epochs.refresh(db) }
+    return epochs
   }
 
   /// What `event` is to a copy of its id stored in a closed key epoch, or nil when there is none.
@@ -159,7 +160,7 @@ package final class IngestTransaction {
     // A statement's parameters are numbered from 1; row r's are 13r+1 ... 13r+13.
     var slots = idKeys
     for row in 0..<Self.groupSize where isRandom[row] {
-      let epochs = try randomKeyEpochs()
+      let epochs = try refreshed(keyEpochs)
       // A copy in a closed epoch (a re-sent event): the group goes one by one, in order.
       if try findInClosedEpochs(event(row), hash: idKeys[row], epochs) != nil {
         return try idKeys.enumerated().map { row, key in
@@ -277,7 +278,18 @@ package final class IngestTransaction {
 
   /// The ref of a session derived before (its events were stored by an earlier transaction), or nil.
   package func sessionRef(of sessionID: String) throws -> Int64? {
-    findSession.bind(1, sessionID)
+    let hash = EventKey.of(sessionID)
+    if EventKey.isTimeOrdered(sessionID) { return try sessionRef(of: sessionID, key: hash) }
+    let epochs = try refreshed(sessionEpochs)
+    for key in [epochs.openKey(hash)] + epochs.closedKeys(hash) {
+      if let ref = try sessionRef(of: sessionID, key: key) { return ref }
+    }
+    return nil
+  }
+
+  private func sessionRef(of sessionID: String, key: Int64) throws -> Int64? {
+    findSession.bind(1, key)
+    findSession.bind(2, sessionID)
     var ref: Int64?
     let refColumn = findSession.column("session_ref")
     try findSession.forEachRow("looking up session \(sessionID)") { ref = $0.int64(refColumn) }
@@ -377,7 +389,7 @@ package final class IngestTransaction {
   /// The same from rows (`pullparity load`, from a distributed run's derived tables).
   package func save(_ row: SessionRow, violations: [ViolationRow], ref: Int64, isNew: Bool = false) throws {
     if !isNew {
-      deleteViolations.bind(1, row.sessionID)
+      deleteViolations.bind(1, ref)
       try deleteViolations.execute("clearing violations of \(row.sessionID)")
     }
     try write(row, ref: ref, isNew: isNew)
@@ -389,6 +401,7 @@ package final class IngestTransaction {
       s.bind(4, violation.tsMs)
       s.bind(5, violation.expected)
       s.bind(6, violation.actual)
+      s.bind(7, ref)
       try s.execute("saving violations of \(row.sessionID)")
     }
   }
@@ -401,12 +414,16 @@ package final class IngestTransaction {
       if try updateSession.executeCountingChanges(context) == 1 { return }
     }
     SessionRowSQL.bind(row, ref: ref, to: insertSession)
+    let isRandom = !EventKey.isTimeOrdered(row.sessionID)
+    let hash = EventKey.of(row.sessionID)
+    insertSession.bind(SessionRowSQL.keyParameter, isRandom ? try refreshed(sessionEpochs).openKey(hash) : hash)
     guard try insertSession.executeCountingChanges(context) == 1 else {
       throw StoreError(
         context: context,
         message: "the row was not written: session_ref \(ref) or its session_id belongs to another session, "
           + "or a column is NULL", sql: IngestStatementSQL.insertSession)
     }
+    if isRandom { try sessionEpochs.stored(1, db) }
   }
 
   private static func sameBytes(_ a: UnsafeRawBufferPointer, _ b: UnsafeRawBufferPointer) -> Bool {

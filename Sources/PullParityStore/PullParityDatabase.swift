@@ -160,9 +160,12 @@ package final class PullParityDatabase: Sendable {
         switch migration.name {
         case EventKeyMigration.name:
           try EventKeyMigration.run(db, sql: migration.sql)
-        case KeyEpochs.migrationName:
+        case KeySpace.events.migrationName:
           try db.execute(sql: migration.sql)
-          try KeyEpochs.fillEpochZero(db)
+          try KeySpace.events.fillEpochZero(db)
+        case KeySpace.sessions.migrationName:
+          try EventKeyMigration.withKeyFunction(db) { try db.execute(sql: migration.sql) }
+          try KeySpace.sessions.fillEpochZero(db)
         default:
           try db.execute(sql: migration.sql)
         }

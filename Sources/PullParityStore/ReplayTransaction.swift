@@ -17,7 +17,7 @@ package struct ReplayTransaction {
       sql: """
         SELECT s.session_id, s.outcome,
                (SELECT group_concat(kind, ',') FROM
-                  (SELECT kind FROM violations v WHERE v.session_id = s.session_id ORDER BY kind)) AS kinds
+                  (SELECT kind FROM violations v WHERE v.session_ref = s.session_ref ORDER BY kind)) AS kinds
         FROM sessions s
         """)
     while let row = try rows.next() {
@@ -26,9 +26,10 @@ package struct ReplayTransaction {
     return signatures
   }
 
-  /// Empties the derived tables; the raw log stays.
+  /// Empties the derived tables; the raw log stays. The sessions' key epochs go with them:
+  /// their filters would only send lookups to empty regions.
   package func clearDerived() throws {
-    try db.execute(sql: "DELETE FROM violations; DELETE FROM sessions")
+    try db.execute(sql: "DELETE FROM violations; DELETE FROM sessions; DELETE FROM session_key_filters")
   }
 
   /// Calls `body` once per session with its ref and all its stored events, reading the log in

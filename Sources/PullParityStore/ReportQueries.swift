@@ -46,7 +46,7 @@ package struct ReportQueries {
     let (clause, arguments) = filter.sql()
     let sql = """
       SELECT v.session_id, s.app, s.platform, v.kind, v.ts_ms, v.expected, v.actual
-      FROM violations v JOIN sessions s ON s.session_id = v.session_id
+      FROM violations v JOIN sessions s ON s.session_ref = v.session_ref
       WHERE \(clause) ORDER BY v.session_id, v.ordinal
       """
     return try database.read { db in
@@ -55,8 +55,8 @@ package struct ReportQueries {
   }
 
   /// The first `limit` distinct ids, in id order, of the selected sessions with a violation of
-  /// `kind`, or of any kind this build knows when `nil`. Walks the violations in key order and
-  /// stops at `limit`.
+  /// `kind`, or of any kind this build knows when `nil`. SQLite keeps only the first `limit`
+  /// while it reads the violations.
   package func violatingSessionIDs(_ filter: SessionFilter, kind: ViolationKind?, limit: Int) throws -> [String] {
     let (clause, arguments) = filter.sql()
     let kinds = kind.map { [$0] } ?? ViolationKind.allCases
@@ -65,7 +65,7 @@ package struct ReportQueries {
       try String.fetchAll(
         db,
         sql: """
-          SELECT DISTINCT v.session_id FROM violations v JOIN sessions s ON s.session_id = v.session_id
+          SELECT DISTINCT v.session_id FROM violations v JOIN sessions s ON s.session_ref = v.session_ref
           WHERE v.kind IN (\(list)) AND \(clause) ORDER BY v.session_id LIMIT \(limit)
           """, arguments: arguments)
     }
@@ -78,11 +78,24 @@ package struct ReportQueries {
         db,
         sql: """
           SELECT v.session_id, s.app, s.platform, v.kind, v.ts_ms, v.expected, v.actual
-          FROM violations v JOIN sessions s ON s.session_id = v.session_id
-          WHERE v.session_id = ? ORDER BY v.ordinal
-          """, arguments: [sessionID]
+          FROM violations v JOIN sessions s ON s.session_ref = v.session_ref
+          WHERE v.session_ref = (\(Self.sessionRefSQL(sessionID))) ORDER BY v.ordinal
+          """, arguments: Self.sessionRefArguments(sessionID)
       ).compactMap(Self.violation)
     }
+  }
+
+  /// The ref of session `sessionID`: a UUIDv7 is found by its key (`sessions_by_key`); any
+  /// other id by a scan of `sessions` (its key depends on the epoch it was stored in), which is
+  /// small next to `events`.
+  private static func sessionRefSQL(_ sessionID: String) -> String {
+    EventKey.isTimeOrdered(sessionID)
+      ? "SELECT session_ref FROM sessions WHERE session_key = ? AND session_id = ?"
+      : "SELECT session_ref FROM sessions WHERE session_id = ?"
+  }
+
+  private static func sessionRefArguments(_ sessionID: String) -> StatementArguments {
+    EventKey.isTimeOrdered(sessionID) ? [EventKey.of(sessionID), sessionID] : [sessionID]
   }
 
   /// A violation row; `nil` for a kind this build does not know.
@@ -98,8 +111,8 @@ package struct ReportQueries {
     try database.read { db in
       try Row.fetchAll(
         db,
-        sql: StoredLineSQL.select + "\nWHERE sp.session_ref = (SELECT session_ref FROM sessions WHERE session_id = ?)",
-        arguments: [sessionID]
+        sql: StoredLineSQL.select + "\nWHERE sp.session_ref = (\(Self.sessionRefSQL(sessionID)))",
+        arguments: Self.sessionRefArguments(sessionID)
       ).map { StoredEvent(raw: $0["raw"], source: $0["source"], line: $0["line"]) }
     }
   }

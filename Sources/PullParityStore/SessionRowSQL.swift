@@ -22,11 +22,13 @@ enum SessionRowSQL {
   // events: REPLACE wrote 3.8 GB of statement journal, and saving sessions took 0.61 s instead
   // of 0.19 s. OR IGNORE cannot abort; an ignored row is no quieter, the caller throws.
 
-  /// A session not stored yet.
+  /// A session not stored yet; its `session_key` is `?34` (it never changes once stored).
   static let insert = """
-    INSERT OR IGNORE INTO sessions (\(columns.joined(separator: ", ")))
-    VALUES (\(parameters(1...columns.count)))
+    INSERT OR IGNORE INTO sessions (\(columns.joined(separator: ", ")), session_key)
+    VALUES (\(parameters(1...columns.count + 1)))
     """
+
+  static let keyParameter = Int32(columns.count + 1)
 
   /// A stored session's row, found by its ref (`?1`).
   static let update = """

@@ -4,36 +4,22 @@ internal import PullParityCore
 /// The kinds of every session's violations, by `session_ref`: what reports ask of each session
 /// ("did it break this rule?") without keying anything by session id.
 ///
-/// Both tables are read in session-id order, the violations by their primary key and the ids
-/// from their unique index, and merged: two sequential scans, where a lookup per session with
-/// violations was a third of the report's reading time on a large file. The result is sorted by
-/// `session_ref`, the order sessions are read in, so each session's kinds are found by walking
-/// forward rather than by hashing.
+/// The violations are read in their key order, which is `session_ref`, the order sessions are
+/// read in: one sequential scan, and each session's kinds are found by walking forward rather
+/// than by hashing.
 struct SessionViolationKinds {
   private var entries: [(ref: Int64, kinds: ViolationKinds)]
   private var position = 0
 
   static func read(_ db: Database) throws -> SessionViolationKinds {
-    let sessions = try RawStatement(db, "SELECT session_id, session_ref FROM sessions ORDER BY session_id")
     let violations = try RawStatement(
-      db, "SELECT session_id, \(SessionRecordColumns.kindBit("kind")) AS bit FROM violations ORDER BY session_id")
-    defer {
-      sessions.reset()
-      violations.reset()
-    }
-    let context = "reading the kinds of the sessions' violations"
+      db, "SELECT session_ref, \(SessionRecordColumns.kindBit("kind")) AS bit FROM violations ORDER BY session_ref")
+    defer { violations.reset() }
     var entries: [(ref: Int64, kinds: ViolationKinds)] = []
-    var hasSession = try sessions.step(context)
-    while try violations.step(context) {
-      let id = violations.bytes(0)
-      // Ids compare as SQLite's BINARY collation orders them: bytes, then length.
-      while hasSession, sessions.bytes(0).lexicographicallyPrecedes(id) { hasSession = try sessions.step(context) }
-      guard hasSession, sessions.bytes(0).elementsEqual(id) else { continue }
-      let ref = sessions.int64(1)
-      let kind = ViolationKinds(rawValue: Int(violations.int64(1)))
+    while try violations.step("reading the kinds of the sessions' violations") {
+      let (ref, kind) = (violations.int64(0), ViolationKinds(rawValue: Int(violations.int64(1))))
       if entries.last?.ref == ref { entries[entries.count - 1].kinds.insert(kind) } else { entries.append((ref, kind)) }
     }
-    entries.sort { $0.ref < $1.ref }
     return SessionViolationKinds(entries: entries)
   }
 
@@ -46,7 +32,7 @@ struct SessionViolationKinds {
       db,
       """
       SELECT s.session_ref, \(SessionRecordColumns.kindBit("v.kind")) AS bit
-      FROM sessions s JOIN violations v ON v.session_id = s.session_id WHERE \(clause)
+      FROM sessions s JOIN violations v ON v.session_ref = s.session_ref WHERE \(clause)
       """)
     for (index, value) in values.enumerated() { statement.bind(Int32(index + 1), value) }
     let (refColumn, bitColumn) = (statement.column("session_ref"), statement.column("bit"))

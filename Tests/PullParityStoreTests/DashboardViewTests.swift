@@ -113,18 +113,21 @@ import Testing
               session_id, app, profile, profile_version, platform, app_version, screen, empty, outcome,
               final_state, "trigger", time_to_arm_ms, arm_distance, client_arm_distance,
               release_distance, load_ms, visible_ms, flash, premature_hide, late_hide, hold_compliant,
-              label_violations, arm_mismatch, violation_count, event_count, started_at_ms, ended_at_ms)
-            VALUES (?, ?, ?, 1, ?, ?, ?, 0, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 12, ?, ?)
+              label_violations, arm_mismatch, violation_count, event_count, started_at_ms, ended_at_ms, session_key)
+            VALUES (?, ?, ?, 1, ?, ?, ?, 0, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 12, ?, ?, ?)
             """,
           arguments: [
             s.id, s.app, s.app, s.platform, s.version, s.screen, s.outcome, finalState, s.trigger,
             s.timeToArm, s.arm, s.clientArm, s.release, s.load, s.visible, s.flash, s.premature, s.late,
-            s.hold, s.labels, s.mismatch, violationCount, s.start, s.start + 3000,
+            s.hold, s.labels, s.mismatch, violationCount, s.start, s.start + 3000, EventKey.of(s.id),
           ])
       }
       for (session, ordinal, kind, ts) in violations {
         try db.execute(
-          sql: "INSERT INTO violations (session_id, ordinal, kind, ts_ms, expected, actual) VALUES (?, ?, ?, ?, ?, ?)",
+          sql: """
+            INSERT INTO violations (session_id, ordinal, kind, ts_ms, expected, actual, session_ref)
+            VALUES (?1, ?2, ?3, ?4, ?5, ?6, (SELECT session_ref FROM sessions WHERE session_id = ?1))
+            """,
           arguments: [session, ordinal, kind, ts, "expected \(kind)", "actual \(kind)"])
       }
       for (i, (source, line, category)) in quarantined.enumerated() {
@@ -209,7 +212,7 @@ import Testing
       #expect(
         migrations == [
           "0001_events_and_sessions", "0002_dashboard_views", "0003_profiles", "0004_exact_run_ledger",
-          "0005_time_ordered_event_keys", "0006_session_digests", "0007_key_epochs",
+          "0005_time_ordered_event_keys", "0006_session_digests", "0007_key_epochs", "0008_session_keys",
         ])
     }
   }
@@ -432,7 +435,7 @@ import Testing
         guard case .text(let name) = cells[0] else { return "" }
         return name
       }
-      #expect(objects.count == 17)
+      #expect(objects.count == 18)
       for object in objects {
         #expect(doc.contains("### \(object):"), "no heading for \(object)")
         for column in try Self.columns(database, of: object) {

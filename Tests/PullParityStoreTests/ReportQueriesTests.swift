@@ -28,16 +28,18 @@ import Testing
         try db.execute(
           sql: """
             INSERT INTO sessions (session_ref, session_id, app, profile, profile_version, platform, empty, outcome,
-              final_state, violation_count, event_count, started_at_ms, ended_at_ms)
-            VALUES (?, ?, 'padel', 'padel', 1, ?, 0, 'completed', 'done', ?, 5, ?, ?)
-            """, arguments: [ref + 1, id, platform, kinds.count, 1000 * ref, 1000 * ref + 500])
+              final_state, violation_count, event_count, started_at_ms, ended_at_ms, session_key)
+            VALUES (?, ?, 'padel', 'padel', 1, ?, 0, 'completed', 'done', ?, 5, ?, ?, ?)
+            """, arguments: [ref + 1, id, platform, kinds.count, 1000 * ref, 1000 * ref + 500, EventKey.of(id)])
         for (ordinal, kind) in kinds.enumerated() {
           try db.execute(
-            sql: "INSERT INTO violations (session_id, ordinal, kind, ts_ms) VALUES (?, ?, ?, 0)",
-            arguments: [id, ordinal, kind])
+            sql: "INSERT INTO violations (session_id, ordinal, kind, ts_ms, session_ref) VALUES (?, ?, ?, 0, ?)",
+            arguments: [id, ordinal, kind, ref + 1])
         }
       }
-      try db.execute(sql: "INSERT INTO violations (session_id, ordinal, kind, ts_ms) VALUES ('aa', 0, 'flash', 0)")
+      let orphan =
+        "INSERT INTO violations (session_id, ordinal, kind, ts_ms, session_ref) VALUES ('aa', 0, 'flash', 0, ?)"
+      try db.execute(sql: orphan, arguments: [sessions.count + 1])
     }
     return database
   }

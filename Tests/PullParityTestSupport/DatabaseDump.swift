@@ -8,7 +8,7 @@ package enum DatabaseDump {
   /// out: a join key handed out in first-seen order, it depends on the order logs arrive in.
   package static let tables: [(name: String, columns: String, order: String)] = [
     ("sessions", sessionColumns, "session_id"),
-    ("violations", "*", "session_id, ordinal"),
+    ("violations", "session_id, ordinal, kind, ts_ms, expected, actual", "session_id, ordinal"),
     ("events", "event_id, session_id, ts_ms, seq, platform, app, type, raw", "event_id"),
     ("quarantine", "source, line, byte_offset, category, reason, raw, event_id", "source, byte_offset"),
   ]

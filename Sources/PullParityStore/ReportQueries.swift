@@ -54,33 +54,36 @@ package struct ReportQueries {
     }
   }
 
-  /// The first `limit` distinct ids, in id order, of the selected sessions with a violation of
-  /// `kind`, or of any kind this build knows when `nil`. SQLite keeps only the first `limit`
-  /// while it reads the violations.
-  package func violatingSessionIDs(_ filter: SessionFilter, kind: ViolationKind?, limit: Int) throws -> [String] {
+  /// The first `limit` distinct sessions, in id order, of the selected ones with a violation of
+  /// `kind`, or of any kind this build knows when `nil`, with their refs (what their events and
+  /// violations are found by). SQLite keeps only the first `limit` while it reads the violations.
+  package func violatingSessions(
+    _ filter: SessionFilter, kind: ViolationKind?, limit: Int
+  ) throws -> [(id: String, ref: Int64)] {
     let (clause, arguments) = filter.sql()
     let kinds = kind.map { [$0] } ?? ViolationKind.allCases
     let list = kinds.map { "'\($0.rawValue)'" }.joined(separator: ", ")
     return try database.read { db in
-      try String.fetchAll(
+      try Row.fetchAll(
         db,
         sql: """
-          SELECT DISTINCT v.session_id FROM violations v JOIN sessions s ON s.session_ref = v.session_ref
+          SELECT DISTINCT v.session_id, v.session_ref FROM violations v JOIN sessions s ON s.session_ref = v.session_ref
           WHERE v.kind IN (\(list)) AND \(clause) ORDER BY v.session_id LIMIT \(limit)
-          """, arguments: arguments)
+          """, arguments: arguments
+      ).map { ($0["session_id"], $0["session_ref"]) }
     }
   }
 
   /// One session's violations, in order of finding.
-  package func violations(ofSession sessionID: String) throws -> [ViolationRecord] {
+  package func violations(ofSession ref: Int64) throws -> [ViolationRecord] {
     try database.read { db in
       try Row.fetchAll(
         db,
         sql: """
           SELECT v.session_id, s.app, s.platform, v.kind, v.ts_ms, v.expected, v.actual
           FROM violations v JOIN sessions s ON s.session_ref = v.session_ref
-          WHERE v.session_ref = (\(Self.sessionRefSQL(sessionID))) ORDER BY v.ordinal
-          """, arguments: Self.sessionRefArguments(sessionID)
+          WHERE v.session_ref = ? ORDER BY v.ordinal
+          """, arguments: [ref]
       ).compactMap(Self.violation)
     }
   }
@@ -104,6 +107,14 @@ package struct ReportQueries {
     return ViolationRecord(
       sessionID: row["session_id"], app: row["app"], platform: row["platform"], kind: kind, atMs: row["ts_ms"],
       expected: row["expected"], actual: row["actual"])
+  }
+
+  /// The raw events of the session with ref `ref`.
+  package func storedEvents(ofSession ref: Int64) throws -> [StoredEvent] {
+    try database.read { db in
+      try Row.fetchAll(db, sql: StoredLineSQL.select + "\nWHERE sp.session_ref = ?", arguments: [ref])
+        .map { StoredEvent(raw: $0["raw"], source: $0["source"], line: $0["line"]) }
+    }
   }
 
   /// The raw events of one session, for the drill-down.

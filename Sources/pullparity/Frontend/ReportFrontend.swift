@@ -103,14 +103,19 @@ struct ReportFrontend {
   /// A few sessions with violations, of different kinds, re-read from their stored raw lines.
   private func timelines(filter: SessionFilter) throws -> [SessionTimeline] {
     var decoder = LineDecoder(.simdjson)
+    // Refs by id bytes (two ids equal as Strings may be two sessions): a random session id is
+    // indexed only with its key, so its events and violations are found by ref.
+    var refs: [ByteIdentity: Int64] = [:]
     let ids = try SessionTimeline.exampleSessionIDs(limit: Self.exampleTimelines) { kind, count in
-      try queries.violatingSessionIDs(filter, kind: kind, limit: count)
+      let found = try queries.violatingSessions(filter, kind: kind, limit: count)
+      for session in found { refs[ByteIdentity(session.id)] = session.ref }
+      return found.map(\.id)
     }
-    return try ids.map { id in
-      let stored = try queries.storedEvents(ofSession: id)
+    return try ids.compactMap { id in
+      guard let ref = refs[ByteIdentity(id)] else { return nil }
       // A session whose lines no longer decode is still drawn: its violations are stored.
-      let events = (try? decoder.sessionEvents(stored, sessionID: id)) ?? []
-      return SessionTimeline(events: events, violations: try queries.violations(ofSession: id))
+      let events = (try? decoder.sessionEvents(try queries.storedEvents(ofSession: ref), sessionID: id)) ?? []
+      return SessionTimeline(events: events, violations: try queries.violations(ofSession: ref))
     }
   }
 }

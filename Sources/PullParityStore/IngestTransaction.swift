@@ -159,6 +159,9 @@ package final class IngestTransaction {
   ) throws -> [(outcome: EventStoreOutcome, pk: Int64?)] {
     // A statement's parameters are numbered from 1; row r's are 13r+1 ... 13r+13.
     var slots = idKeys
+    if isRandom.contains(true) {
+      try refreshed(keyEpochs).prefetch((0..<Self.groupSize).lazy.filter { isRandom[$0] }.map { idKeys[$0] })
+    }
     for row in 0..<Self.groupSize where isRandom[row] {
       let epochs = try refreshed(keyEpochs)
       // A copy in a closed epoch (a re-sent event): the group goes one by one, in order.

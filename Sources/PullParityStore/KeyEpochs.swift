@@ -11,9 +11,10 @@ internal import GRDB
 /// space's filter table); a new id is looked up in it only when the filter may hold it.
 ///
 /// Epoch 0 is the keys stored before the space's epochs existed (schema version 7 for events,
-/// 8 for sessions), wherever they lie, each at its id's full hash. An epoch closes as soon as it holds `capacity` keys, inside the transaction that
-/// filled it (`stored`), so the region new keys land in never outgrows `capacity` plus one
-/// group of inserts, whatever the size of a transaction.
+/// 8 for sessions), wherever they lie, each at its id's full hash. An epoch closes as soon as
+/// it holds `capacity` keys, inside the transaction that filled it (`stored`), so the region
+/// new keys land in never outgrows `capacity` plus one group of inserts, whatever the size of
+/// a transaction.
 ///
 /// One value serves every transaction of a run: each refreshes it (`refresh`), which reads
 /// only the filters of epochs closed since and counts the open epoch's keys again, since

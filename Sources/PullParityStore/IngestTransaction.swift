@@ -29,7 +29,7 @@ package final class IngestTransaction {
   /// the transaction.
   private let keyEpochs: KeyEpochs
   private let sessionEpochs: KeyEpochs
-  private var refreshedEpochs: Set<ObjectIdentifier> = []
+  private var refreshedEpochs: [ObjectIdentifier] = []
 
   /// `keyEpochs`, `sessionEpochs`: the run's, so that each transaction reads only the filters
   /// of epochs closed since the previous one; nil, new ones.
@@ -117,8 +117,12 @@ package final class IngestTransaction {
   }
 
   /// `epochs`, refreshed once per transaction (another run may have written since the last).
+  /// Asked once per random id: two identities to compare, nothing to hash.
   private func refreshed(_ epochs: KeyEpochs) throws -> KeyEpochs {
-    if refreshedEpochs.insert(ObjectIdentifier(epochs)).inserted { try epochs.refresh(db) }
+    if !refreshedEpochs.contains(ObjectIdentifier(epochs)) {
+      try epochs.refresh(db)
+      refreshedEpochs.append(ObjectIdentifier(epochs))
+    }
     return epochs
   }
 
@@ -160,18 +164,18 @@ package final class IngestTransaction {
     // A statement's parameters are numbered from 1; row r's are 13r+1 ... 13r+13.
     var slots = idKeys
     if isRandom.contains(true) {
-      try refreshed(keyEpochs).prefetch((0..<Self.groupSize).lazy.filter { isRandom[$0] }.map { idKeys[$0] })
-    }
-    for row in 0..<Self.groupSize where isRandom[row] {
       let epochs = try refreshed(keyEpochs)
-      // A copy in a closed epoch (a re-sent event): the group goes one by one, in order.
-      if try findInClosedEpochs(event(row), hash: idKeys[row], epochs) != nil {
-        return try idKeys.enumerated().map { row, key in
-          let outcome = try storeUncounted(event(row), idKey: key, lookFirst: lookFirst)
-          return (outcome, outcome == .stored ? lastEventPK : nil)
+      epochs.prefetch((0..<Self.groupSize).lazy.filter { isRandom[$0] }.map { idKeys[$0] })
+      for row in 0..<Self.groupSize where isRandom[row] {
+        // A copy in a closed epoch (a re-sent event): the group goes one by one, in order.
+        if try findInClosedEpochs(event(row), hash: idKeys[row], epochs) != nil {
+          return try idKeys.enumerated().map { row, key in
+            let outcome = try storeUncounted(event(row), idKey: key, lookFirst: lookFirst)
+            return (outcome, outcome == .stored ? lastEventPK : nil)
+          }
         }
+        slots[row] = epochs.openKey(idKeys[row])
       }
-      slots[row] = epochs.openKey(idKeys[row])
     }
     if !lookFirst {
       for row in 0..<Self.groupSize { bind(event(row), slot: slots[row], to: insertGroup, from: Int32(row * 13)) }
@@ -281,13 +285,20 @@ package final class IngestTransaction {
 
   /// The ref of a session derived before (its events were stored by an earlier transaction), or nil.
   package func sessionRef(of sessionID: String) throws -> Int64? {
-    let hash = EventKey.of(sessionID)
-    if EventKey.isTimeOrdered(sessionID) { return try sessionRef(of: sessionID, key: hash) }
-    let epochs = try refreshed(sessionEpochs)
-    for key in [epochs.openKey(hash)] + epochs.closedKeys(hash) {
-      if let ref = try sessionRef(of: sessionID, key: key) { return ref }
+    let (key, randomHash) = try sessionKey(sessionID)
+    for candidate in [key] + (randomHash.map(sessionEpochs.closedKeys) ?? []) {
+      if let ref = try sessionRef(of: sessionID, key: candidate) { return ref }
     }
     return nil
+  }
+
+  /// Where session `sessionID` is stored when new: a UUIDv7 at its time key; any other id at
+  /// its hash's key in the open session epoch, and then `randomHash` is that hash, whose
+  /// earlier copy may be in a closed epoch.
+  private func sessionKey(_ sessionID: String) throws -> (key: Int64, randomHash: Int64?) {
+    let hash = EventKey.of(sessionID)
+    guard !EventKey.isTimeOrdered(sessionID) else { return (hash, nil) }
+    return (try refreshed(sessionEpochs).openKey(hash), hash)
   }
 
   private func sessionRef(of sessionID: String, key: Int64) throws -> Int64? {
@@ -417,16 +428,15 @@ package final class IngestTransaction {
       if try updateSession.executeCountingChanges(context) == 1 { return }
     }
     SessionRowSQL.bind(row, ref: ref, to: insertSession)
-    let isRandom = !EventKey.isTimeOrdered(row.sessionID)
-    let hash = EventKey.of(row.sessionID)
-    insertSession.bind(SessionRowSQL.keyParameter, isRandom ? try refreshed(sessionEpochs).openKey(hash) : hash)
+    let (key, randomHash) = try sessionKey(row.sessionID)
+    insertSession.bind(SessionRowSQL.keyParameter, key)
     guard try insertSession.executeCountingChanges(context) == 1 else {
       throw StoreError(
         context: context,
         message: "the row was not written: session_ref \(ref) or its session_id belongs to another session, "
           + "or a column is NULL", sql: IngestStatementSQL.insertSession)
     }
-    if isRandom { try sessionEpochs.stored(1, db) }
+    if randomHash != nil { try sessionEpochs.stored(1, db) }
   }
 
   private static func sameBytes(_ a: UnsafeRawBufferPointer, _ b: UnsafeRawBufferPointer) -> Bool {

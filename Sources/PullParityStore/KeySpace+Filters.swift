@@ -16,15 +16,22 @@ extension KeySpace {
   /// Keys stored in `epoch`'s region of the index.
   func count(_ db: Database, epoch: Int64) throws -> Int {
     let sql = "SELECT count(*) FROM \(table) WHERE \(keyColumn) BETWEEN ? AND ?"
-    let (first, last) = (KeyEpochs.key(0, in: epoch), KeyEpochs.key(KeyEpochs.lowMask, in: epoch))
-    return try Int.fetchOne(db, sql: sql, arguments: [first, last]) ?? 0
+    let region = Self.region(of: epoch)
+    return try Int.fetchOne(db, sql: sql, arguments: [region.first, region.last]) ?? 0
   }
 
   /// Builds the filter of `epoch` from its keys in the index, and stores it. Epochs closed
   /// with one capacity get filters of one size, which `KeyFilterMatrix` checks together.
   func close(_ db: Database, epoch: Int64, filterCapacity: Int) throws -> KeyFilter {
-    let (first, last) = (KeyEpochs.key(0, in: epoch), KeyEpochs.key(KeyEpochs.lowMask, in: epoch))
-    return try fill(db, epoch: epoch, from: first, through: last, capacity: filterCapacity) { $0 & KeyEpochs.lowMask }
+    let region = Self.region(of: epoch)
+    return try fill(db, epoch: epoch, from: region.first, through: region.last, capacity: filterCapacity) {
+      $0 & KeyEpochs.lowMask
+    }
+  }
+
+  /// The lowest and highest key of `epoch` (above 0).
+  private static func region(of epoch: Int64) -> (first: Int64, last: Int64) {
+    (KeyEpochs.key(0, in: epoch), KeyEpochs.key(KeyEpochs.lowMask, in: epoch))
   }
 
   /// Fills epoch 0's filter with every key stored (the migration named `migrationName`).

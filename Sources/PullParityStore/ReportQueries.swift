@@ -91,14 +91,14 @@ package struct ReportQueries {
   /// The ref of session `sessionID`: a UUIDv7 is found by its key (`sessions_by_key`); any
   /// other id by a scan of `sessions` (its key depends on the epoch it was stored in), which is
   /// small next to `events`.
-  private static func sessionRefSQL(_ sessionID: String) -> String {
-    EventKey.isTimeOrdered(sessionID)
-      ? "SELECT session_ref FROM sessions WHERE session_key = ? AND session_id = ?"
-      : "SELECT session_ref FROM sessions WHERE session_id = ?"
-  }
-
-  private static func sessionRefArguments(_ sessionID: String) -> StatementArguments {
-    EventKey.isTimeOrdered(sessionID) ? [EventKey.of(sessionID), sessionID] : [sessionID]
+  private static func sessionRef(of sessionID: String, _ db: Database) throws -> Int64? {
+    guard EventKey.isTimeOrdered(sessionID) else {
+      let sql = "SELECT session_ref FROM sessions WHERE session_id = ?"
+      return try Int64.fetchOne(db, sql: sql, arguments: [sessionID])
+    }
+    return try Int64.fetchOne(
+      db, sql: "SELECT session_ref FROM sessions WHERE session_key = ? AND session_id = ?",
+      arguments: [EventKey.of(sessionID), sessionID])
   }
 
   /// A violation row; `nil` for a kind this build does not know.
@@ -111,21 +111,19 @@ package struct ReportQueries {
 
   /// The raw events of the session with ref `ref`.
   package func storedEvents(ofSession ref: Int64) throws -> [StoredEvent] {
-    try database.read { db in
-      try Row.fetchAll(db, sql: StoredLineSQL.select + "\nWHERE sp.session_ref = ?", arguments: [ref])
-        .map { StoredEvent(raw: $0["raw"], source: $0["source"], line: $0["line"]) }
-    }
+    try database.read { db in try Self.storedEvents(ofSession: ref, db) }
   }
 
   /// The raw events of one session, for the drill-down.
   package func storedEvents(ofSession sessionID: String) throws -> [StoredEvent] {
     try database.read { db in
-      try Row.fetchAll(
-        db,
-        sql: StoredLineSQL.select + "\nWHERE sp.session_ref = (\(Self.sessionRefSQL(sessionID)))",
-        arguments: Self.sessionRefArguments(sessionID)
-      ).map { StoredEvent(raw: $0["raw"], source: $0["source"], line: $0["line"]) }
+      try Self.sessionRef(of: sessionID, db).map { try Self.storedEvents(ofSession: $0, db) } ?? []
     }
+  }
+
+  private static func storedEvents(ofSession ref: Int64, _ db: Database) throws -> [StoredEvent] {
+    try Row.fetchAll(db, sql: StoredLineSQL.select + "\nWHERE sp.session_ref = ?", arguments: [ref])
+      .map { StoredEvent(raw: $0["raw"], source: $0["source"], line: $0["line"]) }
   }
 
   /// Sessions whose id starts with `prefix`, ignoring ASCII case (a drill-down may name a

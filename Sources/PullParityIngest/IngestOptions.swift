@@ -1,4 +1,5 @@
 package import PullParityCore
+internal import PullParityStore
 
 /// How an ingest runs.
 package struct IngestOptions: Sendable {
@@ -24,6 +25,9 @@ package struct IngestOptions: Sendable {
   /// Random ids' keys per key epoch (`KeyEpochs`), of events and sessions alike; nil: each
   /// key space's default. Tests make epochs small.
   package var keyEpochCapacity: Int?
+  /// How long the WAL grows, in pages, before a transaction waits for the background checkpoint
+  /// so that it can write the log from its beginning (`WALCheckpointer`). Tests make it small.
+  package var walRestartFrames = WALCheckpointer.defaultRestartFrames
 
   package init(
     transactionLines: Int = 200_000, parser: ParserKind = .simdjson, profiles: ProfileCatalog = ProfileCatalog(),

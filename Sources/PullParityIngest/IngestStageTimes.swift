@@ -12,6 +12,8 @@ package struct IngestStageTimes: Sendable, Equatable {
   package var storeSessions = 0.0
   /// Committing transactions (the WAL write).
   package var commit = 0.0
+  /// The writer waiting, before a transaction, for the checkpoint that lets it restart the WAL.
+  package var waitingForCheckpoint = 0.0
   /// The writer waiting for the next parsed chunk.
   package var waitingForInput = 0.0
   /// After the run: counting the report digests of the days it touched (the command does it,

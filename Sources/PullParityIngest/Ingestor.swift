@@ -34,10 +34,12 @@ package struct Ingestor {
       readerDone.wait()
     }
     do {
-      while try ingest.commitTransaction(from: channel, progress: progress) {
-        if shouldStop() {
-          ingest.stop()
-          break
+      try database.withBackgroundCheckpoints(restartFrames: options.walRestartFrames) { checkpointer in
+        while try ingest.commitTransaction(from: channel, checkpointer: checkpointer, progress: progress) {
+          if shouldStop() {
+            ingest.stop()
+            break
+          }
         }
       }
     } catch {

@@ -49,10 +49,14 @@ struct RunningIngest {
   /// Commits one transaction of chunks (up to `transactionLines` lines) with the sessions they
   /// touched, the profiles they used and the run's totals. Returns false once there is nothing
   /// more to read.
-  mutating func commitTransaction(from channel: ChunkChannel, progress: (IngestProgress) -> Void) throws -> Bool {
+  mutating func commitTransaction(
+    from channel: ChunkChannel, checkpointer: WALCheckpointer, progress: (IngestProgress) -> Void
+  ) throws -> Bool {
     var counts = RunCounts()
     var last: String?
     var bodyEnded = clock.elapsed()
+    try checkpointer.waitIfLogIsLong()
+    times.waitingForCheckpoint += clock.seconds(since: bodyEnded)
     try database.write { db in
       let tx = try IngestTransaction(db, keyEpochs: keyEpochs, sessionEpochs: sessionEpochs)
       last = try writeChunks(from: channel, into: tx, counts: &counts, progress: progress)
@@ -66,6 +70,7 @@ struct RunningIngest {
       bodyEnded = clock.elapsed()
     }
     times.commit += clock.seconds(since: bodyEnded)
+    checkpointer.committed()
     totals += counts
     guard let last else { return false }
     lastPosition = last

@@ -94,6 +94,7 @@ struct IngestFrontend {
       ("derive sessions", t.derive),
       ("store sessions", t.storeSessions),
       ("commit", t.commit),
+      ("writer waiting for checkpoint", t.waitingForCheckpoint),
       ("writer waiting for input", t.waitingForInput),
     ]
     var lines = ["Stages (seconds; the reader overlaps the writer):"]

@@ -1,0 +1,115 @@
+import Foundation
+internal import GRDB
+
+/// Copies an ingest's committed transactions from the write-ahead log into the database file on
+/// a thread of its own, while the writer goes on with the next transaction.
+///
+/// SQLite's automatic checkpoint runs inside the commit that fills the log, so the writer waits
+/// for the copy and for the two `fsync`s that bracket it: over ten days of events in one run that
+/// was half the writer's time, because the disk, not the CPU, sets the pace of a long run. Here
+/// a second connection runs a PASSIVE checkpoint after every commit, which never blocks the
+/// writer. The log restarts from its beginning only when a transaction begins after a complete
+/// checkpoint, so once the log holds `restartFrames` the writer waits for the checkpoint in
+/// flight before it begins: the log stays bounded, and most copies still overlap the writer's work.
+package final class WALCheckpointer: @unchecked Sendable {
+  /// 256 MiB of 32 KiB pages: about three of the ingest's default transactions.
+  package static let defaultRestartFrames = 8192
+
+  private let connection: DatabaseQueue
+  private let path: String
+  private let lockTimeout: Double
+  private let restartFrames: Int
+  private let condition = NSCondition()
+  // Guarded by `condition`.
+  private var requested = false
+  private var running = false
+  private var finished = false
+  private var walFrames = 0
+  private var failure: StoreError?
+  private let done = DispatchSemaphore(value: 0)
+
+  init(path: String, lockTimeout: Double, restartFrames: Int) throws {
+    var configuration = Configuration()
+    configuration.busyMode = .timeout(lockTimeout)
+    configuration.label = "pullparity checkpoints"
+    connection = try DatabaseQueue(path: path, configuration: configuration)
+    self.path = path
+    self.lockTimeout = lockTimeout
+    self.restartFrames = restartFrames
+    let thread = Thread { [self] in
+      loop()
+      done.signal()
+    }
+    thread.start()
+  }
+
+  /// Call after each commit: the checkpoint thread copies what it committed.
+  package func committed() {
+    condition.withLock {
+      requested = true
+      condition.signal()
+    }
+  }
+
+  /// Call before a transaction begins: when the log is long, waits until everything committed is
+  /// copied, so that this transaction writes the log from its beginning again. Throws what a
+  /// checkpoint met (a full disk, say): the log would otherwise grow for the rest of the run.
+  package func waitIfLogIsLong() throws {
+    try condition.withLock {
+      if walFrames >= restartFrames {
+        while (requested || running) && failure == nil { condition.wait() }
+        walFrames = 0
+      }
+      if let failure { throw failure }
+    }
+  }
+
+  /// Stops the thread after the last requested checkpoint and closes its connection; throws the
+  /// first error a checkpoint met (what was committed stays in the log, so nothing is lost).
+  package func finish() throws {
+    condition.withLock {
+      finished = true
+      condition.signal()
+    }
+    done.wait()
+    try connection.close()
+    if let failure { throw failure }
+  }
+
+  private func loop() {
+    while takeRequest() {
+      do {
+        let frames = try connection.writeWithoutTransaction { try $0.checkpoint(.passive).walFrameCount }
+        report(frames: frames)
+      } catch let error as DatabaseError where error.resultCode == .SQLITE_BUSY {
+        // Another process is checkpointing this file: it copies the same frames.
+        report(frames: nil)
+      } catch let error as DatabaseError {
+        let context = "checkpointing \(path)"
+        report(frames: nil, failure: PullParityDatabase.storeError(error, context: context, lockTimeout: lockTimeout))
+      } catch {
+        report(frames: nil, failure: StoreError(context: "checkpointing \(path)", message: "\(error)"))
+      }
+    }
+  }
+
+  /// Waits for a request; false once finished with none pending, or after a failure.
+  private func takeRequest() -> Bool {
+    condition.withLock {
+      while !requested && !finished { condition.wait() }
+      guard requested, failure == nil else { return false }
+      requested = false
+      running = true
+      return true
+    }
+  }
+
+  private func report(frames: Int?, failure error: StoreError? = nil) {
+    condition.withLock {
+      running = false
+      if let frames { walFrames = frames }
+      if failure == nil { failure = error }
+      condition.broadcast()
+    }
+  }
+}

@@ -73,7 +73,7 @@ package final class WALCheckpointer: @unchecked Sendable {
     }
     done.wait()
     try connection.close()
-    if let failure { throw failure }
+    if let failure = condition.withLock({ failure }) { throw failure }
   }
 
   private func loop() {

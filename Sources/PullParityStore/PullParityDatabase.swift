@@ -197,20 +197,19 @@ package final class PullParityDatabase: Sendable {
   package func withBackgroundCheckpoints<T>(
     restartFrames: Int = WALCheckpointer.defaultRestartFrames, _ body: (WALCheckpointer) throws -> T
   ) throws -> T {
+    try setAutocheckpoint(0)
+    defer { try? setAutocheckpoint(Self.autocheckpointFrames) }
     let checkpointer = try wrap("opening \(path) for checkpoints") {
       try WALCheckpointer(path: Self.fileLocation(path), lockTimeout: lockTimeout, restartFrames: restartFrames)
     }
     let result: T
     do {
-      try setAutocheckpoint(0)
       result = try body(checkpointer)
     } catch {
       try? checkpointer.finish()
-      try? setAutocheckpoint(Self.autocheckpointFrames)
       throw error
     }
     try wrap("checkpointing \(path)") { try checkpointer.finish() }
-    try setAutocheckpoint(Self.autocheckpointFrames)
     return result
   }
 

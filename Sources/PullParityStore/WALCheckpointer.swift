@@ -58,6 +58,8 @@ package final class WALCheckpointer: @unchecked Sendable {
     try condition.withLock {
       if walFrames >= restartFrames {
         while (requested || running) && failure == nil { condition.wait() }
+        // Until the next report: a reader that keeps the log from restarting must not make
+        // every transaction wait.
         walFrames = 0
       }
       if let failure { throw failure }

@@ -70,7 +70,6 @@ struct RunningIngest {
       bodyEnded = clock.elapsed()
     }
     times.commit += clock.seconds(since: bodyEnded)
-    checkpointer.committed()
     totals += counts
     guard let last else { return false }
     lastPosition = last

@@ -193,24 +193,28 @@ package final class PullParityDatabase: Sendable {
   }
 
   /// Runs `body` with the WAL checkpointed on a thread of its own (`WALCheckpointer`) rather
-  /// than inside the commits that fill it; `body` tells the checkpointer of its commits.
+  /// than inside the commits that fill it; the writer's commits reach the checkpointer through
+  /// the WAL hook, which stands in for the automatic checkpoint until `body` returns.
   package func withBackgroundCheckpoints<T>(
     restartFrames: Int = WALCheckpointer.defaultRestartFrames, _ body: (WALCheckpointer) throws -> T
   ) throws -> T {
-    try setAutocheckpoint(0)
-    defer { try? setAutocheckpoint(Self.autocheckpointFrames) }
     let checkpointer = try wrap("opening \(path) for checkpoints") {
       try WALCheckpointer(path: Self.fileLocation(path), lockTimeout: lockTimeout, restartFrames: restartFrames)
     }
-    let result: T
-    do {
-      result = try body(checkpointer)
-    } catch {
-      try? checkpointer.finish()
-      throw error
+    return try withExtendedLifetime(checkpointer) {
+      queue.inDatabase { checkpointer.install(on: $0) }
+      // The pragma puts SQLite's own hook back in the slot, so the hook never outlives the checkpointer.
+      defer { try? setAutocheckpoint(Self.autocheckpointFrames) }
+      let result: T
+      do {
+        result = try body(checkpointer)
+      } catch {
+        try? checkpointer.finish()
+        throw error
+      }
+      try wrap("checkpointing \(path)") { try checkpointer.finish() }
+      return result
     }
-    try wrap("checkpointing \(path)") { try checkpointer.finish() }
-    return result
   }
 
   private func setAutocheckpoint(_ frames: Int) throws {

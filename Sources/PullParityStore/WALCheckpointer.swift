@@ -1,5 +1,6 @@
 import Foundation
 internal import GRDB
+import GRDBSQLite
 
 /// Copies an ingest's committed transactions from the write-ahead log into the database file on
 /// a thread of its own, while the writer goes on with the next transaction.
@@ -9,8 +10,13 @@ internal import GRDB
 /// was half the writer's time, because the disk, not the CPU, sets the pace of a long run. Here
 /// a second connection runs a PASSIVE checkpoint after every commit, which never blocks the
 /// writer. The log restarts from its beginning only when a transaction begins after a complete
-/// checkpoint, so once the log holds `restartFrames` the writer waits for the checkpoint in
-/// flight before it begins: the log stays bounded, and most copies still overlap the writer's work.
+/// checkpoint, so once the log holds `restartFrames` more than at the last wait, the writer waits
+/// for the checkpoint in flight before it begins: the log stays bounded, and most copies still
+/// overlap the writer's work.
+///
+/// The writer learns the log's length from SQLite's WAL hook, which its connection calls after
+/// every commit with the frames the log then holds. A length reported by the checkpoint thread
+/// would be stale whenever that thread falls behind, which is exactly when the log grows.
 package final class WALCheckpointer: @unchecked Sendable {
   /// 256 MiB of 32 KiB pages: about three of the ingest's default transactions.
   package static let defaultRestartFrames = 8192
@@ -24,7 +30,10 @@ package final class WALCheckpointer: @unchecked Sendable {
   private var requested = false
   private var running = false
   private var finished = false
-  private var walFrames = 0
+  /// The log's length after the writer's last commit, from the WAL hook.
+  private var logFrames = 0
+  /// The log's length when the writer last waited; 0 since the log last restarted.
+  private var framesAtWait = 0
   private var failure: StoreError?
   private let done = DispatchSemaphore(value: 0)
 
@@ -43,24 +52,40 @@ package final class WALCheckpointer: @unchecked Sendable {
     thread.start()
   }
 
-  /// Call after each commit: the checkpoint thread copies what it committed.
-  package func committed() {
+  /// Makes every commit of `writer` request a checkpoint, with the log's length after it. The
+  /// hook replaces SQLite's automatic checkpoint (the same hook slot); `PRAGMA
+  /// wal_autocheckpoint` puts that back. The writer must not outlive `self` with the hook on.
+  func install(on writer: Database) {
+    let context = Unmanaged.passUnretained(self).toOpaque()
+    sqlite3_wal_hook(
+      writer.sqliteConnection,
+      { context, _, _, frames in
+        Unmanaged<WALCheckpointer>.fromOpaque(context!).takeUnretainedValue().committed(logFrames: Int(frames))
+        return SQLITE_OK
+      }, context)
+  }
+
+  /// Called by the WAL hook after each commit: the checkpoint thread copies what was committed.
+  private func committed(logFrames frames: Int) {
     condition.withLock {
+      if frames < logFrames { framesAtWait = 0 }
+      logFrames = frames
       requested = true
       condition.signal()
     }
   }
 
-  /// Call before a transaction begins: when the log is long, waits until everything committed is
-  /// copied, so that this transaction writes the log from its beginning again. Throws what a
-  /// checkpoint met (a full disk, say): the log would otherwise grow for the rest of the run.
+  /// Call before a transaction begins: when the log has grown by `restartFrames` since the last
+  /// wait, waits until everything committed is copied, so that this transaction writes the log
+  /// from its beginning again. Throws what a checkpoint met (a full disk, say): the log would
+  /// otherwise grow for the rest of the run.
   package func waitIfLogIsLong() throws {
     try condition.withLock {
-      if walFrames >= restartFrames {
+      if logFrames - framesAtWait >= restartFrames {
         while (requested || running) && failure == nil { condition.wait() }
-        // Until the next report: a reader that keeps the log from restarting must not make
-        // every transaction wait.
-        walFrames = 0
+        // A reader holding an old snapshot keeps the log from restarting: the next wait comes
+        // after another `restartFrames`, not before every transaction.
+        framesAtWait = logFrames
       }
       if let failure { throw failure }
     }
@@ -81,16 +106,16 @@ package final class WALCheckpointer: @unchecked Sendable {
   private func loop() {
     while takeRequest() {
       do {
-        let frames = try connection.writeWithoutTransaction { try $0.checkpoint(.passive).walFrameCount }
-        report(frames: frames)
+        _ = try connection.writeWithoutTransaction { try $0.checkpoint(.passive) }
+        report()
       } catch let error as DatabaseError where error.resultCode == .SQLITE_BUSY {
         // Another process is checkpointing this file: it copies the same frames.
-        report(frames: nil)
+        report()
       } catch let error as DatabaseError {
         let context = "checkpointing \(path)"
-        report(frames: nil, failure: PullParityDatabase.storeError(error, context: context, lockTimeout: lockTimeout))
+        report(failure: PullParityDatabase.storeError(error, context: context, lockTimeout: lockTimeout))
       } catch {
-        report(frames: nil, failure: StoreError(context: "checkpointing \(path)", message: "\(error)"))
+        report(failure: StoreError(context: "checkpointing \(path)", message: "\(error)"))
       }
     }
   }
@@ -106,10 +131,9 @@ package final class WALCheckpointer: @unchecked Sendable {
     }
   }
 
-  private func report(frames: Int?, failure error: StoreError? = nil) {
+  private func report(failure error: StoreError? = nil) {
     condition.withLock {
       running = false
-      if let frames { walFrames = frames }
       if failure == nil { failure = error }
       condition.broadcast()
     }

@@ -7,7 +7,7 @@ package struct EmptySelectionError: Error, CustomStringConvertible, Sendable {
   package var database: String
   package var filter: SessionFilter
   package var values: FilterValues
-  /// What was being selected, e.g. "the baseline cohort (app_version=3.8.0)".
+  /// What was being selected, e.g. "the baseline cohort"; the message adds the filter.
   package var what: String
 
   package init(database: String, filter: SessionFilter, values: FilterValues, what: String = "the selection") {

@@ -32,7 +32,8 @@ import Testing
       says: ["Each value exists, but no session has them all"]),
     Case(
       arguments: ["compare", "--app", "padel", "--baseline", "platform=pwa", "--candidate", "platform=iOS"],
-      exitCode: 2, says: ["the candidate cohort (platform=iOS)", "did you mean ios?"]),
+      exitCode: 2,
+      says: ["matches the candidate cohort (app=padel platform=iOS). Nothing", "did you mean ios?"]),
     // The PWA's `feed` and iOS's `FeedView` are one logical screen: the groups meet and compare.
     Case(
       arguments: ["report", "--app", "padel", "--by", "screen", "--check"], exitCode: 1,

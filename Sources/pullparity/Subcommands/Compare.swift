@@ -68,10 +68,9 @@ extension PullParity {
         policy: verdicts.policy)
       // A cohort that matched nothing is almost always a typo in a selector; passing it would
       // let CI go green on a comparison that never happened.
-      let before = try frontend.sessions(
-        baselineCohort.filter, what: "the baseline cohort (\(baselineCohort.selector))")
-      let after = try frontend.sessions(
-        candidateCohort.filter, what: "the candidate cohort (\(candidateCohort.selector))")
+      // The error shows each cohort's whole filter (selector and shared options) after its name.
+      let before = try frontend.sessions(baselineCohort.filter, what: "the baseline cohort")
+      let after = try frontend.sessions(candidateCohort.filter, what: "the candidate cohort")
       let apps = Set((before + after).map(\.app)).sorted()
       if apps.count > 1 {
         throw CommandError(

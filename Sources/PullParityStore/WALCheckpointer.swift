@@ -18,7 +18,8 @@ import GRDBSQLite
 /// every commit with the frames the log then holds. A length reported by the checkpoint thread
 /// would be stale whenever that thread falls behind, which is exactly when the log grows.
 package final class WALCheckpointer: @unchecked Sendable {
-  /// 256 MiB of 32 KiB pages: about three of the ingest's default transactions.
+  /// 256 MiB of 32 KiB pages. A million benchmark lines write about 1 GB of log, so the
+  /// writer waits about four times per million lines.
   package static let defaultRestartFrames = 8192
 
   private let connection: DatabaseQueue
@@ -53,8 +54,7 @@ package final class WALCheckpointer: @unchecked Sendable {
   }
 
   /// Makes every commit of `writer` request a checkpoint, with the log's length after it. The
-  /// hook replaces SQLite's automatic checkpoint (the same hook slot); `PRAGMA
-  /// wal_autocheckpoint` puts that back. The writer must not outlive `self` with the hook on.
+  /// hook takes the slot of SQLite's automatic checkpoint; `uninstall` must run before `self` goes.
   func install(on writer: Database) {
     let context = Unmanaged.passUnretained(self).toOpaque()
     sqlite3_wal_hook(
@@ -63,6 +63,13 @@ package final class WALCheckpointer: @unchecked Sendable {
         Unmanaged<WALCheckpointer>.fromOpaque(context!).takeUnretainedValue().committed(logFrames: Int(frames))
         return SQLITE_OK
       }, context)
+  }
+
+  /// Gives the hook's slot back to SQLite's automatic checkpoint, every `autocheckpointFrames`.
+  /// Goes through the C API rather than the pragma because it cannot fail: a hook left behind
+  /// would call into a freed checkpointer.
+  func uninstall(from writer: Database, autocheckpointFrames: Int) {
+    sqlite3_wal_autocheckpoint(writer.sqliteConnection, Int32(autocheckpointFrames))
   }
 
   /// Called by the WAL hook after each commit: the checkpoint thread copies what was committed.

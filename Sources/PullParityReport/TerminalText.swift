@@ -2,11 +2,15 @@
 /// could retitle a window or recolour the screen) and bidirectional overrides are shown as
 /// `\u{…}` instead of acting.
 package enum TerminalText {
-  package static func escaped(_ text: String) -> String { escape(text, keepingLineBreaks: false) }
+  package static func escaped(_ text: String) -> String { escape(text, keeping: []) }
 
   /// The same, leaving `\n`, `\r` and `\t` as they are, for formats where a quoted cell holds
   /// them (CSV).
-  package static func escapedKeepingLineBreaks(_ text: String) -> String { escape(text, keepingLineBreaks: true) }
+  package static func escapedKeepingLineBreaks(_ text: String) -> String { escape(text, keeping: ["\n", "\r", "\t"]) }
+
+  /// The same, leaving only `\n`: for messages whose lines are ours. A `\r` from the data would
+  /// send the cursor back and let the rest of a line overwrite what the message said.
+  package static func escapedKeepingNewlines(_ text: String) -> String { escape(text, keeping: ["\n"]) }
 
   /// How `scalar` is shown: nil when it is inert and kept as it is. Also the HTML report's
   /// rule for control characters, so a page printed to a terminal is as safe as text.
@@ -14,11 +18,8 @@ package enum TerminalText {
     isInert(scalar) ? nil : "\\u{" + String(scalar.value, radix: 16) + "}"
   }
 
-  private static func escape(_ text: String, keepingLineBreaks: Bool) -> String {
-    ScalarEscaping.escape(text) { scalar in
-      if keepingLineBreaks && (scalar == "\n" || scalar == "\r" || scalar == "\t") { return nil }
-      return shown(scalar)
-    }
+  private static func escape(_ text: String, keeping kept: Set<Unicode.Scalar>) -> String {
+    ScalarEscaping.escape(text) { scalar in kept.contains(scalar) ? nil : shown(scalar) }
   }
 
   private static func isInert(_ scalar: Unicode.Scalar) -> Bool {

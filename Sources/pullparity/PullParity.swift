@@ -43,7 +43,7 @@ struct PullParity: ParsableCommand {
       }
       // Messages quote values from the database and the logs (apps, file names): the last
       // place to keep their escape sequences off the terminal, whichever error carries them.
-      let message = TerminalText.escapedKeepingLineBreaks(fullMessage(for: error))
+      let message = TerminalText.escapedKeepingNewlines(fullMessage(for: error))
       // Nowhere is left to report a failed write to standard error itself.
       if !message.isEmpty { try? FileHandleOutput.standardError.write(message + "\n") }
       Glibc.exit(2)

@@ -75,7 +75,7 @@ let package = Package(
     .executableTarget(
       name: "pullparity",
       dependencies: [
-        "PullParityCore", "PullParityIngest", "PullParityStore", "PullParityReport",
+        "PullParityCore", "PullParityIngest", "PullParityStore", "PullParityReport", "PullParitySchema",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]
     ),

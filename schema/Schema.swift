@@ -16,5 +16,10 @@ package enum Schema {
   /// schema/README.md: every table, column and view for dashboard authors.
   package static let documentation = text(PackageResources.README_md)
 
+  /// Every migration after a comment naming its file, as `pullparity schema --sql` prints them.
+  package static var listing: String {
+    migrations.map { "-- \($0.name).sql\n\($0.sql)\n" }.joined()
+  }
+
   private static func text(_ bytes: [UInt8]) -> String { String(decoding: bytes, as: UTF8.self) }
 }

@@ -34,6 +34,14 @@ import Testing
       arguments: ["compare", "--app", "padel", "--baseline", "platform=pwa", "--candidate", "platform=iOS"],
       exitCode: 2,
       says: ["matches the candidate cohort (app=padel platform=iOS). Nothing", "did you mean ios?"]),
+    // Both cohorts have sessions, but none of the trigger compared: nothing was compared.
+    Case(
+      arguments: [
+        "compare", "--app", "padel", "--trigger", "tab_reselect", "--baseline", "platform=pwa", "--candidate",
+        "platform=ios",
+      ],
+      exitCode: 2,
+      says: ["the baseline cohort (app=padel platform=pwa) has no tab_reselect sessions in", "Nothing was checked."]),
     // The PWA's `feed` and iOS's `FeedView` are one logical screen: the groups meet and compare.
     Case(
       arguments: ["report", "--app", "padel", "--by", "screen", "--check"], exitCode: 1,

@@ -78,11 +78,39 @@ struct IngestFrontend {
     return lines
   }
 
+  /// Writes the summary (and the stages, and the parity report of the database named
+  /// `reportAs`) to standard output; inputs that could not be read and where a stopped run got
+  /// to go to standard error.
+  func write(_ summary: IngestSummary, stats: Bool, reportAs databaseName: String?) throws {
+    try FileHandleOutput.standardOutput.write(try describe(summary))
+    if stats { try FileHandleOutput.standardOutput.write(describeStages(summary)) }
+    if let databaseName {
+      let frontend = ReportFrontend(database: database, databaseName: databaseName)
+      let style = TextStyle(colored: FileHandleOutput.standardOutput.wantsColor)
+      let input = try frontend.input(filter: .init(), dimension: .trigger, format: .text, style: style)
+      try FileHandleOutput.standardOutput.write("\n" + (try ReportFormat.text.render(input)))
+    }
+    for error in summary.inputErrors {
+      try FileHandleOutput.standardError.write("Error: " + TerminalText.escaped("\(error)") + "\n")
+    }
+    if let stop = describeStop(summary) { try FileHandleOutput.standardError.write(stop) }
+  }
+
+  /// A stopped run exits as the signal asked (130, 143); an input that could not be read makes
+  /// it 2; with `strict`, any line set aside (quarantined, conflicting) makes it 1.
+  func exitCode(_ summary: IngestSummary, strict: Bool) -> Int32 {
+    if summary.stoppedAt != nil { return InterruptFlag.exitCode }
+    if !summary.inputErrors.isEmpty { return 2 }
+    let c = summary.counts
+    return strict && c.quarantined + c.conflicts + c.alreadyQuarantined > 0 ? 1 : 0
+  }
+
   /// Where a stopped ingest got to, for standard error: the summary on standard output stays
-  /// the same shape whether or not the run was stopped.
+  /// the same shape whether or not the run was stopped. The position names an input file.
   func describeStop(_ summary: IngestSummary) -> String? {
     summary.stoppedAt.map {
-      "Interrupted: stopped after the transaction ending at \($0); run the same command again to finish.\n"
+      "Interrupted: stopped after the transaction ending at \(TerminalText.escaped($0)); "
+        + "run the same command again to finish.\n"
     }
   }
 

@@ -63,36 +63,16 @@ extension PullParity {
 
     func run() throws {
       let (baselineCohort, candidateCohort) = try cohorts()
-      let frontend = ReportFrontend(
-        database: try database.open(readOnly: true), databaseName: database.path, tolerances: tolerances.tolerances,
-        policy: verdicts.policy)
-      // A cohort that matched nothing is almost always a typo in a selector; passing it would
-      // let CI go green on a comparison that never happened.
-      // The error shows each cohort's whole filter (selector and shared options) after its name.
-      let before = try frontend.sessions(baselineCohort.filter, what: "the baseline cohort")
-      let after = try frontend.sessions(candidateCohort.filter, what: "the candidate cohort")
-      let apps = Set((before + after).map(\.app)).sorted()
-      if apps.count > 1 {
-        throw CommandError(
-          "the cohorts hold sessions of several apps (\(apps.joined(separator: ", "))); choose one with --app")
-      }
-      let comparison = CohortComparison(
-        baseline: baselineCohort, baselineSessions: before, candidate: candidateCohort, candidateSessions: after,
-        trigger: trigger.trigger, profiles: try frontend.profiles(), context: frontend.context(try filters.filter()))
-      for (cohort, count) in [
-        (baselineCohort, comparison.baselineSessions), (candidateCohort, comparison.candidateSessions),
-      ]
-      where count == 0 {
-        throw CommandError(
-          "the \(cohort.name) cohort (\(cohort.selector)) has no \(triggerWords)sessions in \(database.path). "
-            + "Nothing was checked.")
-      }
+      let frontend = CompareFrontend(
+        report: ReportFrontend(
+          database: try database.open(readOnly: true), databaseName: database.path,
+          tolerances: tolerances.tolerances, policy: verdicts.policy))
+      let comparison = try frontend.comparison(
+        baselineCohort, candidateCohort, trigger: trigger.trigger, within: try filters.filter())
       try FileHandleOutput.standardOutput.write(
         try format.render(comparison) { CohortComparisonTextRenderer(style: $0).render(comparison) })
       if comparison.outcome != .passed { throw ExitCode(comparison.outcome.exitCode) }
     }
-
-    private var triggerWords: String { trigger == .all ? "" : "\(trigger.rawValue) " }
 
     private func cohorts() throws -> (baseline: Cohort, candidate: Cohort) {
       do {

@@ -1,6 +1,5 @@
 import ArgumentParser
 import PullParityIngest
-import PullParityReport
 
 extension PullParity {
   struct Ingest: ParsableCommand {
@@ -54,31 +53,19 @@ extension PullParity {
     }
 
     func run() throws {
-      let catalog = try profiles.catalog()
-      let db = try database.open()
-      var options = IngestOptions(
-        transactionLines: transactionLines, parser: parser, profiles: catalog, toolVersion: PullParity.version)
-      options.maxLineBytes = maxLineBytes
-      let frontend = IngestFrontend(database: db, options: options, quiet: quiet)
+      let frontend = IngestFrontend(database: try database.open(), options: try options(), quiet: quiet)
       let summary = try frontend.run(paths: paths)
-      try FileHandleOutput.standardOutput.write(try frontend.describe(summary))
-      if stats { try FileHandleOutput.standardOutput.write(frontend.describeStages(summary)) }
-      if report {
-        let frontend = ReportFrontend(database: db, databaseName: database.path)
-        let style = TextStyle(colored: FileHandleOutput.standardOutput.wantsColor)
-        let input = try frontend.input(filter: .init(), dimension: .trigger, format: .text, style: style)
-        try FileHandleOutput.standardOutput.write("\n" + (try ReportFormat.text.render(input)))
-      }
-      for error in summary.inputErrors {
-        try FileHandleOutput.standardError.write("Error: " + TerminalText.escaped("\(error)") + "\n")
-      }
-      if let stop = frontend.describeStop(summary) {
-        try FileHandleOutput.standardError.write(stop)
-        throw ExitCode(InterruptFlag.exitCode)
-      }
-      if !summary.inputErrors.isEmpty { throw ExitCode(2) }
-      let c = summary.counts
-      if strict, c.quarantined + c.conflicts + c.alreadyQuarantined > 0 { throw ExitCode(1) }
+      try frontend.write(summary, stats: stats, reportAs: report ? database.path : nil)
+      let code = frontend.exitCode(summary, strict: strict)
+      if code != 0 { throw ExitCode(code) }
+    }
+
+    private func options() throws -> IngestOptions {
+      var options = IngestOptions(
+        transactionLines: transactionLines, parser: parser, profiles: try profiles.catalog(),
+        toolVersion: PullParity.version)
+      options.maxLineBytes = maxLineBytes
+      return options
     }
   }
 }

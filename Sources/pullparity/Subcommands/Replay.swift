@@ -1,6 +1,4 @@
 import ArgumentParser
-import PullParityIngest
-import PullParityReport
 
 extension PullParity {
   struct Replay: ParsableCommand {
@@ -17,16 +15,8 @@ extension PullParity {
     @OptionGroup var profiles: ProfileOptions
 
     func run() throws {
-      let db = try database.open()
-      let summary = try Replayer(database: db, profiles: try profiles.catalog()).run()
-      DigestFrontend.refresh(db)
-      var lines = [
-        "Replayed \(Formatted.thousands(summary.events)) events into \(Formatted.thousands(summary.sessions)) sessions in \(Formatted.seconds(summary.durationSeconds)).",
-        "Changed: \(summary.changed.count) sessions (outcome or violations differ); new: \(summary.added); gone: \(summary.removed).",
-      ]
-      for id in summary.changed.prefix(20) { lines.append("  \(TerminalText.escaped(id))") }
-      if summary.changed.count > 20 { lines.append("  … and \(summary.changed.count - 20) more") }
-      try FileHandleOutput.standardOutput.write(lines.joined(separator: "\n") + "\n")
+      let frontend = ReplayFrontend(database: try database.open(), profiles: try profiles.catalog())
+      try FileHandleOutput.standardOutput.write(frontend.describe(try frontend.run()))
     }
   }
 }

@@ -16,13 +16,7 @@ extension PullParity {
     var sql = false
 
     func run() throws {
-      if sql {
-        for migration in Schema.migrations {
-          try FileHandleOutput.standardOutput.write("-- \(migration.name).sql\n\(migration.sql)\n")
-        }
-      } else {
-        try FileHandleOutput.standardOutput.write(Schema.documentation)
-      }
+      try FileHandleOutput.standardOutput.write(sql ? Schema.listing : Schema.documentation)
     }
   }
 }

@@ -1,0 +1,34 @@
+import PullParityCore
+import PullParityReport
+import PullParityStore
+
+/// Compares two cohorts for the command line. A comparison that could not happen (a cohort with
+/// no session, or with none of the trigger compared) is an error, never a pass: CI would go green
+/// on a comparison that never happened.
+struct CompareFrontend {
+  var report: ReportFrontend
+
+  func comparison(
+    _ baseline: Cohort, _ candidate: Cohort, trigger: RefreshTrigger?, within filter: SessionFilter
+  ) throws -> CohortComparison {
+    // A cohort that matched nothing is almost always a typo in a selector.
+    let before = try report.sessions(baseline.filter, what: "the baseline cohort")
+    let after = try report.sessions(candidate.filter, what: "the candidate cohort")
+    let apps = Set((before + after).map(\.app)).sorted()
+    if apps.count > 1 {
+      throw CommandError(
+        "the cohorts hold sessions of several apps (\(apps.joined(separator: ", "))); choose one with --app")
+    }
+    let comparison = CohortComparison(
+      baseline: baseline, baselineSessions: before, candidate: candidate, candidateSessions: after,
+      trigger: trigger, profiles: try report.profiles(), context: report.context(filter))
+    for (cohort, count) in [(baseline, comparison.baselineSessions), (candidate, comparison.candidateSessions)]
+    where count == 0 {
+      let sessions = (trigger.map { "\($0.rawValue) " } ?? "") + "sessions"
+      throw CommandError(
+        "the \(cohort.name) cohort (\(ReportHeader.filter(cohort.filter))) has no \(sessions) in "
+          + "\(report.databaseName). Nothing was checked.")
+    }
+    return comparison
+  }
+}

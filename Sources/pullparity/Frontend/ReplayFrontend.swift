@@ -1,0 +1,31 @@
+import PullParityCore
+import PullParityIngest
+import PullParityReport
+import PullParityStore
+
+/// Runs a replay for the command line and says what it changed.
+struct ReplayFrontend {
+  /// Changed sessions named in the summary.
+  static let changedShown = 20
+
+  var database: PullParityDatabase
+  var profiles: ProfileCatalog
+
+  func run() throws -> ReplaySummary {
+    let summary = try Replayer(database: database, profiles: profiles).run()
+    DigestFrontend.refresh(database)
+    return summary
+  }
+
+  func describe(_ summary: ReplaySummary) -> String {
+    var lines = [
+      "Replayed \(Formatted.thousands(summary.events)) events into \(Formatted.thousands(summary.sessions)) sessions in \(Formatted.seconds(summary.durationSeconds)).",
+      "Changed: \(summary.changed.count) sessions (outcome or violations differ); new: \(summary.added); gone: \(summary.removed).",
+    ]
+    for id in summary.changed.prefix(Self.changedShown) { lines.append("  \(TerminalText.escaped(id))") }
+    if summary.changed.count > Self.changedShown {
+      lines.append("  … and \(summary.changed.count - Self.changedShown) more")
+    }
+    return lines.joined(separator: "\n") + "\n"
+  }
+}

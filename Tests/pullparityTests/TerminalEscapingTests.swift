@@ -117,6 +117,15 @@ import Testing
     #expect(run.stderr.contains("cannot open /nonexistent/\\u{1b}]0;x\\u{7}.jsonl"), "\(run.stderr)")
   }
 
+  /// A carriage return or tab in a quoted value would let the rest of the line overwrite the
+  /// message; only the message's own line breaks are kept.
+  @Test func anErrorKeepsOnlyItsOwnLineBreaks() throws {
+    let run = try CommandRun.pullparity(["ingest", "--db", Self.database.path, "/nonexistent/a\rb\tc.jsonl"])
+    #expect(run.exitCode == 2)
+    #expect(!run.stderr.contains("\r") && !run.stderr.contains("\t"), "\(run.stderr.debugDescription)")
+    #expect(run.stderr.contains("cannot open /nonexistent/a\\u{d}b\\u{9}c.jsonl"), "\(run.stderr)")
+  }
+
   @Test func htmlEscapesMarkupAndCSVDisarmsFormulas() throws {
     let html = try CommandRun.pullparity(["report", "--format", "html", "--db", Self.database.path])
     #expect(html.exitCode == 0)

@@ -12,6 +12,22 @@ package enum TerminalText {
   /// send the cursor back and let the rest of a line overwrite what the message said.
   package static func escapedKeepingNewlines(_ text: String) -> String { escape(text, keeping: ["\n"]) }
 
+  /// JSON text with the scalars that act on a terminal written as `\uXXXX` escapes: still the
+  /// same JSON to a parser, and inert when printed. JSON encoders escape only U+0000–001F, so
+  /// DEL, the C1 controls (U+009B is a one-character CSI) and the bidirectional controls from
+  /// the logs would otherwise reach a terminal that shows `--format json`.
+  package static func jsonEscaped(_ json: String) -> String {
+    // Each of those scalars starts with one of these bytes in UTF-8; most lines hold none.
+    guard json.utf8.contains(where: { $0 == 0x7F || $0 == 0xC2 || $0 == 0xE2 }) else { return json }
+    return ScalarEscaping.escape(json) { scalar in
+      // Below U+0080 only DEL: the encoder escaped the C0 controls, and the layout's own line
+      // breaks must stay as they are.
+      guard scalar.value >= 0x7F, !isInert(scalar) else { return nil }
+      let hex = String(scalar.value, radix: 16)
+      return "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+    }
+  }
+
   /// How `scalar` is shown: nil when it is inert and kept as it is. Also the HTML report's
   /// rule for control characters, so a page printed to a terminal is as safe as text.
   static func shown(_ scalar: Unicode.Scalar) -> String? {

@@ -54,6 +54,23 @@ import Testing
     #expect(out["raw"] as? String == String(raw.prefix(1024)))
   }
 
+  /// What acts on a terminal (a C1 CSI, a right-to-left override) leaves both verbs as JSON
+  /// escapes, and parses back to the very same text.
+  @Test func pipeVerbsWriteTerminalControlsAsJSONEscapes() throws {
+    let app = "pad\u{9B}2J\u{202E}el"
+    let raw = Self.event.replacingOccurrences(of: #""app":"padel""#, with: "\"app\":\"\(app)\"")
+    let decoded = try CommandRun.pullparity(["decode"], stdin: Data("a.jsonl\t0\t1\t\(raw)\n".utf8))
+    let derived = try CommandRun.pullparity(["derive"], stdin: Data(decoded.stdout.utf8))
+    for run in [decoded, derived] {
+      #expect(run.exitCode == 0, "\(run.stderr)")
+      #expect(!run.stdout.unicodeScalars.contains { (0x7F...0x9F).contains($0.value) || $0.value == 0x202E })
+      #expect(run.stdout.contains(#"pad\u009b2J\u202eel"#), "\(run.stdout)")
+    }
+    #expect(try Self.json(decoded.stdout.split(separator: "\n")[0])["raw"] as? String == raw)
+    let session = try #require(try Self.json(derived.stdout.split(separator: "\n")[0])["row"] as? [String: Any])
+    #expect(session["app"] as? String == app)
+  }
+
   @Test func decodeKeepsBytesThatAreNotUTF8AsHex() throws {
     var input = Data("a.jsonl\t0\t1\t{\"x\":\"".utf8)
     input.append(contentsOf: [0xFF, 0x22, 0x7D, 0x0A])

@@ -5,7 +5,8 @@ import Testing
 /// Text from the logs (apps, screens, labels, ids, file names, bad lines) never reaches a
 /// terminal raw: escape sequences in it are shown as `\u{…}` by every command and format.
 @Suite struct TerminalEscapingTests {
-  static let evilApp = "\u{1B}]0;pwned\u{07}evil"
+  /// An OSC that retitles the window, then a one-character C1 CSI and a right-to-left override.
+  static let evilApp = "\u{1B}]0;pwned\u{07}evil\u{9B}2J\u{202E}"
   static let formulaApp = "=cmd|'/C calc'!A0<script>alert(1)</script>"
   static let logName = "hostile\u{1B}[31m.jsonl"
 
@@ -60,9 +61,13 @@ import Testing
     return (db, ingest)
   }()
 
-  /// Control characters other than line ends: what would act on a terminal.
+  /// Control characters other than line ends, and bidirectional controls: what would act on a
+  /// terminal.
   static func rawControls(_ text: String) -> [UInt32] {
-    text.unicodeScalars.map(\.value).filter { ($0 < 0x20 && $0 != 0x0A && $0 != 0x0D) || (0x7F...0x9F).contains($0) }
+    text.unicodeScalars.map(\.value).filter {
+      ($0 < 0x20 && $0 != 0x0A && $0 != 0x0D) || (0x7F...0x9F).contains($0) || (0x202A...0x202E).contains($0)
+        || (0x2066...0x2069).contains($0)
+    }
   }
 
   @Test func ingestNamesTheBadLineEscaped() throws {
@@ -76,6 +81,8 @@ import Testing
     (["report"], "\\u{1b}]0;pwned\\u{7}evil"),
     (["report", "--format", "markdown"], "\\\\u\\{1b\\}\\]0;pwned\\\\u\\{7\\}evil"),
     (["report", "--format", "csv"], "\\u{1b}]0;pwned\\u{7}evil"),
+    (["report", "--format", "json"], "\\u001b]0;pwned\\u0007evil\\u009b2J\\u202e"),
+    (["qa", "--format", "json"], "\\u001b]0;pwned\\u0007evil\\u009b2J\\u202e"),
     (["report", "--format", "html"], "\\u{1b}]0;pwned\\u{7}evil"),
     (["report", "--format", "html", "--by", "screen", "--app", "padel"], "\\u{1b}[2Jfeed"),
     (["report", "--by", "screen", "--app", "padel"], "\\u{1b}[2Jfeed"),
@@ -124,6 +131,23 @@ import Testing
     #expect(run.exitCode == 2)
     #expect(!run.stderr.contains("\r") && !run.stderr.contains("\t"), "\(run.stderr.debugDescription)")
     #expect(run.stderr.contains("cannot open /nonexistent/a\\u{d}b\\u{9}c.jsonl"), "\(run.stderr)")
+  }
+
+  /// The escapes in JSON are JSON's own: a parser reads the app's name back exactly.
+  @Test(arguments: [["report", "--format", "json"], ["qa", "--format", "json"]])
+  func jsonKeepsTheValuesExact(arguments: [String]) throws {
+    let run = try CommandRun.pullparity(arguments + ["--db", Self.database.path])
+    let json = try JSONSerialization.jsonObject(with: Data(run.stdout.utf8))
+    #expect(Self.strings(in: json).contains(Self.evilApp), "\(run.stdout.prefix(400))")
+  }
+
+  static func strings(in json: Any) -> [String] {
+    switch json {
+    case let text as String: [text]
+    case let array as [Any]: array.flatMap(strings)
+    case let object as [String: Any]: object.keys.map { $0 } + object.values.flatMap(strings)
+    default: []
+    }
   }
 
   @Test func htmlEscapesMarkupAndCSVDisarmsFormulas() throws {

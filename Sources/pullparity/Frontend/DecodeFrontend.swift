@@ -1,4 +1,5 @@
 import PullParityIngest
+import PullParityReport
 
 /// Runs `pullparity decode` on standard input and output.
 struct DecodeFrontend {
@@ -7,7 +8,8 @@ struct DecodeFrontend {
   func run() throws {
     let output = LineOutput()
     var stream = DecodeStream(parser: parser)
-    try PipeDiagnostic.reporting { try stream.run(emit: output.write) }
+    // The lines carry raw log text and may be read in a terminal.
+    try PipeDiagnostic.reporting { try stream.run { try output.write(TerminalText.jsonEscaped($0)) } }
     try output.flush()
   }
 }

@@ -1,5 +1,6 @@
 import PullParityCore
 import PullParityIngest
+import PullParityReport
 
 /// Runs `pullparity derive` on standard input and output.
 struct DeriveFrontend {
@@ -9,7 +10,8 @@ struct DeriveFrontend {
   func run() throws {
     let output = LineOutput()
     var stream = DeriveStream(profiles: profiles, parser: parser)
-    try PipeDiagnostic.reporting { _ = try stream.run(emit: output.write) }
+    // The lines carry raw log text and may be read in a terminal.
+    try PipeDiagnostic.reporting { _ = try stream.run { try output.write(TerminalText.jsonEscaped($0)) } }
     try output.flush()
   }
 }

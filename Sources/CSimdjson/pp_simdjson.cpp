@@ -317,12 +317,4 @@ const char *pp_field_key(size_t field) {
   return field < PP_FIELD_COUNT ? kFieldKeys[field] : nullptr;
 }
 
-const char *pp_simdjson_implementation(void) {
-  try {
-    return simdjson::get_active_implementation()->name().c_str();
-  } catch (...) {
-    return "unknown";
-  }
-}
-
 } // extern "C"

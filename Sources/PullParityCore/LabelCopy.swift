@@ -18,13 +18,13 @@ public struct LabelCopy: Equatable, Sendable, Codable {
     }
   }
 
-  /// Swift's `String ==` is Unicode canonical equivalence, which is exactly the contract's rule:
-  /// NFC and NFD spellings of the same copy match, any other difference does not.
   /// The file format's keys, one per label state; the profile file validator lists them.
   package enum CodingKeys: String, CodingKey, CaseIterable {
     case pulling, ready, refreshing
   }
 
+  /// Swift's `String ==` is Unicode canonical equivalence, which is exactly the contract's rule:
+  /// NFC and NFD spellings of the same copy match, any other difference does not.
   public func matches(_ text: String, for state: LabelState) -> Bool {
     self.text(for: state) == text
   }

@@ -69,8 +69,6 @@ public struct Profile: Equatable, Sendable, Codable {
     return distance * resistance >= armThreshold - SessionMetrics.comparisonSlack
   }
 
-  /// The profile sessions of an app with no profile are derived with: it trusts the client,
-  /// requires no hold and checks no copy, so only the state machine's own rules apply.
   /// The share of judged sessions (percent) that may break `rule`.
   public func budget(for rule: ProfileRule) -> Double { budgets[rule] ?? 0 }
 
@@ -81,6 +79,8 @@ public struct Profile: Equatable, Sendable, Codable {
     return screen
   }
 
+  /// The profile sessions of an app with no profile are derived with: it trusts the client,
+  /// requires no hold and checks no copy, so only the state machine's own rules apply.
   public static func unconstrained(named name: String) -> Profile {
     Profile(name: name, version: 0, armThreshold: nil, minHoldMs: 0, hideSlackMs: 250)
   }

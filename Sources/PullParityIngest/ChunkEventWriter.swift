@@ -42,7 +42,7 @@ struct ChunkEventWriter {
         let group = Array(indices[start..<(start + size)])
         let results = try tx.storeGroup(
           { Self.fields(rows[group[$0]], refs: refs, sourceIDs: sourceIDs, arena) },
-          idKeys: group.map { rows[$0].idKey }, lookFirst: lastWasDuplicate)
+          idKeys: group.map { rows[$0].idKey })
         for (index, result) in zip(group, results) { try record(index, result.outcome, result.pk, arena) }
         start += size
       }

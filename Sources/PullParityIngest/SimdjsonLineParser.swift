@@ -15,9 +15,6 @@ package struct SimdjsonLineParser: EventLineParser {
   /// Bytes past the end of a line that let it be parsed without a copy.
   package static var requiredPadding: Int { pp_required_padding() }
 
-  /// The simdjson kernel chosen for this CPU (`haswell`, `westmere`, `fallback`, ...).
-  package static var implementationName: String { String(cString: pp_simdjson_implementation()) }
-
   package init() {
     handle = Handle()
   }

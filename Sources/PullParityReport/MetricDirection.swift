@@ -38,13 +38,4 @@ package enum MetricDirection: String, Sendable, Codable {
       return abs(delta) > limit ? .regression : .unchanged
     }
   }
-
-  /// For the text table: the direction in which a change counts against the candidate.
-  package var worseWhen: String {
-    switch self {
-    case .higherIsWorse: "higher"
-    case .lowerIsWorse: "lower"
-    case .eitherIsWorse: "either"
-    }
-  }
 }

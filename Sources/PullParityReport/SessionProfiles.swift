@@ -37,9 +37,4 @@ package struct SessionProfiles: Sendable {
     }
     return stamps.sorted { ($0.name, $0.version) < ($1.name, $1.version) }
   }
-
-  /// The profile of an app's sessions, by the name sessions record.
-  package func latest(_ name: String) -> Profile {
-    stored[name].flatMap { $0.max { $0.key < $1.key }?.value.profile } ?? fallback.resolve(name)
-  }
 }

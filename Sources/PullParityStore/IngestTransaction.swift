@@ -143,15 +143,15 @@ package final class IngestTransaction {
   package static let groupSize = 8
 
   /// Stores `groupSize` events whose id keys are all different, with one statement where it
-  /// can: fresh events are inserted together, and only when some are not stored (or when
-  /// `lookFirst`, when most are expected to be duplicates) is each one looked at. Returns each
-  /// event's outcome, in order, and the `event_pk` of the stored ones.
+  /// can: fresh events are inserted together, and only when some are not stored is each one
+  /// looked at. Returns each event's outcome, in order, and the `event_pk` of the stored ones.
+  /// (Where duplicates are expected, events go one by one, looking first: `store`.)
   package func storeGroup(
-    _ event: (Int) -> EventFields, idKeys: [Int64], lookFirst: Bool
+    _ event: (Int) -> EventFields, idKeys: [Int64]
   ) throws -> [(outcome: EventStoreOutcome, pk: Int64?)] {
     precondition(idKeys.count == Self.groupSize)
     let isRandom = (0..<Self.groupSize).map { !EventKey.isTimeOrdered(event($0).eventID) }
-    let results = try storeGroupUncounted(event, idKeys: idKeys, isRandom: isRandom, lookFirst: lookFirst)
+    let results = try storeGroupUncounted(event, idKeys: idKeys, isRandom: isRandom)
     // The open epoch closes after the group, if it filled: every key of the group was placed in it.
     let random = results.indices.count { results[$0].outcome == .stored && isRandom[$0] }
     if random > 0 { try keyEpochs.stored(random, db) }
@@ -159,7 +159,7 @@ package final class IngestTransaction {
   }
 
   private func storeGroupUncounted(
-    _ event: (Int) -> EventFields, idKeys: [Int64], isRandom: [Bool], lookFirst: Bool
+    _ event: (Int) -> EventFields, idKeys: [Int64], isRandom: [Bool]
   ) throws -> [(outcome: EventStoreOutcome, pk: Int64?)] {
     // A statement's parameters are numbered from 1; row r's are 13r+1 ... 13r+13.
     var slots = idKeys
@@ -170,25 +170,22 @@ package final class IngestTransaction {
         // A copy in a closed epoch (a re-sent event): the group goes one by one, in order.
         if try findInClosedEpochs(event(row), hash: idKeys[row], epochs) != nil {
           return try idKeys.enumerated().map { row, key in
-            let outcome = try storeUncounted(event(row), idKey: key, lookFirst: lookFirst)
+            let outcome = try storeUncounted(event(row), idKey: key)
             return (outcome, outcome == .stored ? lastEventPK : nil)
           }
         }
         slots[row] = epochs.openKey(idKeys[row])
       }
     }
-    if !lookFirst {
-      for row in 0..<Self.groupSize { bind(event(row), slot: slots[row], to: insertGroup, from: Int32(row * 13)) }
-      let changes = try insertGroup.executeCountingChanges("storing \(Self.groupSize) events")
-      let last = db.lastInsertedRowID
-      if changes == Self.groupSize {
-        return (0..<Self.groupSize).map { (.stored, last - Int64(Self.groupSize - 1 - $0)) }
-      }
-      // Some were stored, some not: rows this statement wrote have the newest keys.
-      let firstNew = changes > 0 ? last - Int64(changes) + 1 : Int64.max
-      return try resolveGroup(event, slots: slots, idKeys: idKeys, storedFrom: firstNew)
+    for row in 0..<Self.groupSize { bind(event(row), slot: slots[row], to: insertGroup, from: Int32(row * 13)) }
+    let changes = try insertGroup.executeCountingChanges("storing \(Self.groupSize) events")
+    let last = db.lastInsertedRowID
+    if changes == Self.groupSize {
+      return (0..<Self.groupSize).map { (.stored, last - Int64(Self.groupSize - 1 - $0)) }
     }
-    return try resolveGroup(event, slots: slots, idKeys: idKeys, storedFrom: Int64.max)
+    // Some were stored, some not: rows this statement wrote have the newest keys.
+    let firstNew = changes > 0 ? last - Int64(changes) + 1 : Int64.max
+    return try resolveGroup(event, slots: slots, idKeys: idKeys, storedFrom: firstNew)
   }
 
   /// Finds what became of each event of a group, storing those that are not stored yet.
@@ -366,15 +363,6 @@ package final class IngestTransaction {
     insertSpan.bind(2, first)
     insertSpan.bind(3, last)
     try insertSpan.execute("recording where session \(sessionRef)'s events are")
-  }
-
-  /// Every stored event of a session, this transaction's included.
-  package func storedEvents(ofSession ref: Int64) throws -> [StoredEvent] {
-    var events: [StoredEvent] = []
-    try forEachStoredEvent(ofSession: ref) { raw, source, line in
-      events.append(StoredEvent(raw: String(decoding: raw, as: UTF8.self), source: source, line: line))
-    }
-    return events
   }
 
   /// Every stored event of a session, one at a time: the raw line's bytes (valid during the

@@ -55,7 +55,6 @@ final class RawStatement {
   func bind(_ index: Int32, _ value: Int?) {
     if let value { bind(index, value) } else { bindNull(index) }
   }
-  func bind(_ index: Int32, _ value: Bool?) { bind(index, value.map { $0 ? 1 : 0 } as Int?) }
 
   func bind(_ index: Int32, _ value: DatabaseValue) {
     switch value.storage {
@@ -75,11 +74,6 @@ final class RawStatement {
   /// Binds bytes already known to be UTF-8 as TEXT, or as a BLOB when `asBlob`.
   func bind(_ index: Int32, bytes: UnsafeRawBufferPointer, asBlob: Bool = false) {
     bindBytes(index, bytes, asBlob: asBlob, destructor: sqliteTransient)
-  }
-
-  /// Binds UTF-8 that stays valid until the statement is stepped, without copying it.
-  func bindNoCopy(_ index: Int32, _ bytes: UnsafeBufferPointer<UInt8>) {
-    bindNoCopy(index, bytes: UnsafeRawBufferPointer(bytes))
   }
 
   /// Binds bytes that stay valid until the statement is stepped, without copying them.

@@ -32,8 +32,6 @@ package struct ReplayTransaction {
     try db.execute(sql: "DELETE FROM violations; DELETE FROM sessions; DELETE FROM session_key_filters")
   }
 
-  /// Calls `body` once per session with its ref and all its stored events, reading the log in
-  /// session order so that only one session's events are in memory at a time.
   /// Every stored line, session by session (by ref) and in storage order within a session,
   /// one at a time: (session ref, raw line, source, line number).
   package func forEachStoredLine(_ body: (Int64, String, String, Int) throws -> Void) throws {

@@ -37,7 +37,7 @@ import Testing
 
   /// Stores eight (id, raw) rows as one group, under the given keys.
   func storeGroup(
-    _ rows: [(String, String)], idKeys: [Int64], in tx: IngestTransaction, source: Int64, lookFirst: Bool
+    _ rows: [(String, String)], idKeys: [Int64], in tx: IngestTransaction, source: Int64
   ) throws -> [(outcome: EventStoreOutcome, pk: Int64?)] {
     var buffers = rows.map { (Array($0.0.utf8), Array($0.1.utf8)) }
     let texts = ["s1", "ios", "padel", "pull_start"].map { Array($0.utf8) }
@@ -51,7 +51,7 @@ import Testing
             app: texts[2].withUnsafeBytes { $0 }, type: texts[3].withUnsafeBytes { $0 },
             raw: UnsafeRawBufferPointer(start: rows[i].1.withUnsafeBytes { $0.baseAddress }, count: rows[i].1.count),
             timestamp: 1_795_000_000_000, seq: nil, sessionRef: 1, sourceID: source, line: i + 1, byteOffset: 0)
-        }, idKeys: idKeys, lookFirst: lookFirst)
+        }, idKeys: idKeys)
     }
   }
 
@@ -80,9 +80,8 @@ import Testing
   }
 
   /// Eight events in one statement: new ones, a duplicate, a conflict and an id whose hash is
-  /// taken by another id, inserting first or looking first.
-  @Test(arguments: [false, true])
-  func aGroupSortsOutEachOfItsEvents(lookFirst: Bool) throws {
+  /// taken by another id.
+  @Test func aGroupSortsOutEachOfItsEvents() throws {
     let dir = try TemporaryDirectory()
     let database = try PullParityDatabase(path: dir.path("group.sqlite"))
     try database.write { db in
@@ -101,7 +100,7 @@ import Testing
         ("n3", "n3-line", 3), ("late", "late-line", 102), ("n4", "n4-line", 4), ("n5", "n5-line", 5),
       ]
       let results = try storeGroup(
-        group.map { ($0.0, $0.1) }, idKeys: group.map(\.2), in: tx, source: source, lookFirst: lookFirst)
+        group.map { ($0.0, $0.1) }, idKeys: group.map(\.2), in: tx, source: source)
       #expect(
         results.map(\.outcome)
           == [.stored, .duplicate, .stored, .conflict, .stored, .stored, .stored, .stored])

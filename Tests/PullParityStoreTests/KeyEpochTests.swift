@@ -113,7 +113,7 @@ import Testing
     try database.write { db in
       let tx = try IngestTransaction(db, keyEpochs: KeyEpochs(capacity: Self.capacity))
       let source = try tx.sourceID(named: "test.jsonl")
-      return try IngestTransactionTests().storeGroup(rows, idKeys: keys, in: tx, source: source, lookFirst: false)
+      return try IngestTransactionTests().storeGroup(rows, idKeys: keys, in: tx, source: source)
     }
   }
 

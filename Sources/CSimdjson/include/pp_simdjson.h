@@ -136,9 +136,6 @@ size_t pp_required_padding(void);
 /// The JSON key of slot `field` (for `indicator` members, the key inside the object), or NULL.
 const char *pp_field_key(size_t field);
 
-/// The name of the simdjson kernel picked for this CPU ("haswell", "westmere", "fallback", ...).
-const char *pp_simdjson_implementation(void);
-
 #ifdef __cplusplus
 } // extern "C"
 #endif

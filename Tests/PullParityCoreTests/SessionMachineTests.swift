@@ -117,35 +117,53 @@ import Testing
   @Test func releaseWhilePullingCancels() {
     var f = EventFactory()
     var state = SessionState()
-    _ = SessionMachine.reduce(&state, f.at(0, .pullStart), profile: padel)
-    _ = SessionMachine.reduce(&state, f.at(20, .pullMove(distance: 20, offset: nil)), profile: padel)
-    #expect(SessionMachine.reduce(&state, f.at(40, .release(distance: 28)), profile: padel).isEmpty)
-    #expect(
-      state
-        == SessionState(
-          phase: .cancelled, pullStartedAt: t0, releaseDistance: 28, lastPullSampleAt: t0 + 20, maxSampleGapMs: 20))
+    var expected = SessionState()
+    func step(_ event: Event, _ findings: [ViolationKind] = []) {
+      #expect(SessionMachine.reduce(&state, event, profile: padel).map(\.kind) == findings)
+      #expect(state == expected)
+    }
+
+    expected.phase = .pulling
+    expected.pullStartedAt = t0
+    expected.lastPullSampleAt = t0
+    step(f.at(0, .pullStart))
+    // 20 × 0.72 = 14.4 < 24: not armed.
+    expected.lastPullSampleAt = t0 + 20
+    expected.maxSampleGapMs = 20
+    step(f.at(20, .pullMove(distance: 20, offset: nil)))
+    expected.phase = .cancelled
+    expected.releaseDistance = 28
+    step(f.at(40, .release(distance: 28)))
     // Whatever the client does next is not applied.
-    let late = SessionMachine.reduce(&state, f.at(60, .refreshStart(trigger: .pull)), profile: padel)
-    #expect(late.map(\.kind) == [.unexpectedEvent])
-    #expect(state.phase == .cancelled)
+    step(f.at(60, .refreshStart(trigger: .pull)), [.unexpectedEvent])
   }
 
   @Test func withoutAThresholdTheClientArmsAndDisarms() {
     var f = EventFactory(app: "ffci")
-    let ffci = BuiltInProfiles.ffci
     var state = SessionState()
-    _ = SessionMachine.reduce(&state, f.at(0, .pullStart), profile: ffci)
-    _ = SessionMachine.reduce(&state, f.at(16, .pullMove(distance: 200, offset: nil)), profile: ffci)
-    #expect(state.phase == .pulling)
-    _ = SessionMachine.reduce(&state, f.at(30, .armed(distance: 66)), profile: ffci)
-    #expect(state.phase == .armed)
-    #expect(state.machineArm == ArmPoint(at: t0 + 30, distance: 66))
-    #expect(state.clientArm == ArmPoint(at: t0 + 30, distance: 66))
-    _ = SessionMachine.reduce(&state, f.at(40, .disarmed(distance: 50)), profile: ffci)
-    #expect(state.phase == .pulling)
-    _ = SessionMachine.reduce(&state, f.at(50, .armed(distance: 70)), profile: ffci)
-    #expect(state.phase == .armed)
-    #expect(state.machineArm == ArmPoint(at: t0 + 30, distance: 66), "the first arming is kept")
+    var expected = SessionState()
+    func step(_ event: Event) {
+      #expect(SessionMachine.reduce(&state, event, profile: BuiltInProfiles.ffci).isEmpty)
+      #expect(state == expected)
+    }
+
+    expected.phase = .pulling
+    expected.pullStartedAt = t0
+    expected.lastPullSampleAt = t0
+    step(f.at(0, .pullStart))
+    // No threshold: however far the pull, only the client arms it.
+    expected.lastPullSampleAt = t0 + 16
+    expected.maxSampleGapMs = 16
+    step(f.at(16, .pullMove(distance: 200, offset: nil)))
+    expected.phase = .armed
+    expected.machineArm = ArmPoint(at: t0 + 30, distance: 66)
+    expected.clientArm = ArmPoint(at: t0 + 30, distance: 66)
+    step(f.at(30, .armed(distance: 66)))
+    expected.phase = .pulling
+    step(f.at(40, .disarmed(distance: 50)))
+    // Armed again: the first arming is the one kept, by the machine and for the client.
+    expected.phase = .armed
+    step(f.at(50, .armed(distance: 70)))
   }
 
   /// Every event type in every phase: the machine never traps, and an event outside the

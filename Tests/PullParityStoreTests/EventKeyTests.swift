@@ -32,6 +32,21 @@ import Testing
     #expect(EventKey.of(id) == expected)
   }
 
+  /// Keys are stored on disk, so the hash and the layout are pinned to values computed apart
+  /// from this code: FNV-1a's published vectors, and a UUIDv7's key worked out by hand (its
+  /// 48 bits of milliseconds, then the low 16 bits of its hash, 0x…3131).
+  @Test(arguments: [
+    ("", 0xcbf2_9ce4_8422_2325 as UInt64), ("a", 0xaf63_dc4c_8601_ec8c), ("foobar", 0x8594_4171_f739_67e8),
+  ])
+  func theHashIsFNV1a64(text: String, hash: UInt64) {
+    #expect(StableHash.fnv1a64(text) == Int64(bitPattern: hash))
+  }
+
+  @Test func aUUIDv7sKeyIsItsMillisecondsThenSixteenBitsOfItsHash() {
+    #expect(EventKey.of("019ab2c3-d4e5-7abc-8def-000000000001") == 0x0000_019a_b2c3_d4e5_3131)
+    #expect(EventKey.of("e1") == 0x088e_7b07_b539_b883)
+  }
+
   @Test func laterUUIDv7sHaveLargerKeys() {
     let keys = (0..<50).map { EventKey.of(Self.v7(Self.millis + Int64($0), 49 - $0)) }
     #expect(keys == keys.sorted())

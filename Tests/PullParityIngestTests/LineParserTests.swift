@@ -318,18 +318,16 @@ import Testing
     }
   }
 
-  @Test func rejectionMessagesNameTheRootType() {
+  @Test(arguments: [
+    ("[1]", "an array"), ("\"s\"", "a string"), ("1", "a number"), ("true", "a boolean"), ("null", "null"),
+  ])
+  func rejectionMessagesNameTheRootType(line: String, name: String) {
     var simdjson = SimdjsonLineParser()
     var foundation = FoundationLineParser()
-    for (line, name) in [
-      ("[1]", "an array"), ("\"s\"", "a string"), ("1", "a number"),
-      ("true", "a boolean"), ("null", "null"),
-    ] {
-      let expected = Result<ExtractedFields, Rejection>.failure(
-        Rejection(.notAnObject, "the line is \(name), not a JSON object"))
-      #expect(parse(&simdjson, Array(line.utf8), room: 0) == expected)
-      #expect(parse(&foundation, Array(line.utf8), room: 0) == expected)
-    }
+    let expected = Result<ExtractedFields, Rejection>.failure(
+      Rejection(.notAnObject, "the line is \(name), not a JSON object"))
+    #expect(parse(&simdjson, Array(line.utf8), room: 0) == expected)
+    #expect(parse(&foundation, Array(line.utf8), room: 0) == expected)
   }
 
   @Test func emptyBufferWithoutAddress() {

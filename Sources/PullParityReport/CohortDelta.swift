@@ -65,10 +65,3 @@ package struct CohortDelta: Equatable, Sendable, Encodable {
     try container.encode(verdict, forKey: .verdict)
   }
 }
-
-extension ComparedFigure {
-  var isRuleFigure: Bool {
-    if case .rule = self { return true }
-    return false
-  }
-}

@@ -48,6 +48,11 @@ package enum ComparedFigure: Equatable, Sendable {
     }
   }
 
+  var isRuleFigure: Bool {
+    if case .rule = self { return true }
+    return false
+  }
+
   /// The tolerance of the metric, or the rate tolerance for a rule.
   package func tolerance(_ tolerances: ParityTolerances) -> Double {
     if case .metric(let metric) = self { return tolerances.tolerance(for: metric) }

@@ -48,8 +48,7 @@ struct LoadWriter {
       }
     }
     guard outcome == .stored else {
-      throw PipeFormatError(
-        input: "events", line: loaded.events + 1,
+      throw TableRowProblem(
         message: "event_id \"\(row.eventID)\" is in the run's events twice; a run keeps one version of each event")
     }
     loaded.events += 1
@@ -84,24 +83,22 @@ struct LoadWriter {
 
   /// Sessions with their violations; every session must have events.
   mutating func saveSessions(directory: String) throws {
-    var violations: [ByteIdentity: [ViolationRow]] = [:]
-    try TableFiles(directory: directory, table: "violations").forEachRow(ViolationRow.self) {
-      violations[ByteIdentity($0.sessionID), default: []].append($0)
+    var violations: [ByteIdentity: (rows: [ViolationRow], first: PipeLocation)] = [:]
+    try TableFiles(directory: directory, table: "violations").forEachRow(ViolationRow.self) { row, location in
+      violations[ByteIdentity(row.sessionID), default: ([], location)].rows.append(row)
     }
     try TableFiles(directory: directory, table: "sessions").forEachRow(SessionRow.self) { row in
       guard let ref = refs[ByteIdentity(row.sessionID)] else {
-        throw PipeFormatError(
-          input: "sessions", line: loaded.sessions + 1, message: "session \"\(row.sessionID)\" has no events")
+        throw TableRowProblem(message: "session \"\(row.sessionID)\" has no events")
       }
-      let found = (violations.removeValue(forKey: ByteIdentity(row.sessionID)) ?? []).sorted {
+      let found = (violations.removeValue(forKey: ByteIdentity(row.sessionID))?.rows ?? []).sorted {
         $0.ordinal < $1.ordinal
       }
       try tx.save(row, violations: found, ref: ref, isNew: true)
       loaded.sessions += 1
     }
-    if let orphan = violations.keys.sorted().first {
-      throw PipeFormatError(
-        input: "violations", line: 1, message: "violations of session \"\(orphan)\", which has no row")
+    if let orphan = violations.keys.sorted().first, let first = violations[orphan]?.first {
+      throw first.error("violations of session \"\(orphan)\", which has no row")
     }
   }
 }

@@ -38,7 +38,7 @@ package struct RunLoader {
         }
         try writer.saveSessions(directory: directory)
         try ProfileRegistry.store(profiles, in: db, at: database.clock.now())
-        counts = try Self.counts(of: summary, checkedAgainst: writer.loaded)
+        counts = try Self.counts(of: summary, in: directory, checkedAgainst: writer.loaded)
         try IngestLedger.record(db, runID: runID, totals: counts)
       }
     } catch {
@@ -79,8 +79,7 @@ package struct RunLoader {
       guard let profile = try? JSONDecoder().decode(Profile.self, from: Data(row.definition.utf8)),
         ProfileRow(profile) == row
       else {
-        throw PipeFormatError(
-          input: directory + "/json/profiles", line: profiles.count + 1,
+        throw TableRowProblem(
           message: "profile \(row.name) v\(row.version): the definition does not match its content hash")
       }
       profiles.append(profile)
@@ -89,12 +88,14 @@ package struct RunLoader {
   }
 
   /// The run's counts, once the rows loaded agree with them (a partly copied directory does not).
-  private static func counts(of summary: RunSummaryFile, checkedAgainst loaded: LoadWriter.Loaded) throws -> RunCounts {
+  private static func counts(
+    of summary: RunSummaryFile, in directory: String, checkedAgainst loaded: LoadWriter.Loaded
+  ) throws -> RunCounts {
     let expected = (summary.eventsStored, summary.sessionsDerived, summary.quarantined + summary.conflicts)
     let got = (loaded.events, loaded.sessions, loaded.quarantined)
     guard expected == got else {
       throw PipeFormatError(
-        input: "summary.json", line: 1,
+        input: directory + "/summary.json", line: 1,
         message: "the summary says \(expected.0) events, \(expected.1) sessions and \(expected.2) quarantined lines; "
           + "the tables hold \(got.0), \(got.1) and \(got.2)")
     }

@@ -20,21 +20,29 @@ struct TableFiles {
       .sorted().map { path + "/" + $0 }
   }
 
-  func forEachRow<Row: Decodable>(_ type: Row.Type, _ body: (Row) throws -> Void) throws {
+  /// Calls `body` with each row and where it is; a row that does not decode, or that `body`
+  /// finds a `TableRowProblem` with, is reported with its part file and line.
+  func forEachRow<Row: Decodable>(_ type: Row.Type, _ body: (Row, PipeLocation) throws -> Void) throws {
     let decoder = JSONDecoder()
     for file in try files() {
       let reader = LineReader(
         source: try FileByteSource(path: file), name: file, maxLineBytes: IngestOptions.largestMaxLineBytes)
       try reader.forEachLine { line in
         if line.isBlank { return }
+        let location = PipeLocation(input: file, line: line.number)
         do {
-          try body(try decoder.decode(Row.self, from: Data(line.bytes)))
+          try body(try decoder.decode(Row.self, from: Data(line.bytes)), location)
         } catch let error as DecodingError {
-          throw PipeFormatError(
-            input: file, line: line.number, message: "not a row of `\(table)`: \(Self.describe(error))")
+          throw location.error("not a row of `\(table)`: \(Self.describe(error))")
+        } catch let problem as TableRowProblem {
+          throw location.error(problem.message)
         }
       }
     }
+  }
+
+  func forEachRow<Row: Decodable>(_ type: Row.Type, _ body: (Row) throws -> Void) throws {
+    try forEachRow(type) { row, _ in try body(row) }
   }
 
   private static func describe(_ error: DecodingError) -> String {

@@ -227,8 +227,40 @@ import Testing
       ["load", try Self.runDirectory(in: dir, sessions: 5), "--db", dir.path("a.sqlite")])
     #expect(run.exitCode == 2)
     #expect(
-      run.stderr.contains("the summary says 2 events, 5 sessions and 1 quarantined lines; the tables hold 2, 1 and 1"),
+      run.stderr.contains(
+        dir.path("run/summary.json:1: the summary says 2 events, 5 sessions and 1 quarantined lines; ")
+          + "the tables hold 2, 1 and 1"),
       "\(run.stderr)")
+  }
+
+  /// A row that is wrong in itself is named by its part file and line, whatever the table.
+  @Test(arguments: [
+    ("events", "duplicateFirst", "run/json/events/part-00000.json:3: event_id \"e1\" is in the run's events twice"),
+    ("sessions", "ghost", "run/json/sessions/part-00000.json:2: session \"ghost\" has no events"),
+    (
+      "profiles", "otherHash",
+      "run/json/profiles/part-00000.json:1: profile padel v1: the definition does not match its content hash"
+    ),
+  ])
+  func loadNamesTheFileAndLineOfABadRow(table: String, damage: String, message: String) throws {
+    let dir = try TemporaryDirectory()
+    let run = try Self.runDirectory(in: dir)
+    let part = run + "/json/\(table)/part-00000.json"
+    var rows = try String(contentsOfFile: part, encoding: .utf8).split(separator: "\n").map(String.init)
+    var first = try Self.json(Substring(rows[0]))
+    switch damage {
+    case "duplicateFirst": rows.append(rows[0])
+    case "ghost":
+      first["session_id"] = "ghost"
+      rows.append(String(decoding: try JSONSerialization.data(withJSONObject: first), as: UTF8.self))
+    default:
+      first["content_hash"] = "0000000000000000"
+      rows[0] = String(decoding: try JSONSerialization.data(withJSONObject: first), as: UTF8.self)
+    }
+    try Data((rows.joined(separator: "\n") + "\n").utf8).write(to: URL(fileURLWithPath: part))
+    let load = try CommandRun.pullparity(["load", run, "--db", dir.path("a.sqlite")])
+    #expect(load.exitCode == 2)
+    #expect(load.stderr.contains(dir.path(message)), "\(load.stderr)")
   }
 
   @Test func loadRefusesADatabaseThatHoldsEventsAndLeavesItAsItWas() throws {

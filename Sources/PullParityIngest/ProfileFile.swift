@@ -51,7 +51,14 @@ package enum ProfileFile {
   /// Rejects keys the decoder would skip and enumerated values it would not know, naming the
   /// path and the allowed values. Returns whether the file is a bare array of profiles.
   private static func checkShape(_ data: Data, path: String) throws -> Bool {
-    let root = try JSONSerialization.jsonObject(with: data)
+    let root: Any
+    do {
+      root = try JSONSerialization.jsonObject(with: data)
+    } catch {
+      // RFC 8259 sets no depth limit, so simdjson passed it; Foundation stops at 512 levels.
+      let detail = (error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String ?? "\(error)"
+      throw ProfileFileError(path: path, field: "", problem: "not a profile file: \(detail)")
+    }
     let entries: [Any]
     if let array = root as? [Any] {
       entries = array

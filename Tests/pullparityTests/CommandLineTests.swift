@@ -283,6 +283,12 @@ import Testing
       #"[{"name":"x","min_hold_ms":5,"labels":{"pulling":"a","ready":"b","refreshing":"c","done":"d"}}]"#,
       "profiles[0].labels.done: unknown key. Known keys: pulling, ready, refreshing."
     ),
+    // Valid JSON nested deeper than Foundation reads: still an error naming the file.
+    (
+      #"[{"name":"x","min_hold_ms":5,"screens":"# + String(repeating: "[", count: 600)
+        + String(repeating: "]", count: 600) + "}]",
+      "p.json: not a profile file: Too many nested arrays or dictionaries"
+    ),
   ])
   func badProfileFilesNameTheField(content: String, message: String) throws {
     let dir = try TemporaryDirectory()

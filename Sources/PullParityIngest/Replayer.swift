@@ -44,8 +44,8 @@ package struct Replayer {
         if used[session.profileName] == nil { used[session.profileName] = profiles.resolve(session.profileName) }
         // The ref is kept: events point at their session through it.
         try tx.save(session, ref: ref)
-        let kinds = session.violations.map(\.kind.rawValue).sorted().joined(separator: ",")
-        after[ByteIdentity(session.sessionID)] = "\(session.metrics.outcome.rawValue)|\(kinds)"
+        after[ByteIdentity(session.sessionID)] = ReplayTransaction.signature(
+          outcome: session.metrics.outcome.rawValue, kinds: session.violations.map(\.kind.rawValue))
       }
       // Lines arrive session by session and are decoded as they come: a session is held once,
       // as events.

@@ -39,7 +39,7 @@ enum IngestStatementSQL {
 
   static let findChunk =
     """
-    SELECT c.events, c.conflicts, c.rejected, c.blank, r.status IN ('interrupted', 'failed') AS resumable
+    SELECT c.events, c.conflicts, c.rejected, c.blank, r.status IN (\(RunStatus.leftWorkUndoneSQL)) AS resumable
     FROM ingested_chunks c LEFT JOIN ingest_runs r ON r.run_id = c.run_id
     WHERE c.source = ?1 AND c.first_line = ?2 AND c.line_count = ?3 AND c.byte_count = ?4
       AND c.content_hash = ?5 AND c.rules_version = ?6

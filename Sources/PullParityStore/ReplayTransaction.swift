@@ -9,21 +9,28 @@ package struct ReplayTransaction {
     self.db = db
   }
 
-  /// Per session: its outcome and the kinds of its violations, to tell what a replay changed.
+  /// Per session: its outcome and the kinds of its violations (`signature`), to tell what a
+  /// replay changed.
   package func sessionSignatures() throws -> [ByteIdentity: String] {
     var signatures: [ByteIdentity: String] = [:]
     let rows = try Row.fetchCursor(
       db,
       sql: """
         SELECT s.session_id, s.outcome,
-               (SELECT group_concat(kind, ',') FROM
-                  (SELECT kind FROM violations v WHERE v.session_ref = s.session_ref ORDER BY kind)) AS kinds
+               (SELECT group_concat(kind, ',') FROM violations v WHERE v.session_ref = s.session_ref) AS kinds
         FROM sessions s
         """)
     while let row = try rows.next() {
-      signatures[ByteIdentity(row["session_id"])] = "\(row["outcome"] as String)|\((row["kinds"] as String?) ?? "")"
+      let kinds = (row["kinds"] as String?)?.split(separator: ",").map(String.init) ?? []
+      signatures[ByteIdentity(row["session_id"])] = Self.signature(outcome: row["outcome"], kinds: kinds)
     }
     return signatures
+  }
+
+  /// What a replay compares of a session, written the same way for the stored session and the
+  /// one derived again.
+  package static func signature(outcome: String, kinds: [String]) -> String {
+    outcome + "|" + kinds.sorted().joined(separator: ",")
   }
 
   /// Empties the derived tables; the raw log stays. The sessions' key epochs go with them:

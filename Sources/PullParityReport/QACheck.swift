@@ -51,17 +51,26 @@ package enum QACheck: String, CaseIterable, Sendable, Codable {
     }
   }
 
-  func applies(to profile: Profile) -> Bool {
+  /// The profile rule the item checks, for those that check one: the rule decides whether the
+  /// item applies to a profile.
+  var rule: ProfileRule? {
     switch self {
-    case .armParity: profile.armThreshold != nil
-    case .noFlash: profile.minHoldMs > 0
-    case .labelCopy: profile.labels != nil
-    case .indicatorConfig:
-      profile.indicator.map { $0.count != nil || $0.staggerMs != nil || $0.cycleMs != nil } ?? false
-    case .revealOrder: profile.reveal != nil
-    case .cacheOrder: !profile.cacheInvalidationScreens.isEmpty
-    case .errorShown: profile.errorMustBeShown
-    default: true
+    case .armParity: .armMismatch
+    case .noFlash: .flash
+    case .noPrematureHide: .prematureHide
+    case .noLateHide: .lateHide
+    case .labelCopy: .labelText
+    case .indicatorConfig: .indicatorConfig
+    case .revealOrder: .revealOrder
+    case .cacheOrder: .cacheOrder
+    case .contentKeptOnError: .contentClearedOnError
+    case .errorShown: .errorNotShown
+    case .noDoubleRefresh: .doubleRefresh
+    case .dragTracking, .emptyState, .tabReselect: nil
     }
+  }
+
+  func applies(to profile: Profile) -> Bool {
+    rule?.applies(to: profile) ?? true
   }
 }

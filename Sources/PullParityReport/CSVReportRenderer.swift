@@ -53,7 +53,7 @@ package struct CSVReportRenderer {
         Self.number(distribution?.p95), "", "", "",
       ]
     }
-    let comparison = group.comparisons.first { $0.metric == metric && $0.platform == platform.platform }
+    let comparison = group.comparison(of: metric, for: platform.platform)
     cells += [
       Self.text(group.referencePlatform ?? ""), Self.number(comparison?.difference),
       Self.number(comparison?.interval?.low),

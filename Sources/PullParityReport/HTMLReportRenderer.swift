@@ -235,7 +235,7 @@ package struct HTMLReportRenderer {
   }
 
   private func table(_ group: ParityGroup, ordered: [PlatformSummary], unit: String) -> String {
-    let others = group.referencePlatform == nil ? [] : ordered.filter { $0.platform != group.referencePlatform }
+    let others = group.comparedPlatforms
     var rows: [String] = []
     var header = "<tr><th scope=\"col\">metric</th>"
     for platform in ordered {
@@ -254,9 +254,7 @@ package struct HTMLReportRenderer {
         + ordered.map { "<td>\($0.completed)/\($0.cancelled)/\($0.incomplete)</td>" }.joined() + blanks + "</tr>")
 
     for metric in ParityMetric.allCases {
-      let comparisons = others.map { other in
-        group.comparisons.first { $0.metric == metric && $0.platform == other.platform }
-      }
+      let comparisons = others.map { group.comparison(of: metric, for: $0.platform) }
       let failing = comparisons.contains { $0?.verdict == .fail }
       var row = "<tr\(failing ? " class=\"failing\"" : "")><th scope=\"row\">"
       row += metric.isRate ? e(metric.title) : "\(e(metric.title)) p50 (\(e(metric.unit(distance: unit))))"

@@ -18,7 +18,7 @@ struct HTMLRuleTable {
       let failing = results.contains { $0?.verdict == .fail }
       var row = "<tr\(failing ? " class=\"failing\"" : "")><th scope=\"row\">\(e(rule.title))</th>"
       row += results.map(cell).joined()
-      let budget = results.compactMap { $0?.budgetPercent }.first ?? profile.budget(for: rule)
+      let budget = group.budgetPercent(for: rule, profile: profile)
       rows.append(row + "<td>\(NumberText.format(budget))%</td></tr>")
     }
     return "<div class=\"table-wrap\"><table class=\"rules\">\n"

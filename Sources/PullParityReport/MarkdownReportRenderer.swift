@@ -52,7 +52,7 @@ package struct MarkdownReportRenderer {
   private func metricTable(_ group: ParityGroup, unit: String) -> [String] {
     // The reference platform first, as in the text report.
     let ordered = group.orderedPlatforms
-    let others = Array(ordered.dropFirst(group.referencePlatform == nil ? ordered.count : 1))
+    let others = group.comparedPlatforms
     var header =
       ["metric"]
       + ordered.map {
@@ -78,7 +78,7 @@ package struct MarkdownReportRenderer {
             ? Formatting.percent(platform.rate(metric)) : Formatting.number(platform.distribution(metric)?.p50))
       }
       for other in others {
-        let comparison = group.comparisons.first { $0.metric == metric && $0.platform == other.platform }
+        let comparison = group.comparison(of: metric, for: other.platform)
         let ci = comparison?.interval.map { " (\(Formatting.interval($0)))" } ?? ""
         cells += [Formatting.signed(comparison?.difference) + ci, verdict(comparison, unit: unit)]
       }
@@ -103,7 +103,7 @@ package struct MarkdownReportRenderer {
     ]
     for rule in ProfileRule.allCases where rule.applies(to: profile) {
       let results = group.orderedPlatforms.map { $0.rule(rule) }
-      let budget = results.compactMap { $0?.budgetPercent }.first ?? profile.budget(for: rule)
+      let budget = group.budgetPercent(for: rule, profile: profile)
       out.append(Self.row([rule.title] + results.map(ruleCell) + ["\(NumberText.format(budget))%"]))
     }
     return out

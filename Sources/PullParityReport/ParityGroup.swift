@@ -1,3 +1,5 @@
+package import PullParityCore
+
 /// The platforms of one app side by side, for one slice of its sessions (a trigger, a screen).
 package struct ParityGroup: Equatable, Sendable, Encodable {
   /// What the slice is, e.g. `trigger` = `pull`.
@@ -12,6 +14,22 @@ package struct ParityGroup: Equatable, Sendable, Encodable {
   /// format.
   package var orderedPlatforms: [PlatformSummary] {
     platforms.filter { $0.platform == referencePlatform } + platforms.filter { $0.platform != referencePlatform }
+  }
+
+  /// The platforms compared with the reference, in column order; none without a reference.
+  package var comparedPlatforms: [PlatformSummary] {
+    referencePlatform == nil ? [] : orderedPlatforms.filter { $0.platform != referencePlatform }
+  }
+
+  /// How `platform` compares with the reference on `metric`.
+  package func comparison(of metric: ParityMetric, for platform: String) -> MetricComparison? {
+    comparisons.first { $0.metric == metric && $0.platform == platform }
+  }
+
+  /// The budget of `rule` (percent): as the platforms' results were judged against it, else the
+  /// profile's.
+  package func budgetPercent(for rule: ProfileRule, profile: Profile) -> Double {
+    orderedPlatforms.lazy.compactMap { $0.rule(rule)?.budgetPercent }.first ?? profile.budget(for: rule)
   }
 
   /// Every verdict of the group: the comparisons, then each platform's rules.

@@ -48,7 +48,7 @@ package struct TextReportRenderer {
 
   private func metricTable(_ group: ParityGroup, unit: String) -> String {
     let ordered = group.orderedPlatforms
-    let others = Array(ordered.dropFirst(group.referencePlatform == nil ? ordered.count : 1))
+    let others = group.comparedPlatforms
     let blanks = Array(repeating: "", count: others.count * 2)
     var table = TextTable()
     table.add(
@@ -57,9 +57,7 @@ package struct TextReportRenderer {
     table.add(["sessions"] + ordered.map { "\($0.sessions)" } + blanks)
     table.add(["done/cancel/incompl."] + ordered.map { "\($0.completed)/\($0.cancelled)/\($0.incomplete)" } + blanks)
     for metric in ParityMetric.allCases {
-      let comparisons = others.map { other in
-        group.comparisons.first { $0.metric == metric && $0.platform == other.platform }
-      }
+      let comparisons = others.map { group.comparison(of: metric, for: $0.platform) }
       table.add(
         [Self.label(metric, unit: unit)] + ordered.map { Self.figure(metric, $0) }
           + comparisons.flatMap { [Formatting.signed($0?.difference), verdict($0, unit: unit)] })
@@ -82,8 +80,7 @@ package struct TextReportRenderer {
     table.add(["rule (broken / judged)"] + ordered.map { TerminalText.escaped($0.platform) } + ["budget"])
     for rule in rules {
       let cells = ordered.map { platform in platform.rule(rule).map(ruleCell) ?? "–" }
-      let budget = group.platforms.first?.rule(rule)?.budgetPercent ?? profile.budget(for: rule)
-      table.add([rule.title] + cells + ["\(NumberText.format(budget))%"])
+      table.add([rule.title] + cells + ["\(NumberText.format(group.budgetPercent(for: rule, profile: profile)))%"])
     }
     return table.render()
   }

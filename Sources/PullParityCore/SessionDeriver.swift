@@ -30,11 +30,7 @@ public enum SessionDeriver {
 
     var state = SessionState()
     var violations: [Violation] = []
-    var appVersion: String?
-    var osVersion: String?
-    var device: String?
-    var screen: String?
-    var empty = false
+    var labels = SessionLabels()
     // Events are read in place through the buffer, never copied out of the array: a copy
     // retained and released every string of every event, a measured share of an ingest.
     events.withUnsafeBufferPointer { events in
@@ -43,34 +39,17 @@ public enum SessionDeriver {
           &state, events[index].event.payload, at: events[index].event.timestamp,
           screen: events[index].event.screen, profile: profile)
         if !findings.isEmpty { violations.append(contentsOf: findings) }
-        if appVersion == nil { appVersion = events[index].event.appVersion }
-        if osVersion == nil { osVersion = events[index].event.osVersion }
-        if device == nil { device = events[index].event.device }
-        if screen == nil { screen = events[index].event.screen }
-        if events[index].event.empty == true { empty = true }
+        labels.note(events[index].event)
         onStep?(SessionStep(recorded: events[index], stateAfter: state, findings: findings))
       }
     }
     let (metrics, endFindings) = SessionMetrics.finalize(state, profile: profile)
     violations.append(contentsOf: endFindings)
-
     return DerivedSession(
-      sessionID: first.sessionID,
-      app: first.app,
-      platform: first.platform,
-      profileName: profile.name,
-      profileVersion: profile.version,
-      appVersion: appVersion,
-      osVersion: osVersion,
-      device: device,
-      screen: state.screen ?? screen,
-      empty: empty,
-      eventCount: events.count,
-      startedAt: first.timestamp,
-      endedAt: last.timestamp,
-      finalPhase: state.phase,
-      metrics: metrics,
-      violations: violations
-    )
+      sessionID: first.sessionID, app: first.app, platform: first.platform, profileName: profile.name,
+      profileVersion: profile.version, appVersion: labels.appVersion, osVersion: labels.osVersion,
+      device: labels.device, screen: state.screen ?? labels.screen, empty: labels.empty, eventCount: events.count,
+      startedAt: first.timestamp, endedAt: last.timestamp, finalPhase: state.phase, metrics: metrics,
+      violations: violations)
   }
 }

@@ -168,27 +168,49 @@ def test_writes_while_a_retry_waits_only_queue(run_js):
 
 
 def test_retries_back_off_and_reset_after_a_success(run_js):
+    # The sink's timers and POSTs, in the order it makes them: each timer as the delay it asks
+    # setTimeout for (the timer still runs, for that delay), each POST as whether it succeeds.
+    # Nothing but the sink sets a timer while it runs: the body waits on promises the fake
+    # fetch settles, not on `until`.
     result = run_js("""
-      const times = [];
+      const log = [];
+      const realSetTimeout = globalThis.setTimeout;
       const answers = [false, false, false, false, false, true, false, true];
-      const fetch = () => (times.push(performance.now()),
-        answers.shift() ? Promise.resolve({ ok: true, status: 204 }) : Promise.reject(new TypeError('offline')));
-      const sink = new m.HttpEventSink('/events', { fetch, flushIntervalMs: 1, retryDelayMs: 30,
-        maxRetryDelayMs: 240, listen: false });
-      sink.write('a');
-      await until(() => sink.queue.length === 0);
-      sink.write('b');
-      await until(() => sink.queue.length === 0);
-      return { gaps: times.slice(1).map((t, i) => t - times[i]), left: sink.queue.length };
+      let delivered;
+      const fetch = () => {
+        const ok = answers.shift();
+        log.push(ok ? 'post ok' : 'post fails');
+        if (ok) delivered();
+        return ok ? Promise.resolve({ ok: true, status: 204 }) : Promise.reject(new TypeError('offline'));
+      };
+      const deliveredOnce = () => new Promise((resolve) => { delivered = resolve; });
+      // A macrotask: the sink has handled the answer (its promise callbacks have run).
+      const settled = () => new Promise((resolve) => realSetTimeout(resolve, 0));
+      globalThis.setTimeout = (callback, ms, ...rest) => (log.push(ms), realSetTimeout(callback, ms, ...rest));
+      try {
+        const sink = new m.HttpEventSink('/events', { fetch, flushIntervalMs: 1, retryDelayMs: 30,
+          maxRetryDelayMs: 240, listen: false });
+        let posted = deliveredOnce();
+        sink.write('a');
+        await posted;
+        await settled();
+        const afterA = sink.queue.length;
+        posted = deliveredOnce();
+        sink.write('b');
+        await posted;
+        await settled();
+        return { log, afterA, left: sink.queue.length, answersLeft: answers.length };
+      } finally {
+        globalThis.setTimeout = realSetTimeout;
+      }
     """)
-    gaps = result["gaps"]
-    assert result["left"] == 0 and len(gaps) == 7
-    # Timers never fire early: each wait is at least its delay, doubling up to the maximum.
-    for gap, delay in zip(gaps[:5], (30, 60, 120, 240, 240)):
-        assert gap >= delay - 1, gaps
-    # After a success the next retry waits the first delay again, not the maximum (gaps[5] is
-    # the flush interval before 'b').
-    assert 29 <= gaps[6] < 200, gaps
+    assert result["afterA"] == 0 and result["left"] == 0 and result["answersLeft"] == 0
+    # The write waits the flush interval; each failure doubles the wait, up to the maximum; a
+    # success sends nothing more (the queue is empty), and resets the wait: 'b' fails once and
+    # is retried after the first delay again, not the maximum.
+    assert result["log"] == [
+        1, "post fails", 30, "post fails", 60, "post fails", 120, "post fails", 240, "post fails", 240, "post ok",
+        1, "post fails", 30, "post ok"]
 
 
 def test_the_queue_keeps_the_newest_lines_up_to_its_cap(run_js):

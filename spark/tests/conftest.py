@@ -1,7 +1,6 @@
 """Shared fixtures of the Spark suite: the pullparity binary and ONE local[2] Spark session."""
 
 import os
-import shutil
 import sys
 
 import pytest
@@ -13,9 +12,11 @@ sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 
 @pytest.fixture(scope="session")
 def binary():
-    path = os.environ.get("PULLPARITY_BIN") or shutil.which("pullparity")
-    if not path or not os.path.exists(path):
-        pytest.fail("PULLPARITY_BIN must name the built pullparity binary (scripts/test.sh sets it)")
+    """The binary scripts/test.sh built (PULLPARITY_BIN), else this checkout's debug build: never
+    one found on PATH, which may be an older install than the code under test."""
+    path = os.environ.get("PULLPARITY_BIN") or os.path.join(REPO, ".build", "debug", "pullparity")
+    if not os.path.isfile(path):
+        pytest.fail(f"no pullparity binary at {path}: run `swift build` or set PULLPARITY_BIN")
     return os.path.abspath(path)
 
 

@@ -165,27 +165,31 @@ def hex_of(column):
     return f"coalesce(encode(convert_to({column}, 'UTF8'), 'hex'), 'NULL')"
 
 
-# A quarantined line, and what PostgreSQL must hold for it: `raw` as text, `raw_bytes` (hex).
+# A quarantined line, and what PostgreSQL must hold for it: `raw` as text, `raw_bytes` (hex),
+# and `raw_hash`, the line's 64-bit FNV-1a (signed) as `pullparity ingest` stores it in SQLite for
+# the same bytes. The hashes are literals, not load_postgres.fnv1a64's: they were read from
+# quarantine.raw_hash after ingesting these lines, and agree with a separate C implementation of
+# FNV-1a 64.
 ODD_LINES = [
-    ("{\0\"\0a\0", "{\ufffd\"\ufffda\ufffd", "7b0022006100"),  # UTF-16LE: valid UTF-8 with NULs
-    ("\\N", "\\N", None),  # COPY's NULL marker, as a line
-    (bytes([0xff, 0]), "\ufffd\ufffd", "ff00"),  # not UTF-8, and a NUL
+    ("{\0\"\0a\0", "{\ufffd\"\ufffda\ufffd", "7b0022006100", -5329135724055314571),  # UTF-16LE: valid UTF-8 with NULs
+    ("\\N", "\\N", None, 671100149268634607),  # COPY's NULL marker, as a line
+    (bytes([0xff, 0]), "\ufffd\ufffd", "ff00", 763824163880569834),  # not UTF-8, and a NUL
 ]
+OK_HASH = 626102635892993007  # of the line `ok`
 
 
 def test_odd_quarantined_lines_and_empty_strings_load_byte_for_byte(empty_db, tmp_path):
     quarantine = [bad_line(i, **({"raw_hex": raw.hex()} if isinstance(raw, bytes) else {"raw": raw}))
-                  for i, (raw, _, _) in enumerate(ODD_LINES)]
+                  for i, (raw, _, _, _) in enumerate(ODD_LINES)]
     quarantine.append(bad_line(len(ODD_LINES), raw="ok", event_id=""))
     device = 'a "b", c\nd\\N'
     run = write_run(tmp_path / "run", sessions=[session("s1", 2, screen="", device=device)], quarantine=quarantine)
     load_postgres.load(str(run), empty_db, create=True)
     got = psql_rows(empty_db, f"SELECT {hex_of('raw')}, coalesce(encode(raw_bytes, 'hex'), 'NULL'), raw_hash, "
                               f"{hex_of('event_id')} FROM quarantine ORDER BY byte_offset")
-    raws = [raw if isinstance(raw, bytes) else raw.encode() for raw, _, _ in ODD_LINES] + [b"ok"]
-    assert [row[0] for row in got] == [text.encode().hex() for _, text, _ in ODD_LINES] + [b"ok".hex()]
-    assert [row[1] for row in got] == [raw_bytes or "NULL" for _, _, raw_bytes in ODD_LINES] + ["NULL"]
-    assert [row[2] for row in got] == [str(load_postgres.fnv1a64(raw)) for raw in raws]
+    assert [row[0] for row in got] == [text.encode().hex() for _, text, _, _ in ODD_LINES] + [b"ok".hex()]
+    assert [row[1] for row in got] == [raw_bytes or "NULL" for _, _, raw_bytes, _ in ODD_LINES] + ["NULL"]
+    assert [row[2] for row in got] == [str(raw_hash) for _, _, _, raw_hash in ODD_LINES] + [str(OK_HASH)]
     assert [row[3] for row in got] == ["NULL"] * len(ODD_LINES) + [""]  # "" is the empty string, not NULL
     assert psql_rows(empty_db, f"SELECT {hex_of('screen')}, {hex_of('device')}, {hex_of('app_version')} "
                                "FROM sessions") == [["", device.encode().hex(), "NULL"]]

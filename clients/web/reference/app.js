@@ -40,6 +40,8 @@ const app = {
   recorder, sink,
   loadMs: Number(query.get('load') ?? 600),
   loadFails: query.get('fail') === '1',
+  // A promise a test may set: a load also waits for it, so that it ends when the test says.
+  loadGate: undefined,
   empty: query.get('empty') === '1',
   refreshing: false,
   refreshes: 0,
@@ -158,10 +160,13 @@ async function refresh() {
   }
 }
 
-/** The feed's data: a pretend request that takes `app.loadMs`; content is kept when it fails. */
+/**
+ * The feed's data: a pretend request that takes `app.loadMs` (and lasts until `app.loadGate`
+ * resolves, if a test set one); content is kept when it fails.
+ */
 async function load() {
   recorder.fetchStart();
-  await new Promise((resolve) => setTimeout(resolve, app.loadMs));
+  await Promise.all([new Promise((resolve) => setTimeout(resolve, app.loadMs)), app.loadGate]);
   if (app.loadFails) {
     recorder.loadComplete(false, 'offline');
     throw new Error('Kunde inte ladda padelnytt');

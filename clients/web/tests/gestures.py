@@ -24,7 +24,8 @@ class Pull:
     back_to: float | None = None
     load_ms: int = 200
     fails: bool = False
-    # A second pull made while this one's refresh runs: the page must ignore it.
+    # A second pull made while this one's refresh runs: the page must ignore it. The load then
+    # lasts until the test ends it after that pull (and at least `load_ms`).
     pull_during_refresh: float | None = None
 
     @property
@@ -86,19 +87,24 @@ def visit(driver, url: str, plan: list[Pull]) -> Tally:
     WebDriverWait(driver, 10, poll_frequency=0.05).until(lambda d: d.execute_script("return !!window.referenceApp"))
     tally = Tally()
     for pull in plan:
+        gated = pull.refreshes and pull.pull_during_refresh is not None
         driver.execute_script(
-            "referenceApp.loadMs = arguments[0]; referenceApp.loadFails = arguments[1]", pull.load_ms, pull.fails)
+            "referenceApp.loadMs = arguments[0]; referenceApp.loadFails = arguments[1];"
+            "referenceApp.loadGate = arguments[2] ? new Promise((resolve) => { referenceApp.endLoad = resolve; })"
+            " : undefined;", pull.load_ms, pull.fails, gated)
         touch_drag(driver, pull.distance, pull.back_to)
         tally.gestures += 1
         tally.pulls += 1
         if pull.refreshes:
             tally.refreshes += 1
             tally.slow += pull.load_ms >= 1200
-            if pull.pull_during_refresh is not None:
-                assert driver.execute_script("return referenceApp.refreshing"), "the refresh ended before the second pull"
+            if gated:
                 touch_drag(driver, pull.pull_during_refresh)
                 tally.gestures += 1
                 tally.ignored += 1
+                # The load waits for the test, so the whole second pull fell within the refresh.
+                assert driver.execute_script("return referenceApp.refreshing"), "the refresh ended before its load"
+                driver.execute_script("referenceApp.endLoad()")
             wait_until_idle(driver)
         else:
             tally.cancelled += 1

@@ -80,13 +80,26 @@ def wait_until_idle(driver, timeout: float = 10) -> None:
         lambda d: d.execute_script("return window.referenceApp && !window.referenceApp.refreshing"))
 
 
+def hold_lines_for_the_page_hide(driver, timeout: float = 10) -> None:
+    """From now on the page's sink only queues what it is given: once what it holds has gone
+    out, its flush interval (the reference app's 500 ms) becomes longer than the visit, so the
+    lines written after this are left for the page-hide flush however slow the test is."""
+    driver.execute_script("referenceApp.sink.flushIntervalMs = 1e9")  # 11.6 days
+    WebDriverWait(driver, timeout, poll_frequency=0.05).until(lambda d: d.execute_script(
+        "const sink = referenceApp.sink;"
+        "return sink.queue.length === 0 && sink.request === undefined && sink.timer === undefined"))
+
+
 def visit(driver, url: str, plan: list[Pull]) -> Tally:
     """Opens the page, performs `plan`, then leaves it, so that the recorder's last lines go out
-    with the page-hide flush (the caller waits for them at the server)."""
+    with the page-hide flush (the caller waits for them at the server): the last gesture's lines
+    are always still queued then."""
     driver.get(url)
     WebDriverWait(driver, 10, poll_frequency=0.05).until(lambda d: d.execute_script("return !!window.referenceApp"))
     tally = Tally()
-    for pull in plan:
+    for index, pull in enumerate(plan):
+        if index == len(plan) - 1:
+            hold_lines_for_the_page_hide(driver)
         gated = pull.refreshes and pull.pull_during_refresh is not None
         driver.execute_script(
             "referenceApp.loadMs = arguments[0]; referenceApp.loadFails = arguments[1];"

@@ -93,7 +93,7 @@ def test_faithful_page_passes_every_qa_item(browser, pullparity, tmp_path):
     assert server.failed_bodies, "no POST was refused"
     retried = [line for body in server.failed_bodies for line in body.splitlines()]
     assert set(retried) <= set(lines), "a refused line was not sent again byte for byte"
-    assert any(tally.queued_at_exit), "no line was left for the page-hide flush to send"
+    assert all(tally.queued_at_exit), f"a visit left no line for the page-hide flush: {tally.queued_at_exit}"
 
     pullparity.ingest(log)
     assert pullparity.query("SELECT count(*) FROM quarantine") == [(0,)]

@@ -89,7 +89,8 @@ def test_faithful_page_passes_every_qa_item(browser, pullparity, tmp_path):
         tally.add(visit(browser, page(server, "empty"), EMPTY_PLAN))
         lines = collect(server, tally)
 
-    assert tally.gestures >= 40 and tally.slow == 3 and tally.ignored == 2
+    # Every drag reached the feed, the pulls made during a refresh too (which log nothing).
+    assert tally.touches == tally.gestures
     assert server.failed_bodies, "no POST was refused"
     retried = [line for body in server.failed_bodies for line in body.splitlines()]
     assert set(retried) <= set(lines), "a refused line was not sent again byte for byte"
@@ -99,6 +100,8 @@ def test_faithful_page_passes_every_qa_item(browser, pullparity, tmp_path):
     assert pullparity.query("SELECT count(*) FROM quarantine") == [(0,)]
     outcomes = dict(pullparity.query("SELECT outcome, count(*) FROM sessions GROUP BY outcome"))
     assert outcomes == {"completed": tally.refreshes, "cancelled": tally.cancelled}
+    loads = pullparity.query("SELECT load_ok FROM sessions WHERE outcome = 'completed' ORDER BY started_at_ms")
+    assert [ok for (ok,) in loads] == [int(ok) for ok in tally.loads_ok], "a load's outcome is not the planned one"
     assert pullparity.query("SELECT count(*) FROM sessions WHERE empty = 1 AND outcome = 'completed'") == [(8,)]
     assert pullparity.query("SELECT kind, count(*) FROM violations GROUP BY kind") == []
 

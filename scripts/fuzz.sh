@@ -29,7 +29,7 @@ swiftc -O -g -sanitize=fuzzer,address -parse-as-library -wmo -package-name PullP
 # The decoder's files: the parsing seam and the contract's rules, without the database side.
 DECODER=()
 for name in EventDecoder EventField EventFieldSource EventLineParser ExtractedFields FoundationLineParser JSONScanner \
-  JSONValue LineDecoder LineParseResult ParserKind PlatformToken RFC3339Timestamp Rejection RejectionReason \
+  JSONValue LineDecoder LineParseResult LineRejection ParserKind PlatformToken RFC3339Timestamp Rejection RejectionReason \
   SimdjsonFields SimdjsonLineParser StringAwareCursor UnknownFieldReducer; do
   DECODER+=("$ROOT/Sources/PullParityIngest/$name.swift")
 done

@@ -11,60 +11,72 @@ package enum RFC3339Timestamp {
 
   private static func parse(_ b: UnsafeBufferPointer<UInt8>) -> Double? {
     // yyyy-mm-ddThh:mm:ss is 19 bytes; an offset needs at least one more.
-    guard b.count >= 20 else { return nil }
-    func digits(_ start: Int, _ count: Int) -> Int? {
-      var value = 0
-      for i in start..<(start + count) {
-        let d = Int(b[i]) - 48
-        guard d >= 0, d <= 9 else { return nil }
-        value = value * 10 + d
-      }
-      return value
-    }
-    guard let year = digits(0, 4), b[4] == UInt8(ascii: "-"),
-      let month = digits(5, 2), b[7] == UInt8(ascii: "-"),
-      let day = digits(8, 2),
+    guard b.count >= 20, let t = civilTime(b) else { return nil }
+    var i = 19
+    guard let fractionMs = fraction(b, at: &i), let offsetMinutes = offset(b, at: i) else { return nil }
+    let days = daysFromCivil(year: t.year, month: t.month, day: t.day)
+    let seconds = days * 86_400 + t.hour * 3_600 + t.minute * 60 + t.second - offsetMinutes * 60
+    return Double(seconds) * 1_000 + fractionMs
+  }
+
+  /// The first 19 bytes, `yyyy-mm-ddThh:mm:ss` (a `t` or a space may stand for the `T`), range-checked.
+  private static func civilTime(
+    _ b: UnsafeBufferPointer<UInt8>
+  ) -> (year: Int, month: Int, day: Int, hour: Int, minute: Int, second: Int)? {
+    guard let year = digits(b, 0, 4), b[4] == UInt8(ascii: "-"),
+      let month = digits(b, 5, 2), b[7] == UInt8(ascii: "-"),
+      let day = digits(b, 8, 2),
       b[10] == UInt8(ascii: "T") || b[10] == UInt8(ascii: "t") || b[10] == UInt8(ascii: " "),
-      let hour = digits(11, 2), b[13] == UInt8(ascii: ":"),
-      let minute = digits(14, 2), b[16] == UInt8(ascii: ":"),
-      let second = digits(17, 2)
+      let hour = digits(b, 11, 2), b[13] == UInt8(ascii: ":"),
+      let minute = digits(b, 14, 2), b[16] == UInt8(ascii: ":"),
+      let second = digits(b, 17, 2)
     else { return nil }
     guard (1...12).contains(month), day >= 1, day <= daysIn(month: month, year: year),
       hour <= 23, minute <= 59, second <= 60
     else { return nil }
+    return (year, month, day, hour, minute, second)
+  }
 
-    var i = 19
-    var fractionMs = 0.0
-    if i < b.count, b[i] == UInt8(ascii: ".") {
+  /// The fraction of a second at `i`, if any, in milliseconds (every digit kept); moves `i` past
+  /// it. Nil for a dot without digits.
+  private static func fraction(_ b: UnsafeBufferPointer<UInt8>, at i: inout Int) -> Double? {
+    guard i < b.count, b[i] == UInt8(ascii: ".") else { return 0 }
+    i += 1
+    let start = i
+    var milliseconds = 0.0
+    var scale = 100.0
+    while i < b.count, b[i] >= 48, b[i] <= 57 {
+      milliseconds += Double(b[i] - 48) * scale
+      scale /= 10
       i += 1
-      var scale = 100.0
-      let start = i
-      while i < b.count, b[i] >= 48, b[i] <= 57 {
-        fractionMs += Double(b[i] - 48) * scale
-        scale /= 10
-        i += 1
-      }
-      guard i > start else { return nil }
     }
+    return i > start ? milliseconds : nil
+  }
+
+  /// The offset from UTC in minutes, which must end the text at `i`: `Z` or `±hh:mm`.
+  private static func offset(_ b: UnsafeBufferPointer<UInt8>, at i: Int) -> Int? {
     guard i < b.count else { return nil }
-    var offsetMinutes = 0
     switch b[i] {
     case UInt8(ascii: "Z"), UInt8(ascii: "z"):
-      i += 1
+      return b.count == i + 1 ? 0 : nil
     case UInt8(ascii: "+"), UInt8(ascii: "-"):
-      guard b.count == i + 6, let oh = digits(i + 1, 2), b[i + 3] == UInt8(ascii: ":"),
-        let om = digits(i + 4, 2), oh <= 23, om <= 59
+      guard b.count == i + 6, let oh = digits(b, i + 1, 2), b[i + 3] == UInt8(ascii: ":"),
+        let om = digits(b, i + 4, 2), oh <= 23, om <= 59
       else { return nil }
-      offsetMinutes = (oh * 60 + om) * (b[i] == UInt8(ascii: "-") ? -1 : 1)
-      i += 6
+      return (oh * 60 + om) * (b[i] == UInt8(ascii: "-") ? -1 : 1)
     default:
       return nil
     }
-    guard i == b.count else { return nil }
+  }
 
-    let days = daysFromCivil(year: year, month: month, day: day)
-    let seconds = days * 86_400 + hour * 3_600 + minute * 60 + second - offsetMinutes * 60
-    return Double(seconds) * 1_000 + fractionMs
+  private static func digits(_ b: UnsafeBufferPointer<UInt8>, _ start: Int, _ count: Int) -> Int? {
+    var value = 0
+    for i in start..<(start + count) {
+      let d = Int(b[i]) - 48
+      guard d >= 0, d <= 9 else { return nil }
+      value = value * 10 + d
+    }
+    return value
   }
 
   private static func daysIn(month: Int, year: Int) -> Int {

@@ -166,7 +166,25 @@ package struct HTMLReportRenderer {
   private func render(
     _ group: ParityGroup, metrics: [String: [SessionMetrics]], profile: Profile, palette: ChartPalette, id: String
   ) -> String {
-    var out: [String] = []
+    var out = [heading(group)]
+    if group.referencePlatform == nil {
+      out.append(
+        "<p class=\"note\">One platform: no platform comparison possible; judged against the profile alone.</p>")
+    }
+    out.append(table(group, ordered: group.orderedPlatforms, unit: profile.unit.rawValue))
+    out.append(HTMLRuleTable(group: group, profile: profile).render())
+    let figures = charts(group, metrics: metrics, profile: profile, palette: palette, id: id)
+    if !figures.isEmpty {
+      out.append(
+        "<p class=\"note legend\">Box plots: box p25–p75, thick bar p50, whiskers p5–p95, a dot per session "
+          + "(\(DistributionChart.maxDots) evenly spaced by rank when there are more); dashed red: the profile's threshold.</p>"
+      )
+      out.append("<div class=\"charts\">\n" + figures.joined(separator: "\n") + "\n</div>")
+    }
+    return out.joined(separator: "\n")
+  }
+
+  private func heading(_ group: ParityGroup) -> String {
     let badge: String =
       switch group.verdict {
       case .pass: "<span class=\"badge good\">✓ pass</span>"
@@ -175,16 +193,14 @@ package struct HTMLReportRenderer {
       case .noData: "<span class=\"badge none\">no data</span>"
       }
     let reference = group.referencePlatform.map { " · reference \(e($0))" } ?? ""
-    out.append("<h3>\(e(group.dimension)) \(e(group.value))\(reference) \(badge)</h3>")
+    return "<h3>\(e(group.dimension)) \(e(group.value))\(reference) \(badge)</h3>"
+  }
 
+  /// A box plot per distribution metric with values, then the violation rates: each a figure.
+  private func charts(
+    _ group: ParityGroup, metrics: [String: [SessionMetrics]], profile: Profile, palette: ChartPalette, id: String
+  ) -> [String] {
     let ordered = group.orderedPlatforms
-    if group.referencePlatform == nil {
-      out.append(
-        "<p class=\"note\">One platform: no platform comparison possible; judged against the profile alone.</p>")
-    }
-    out.append(table(group, ordered: ordered, unit: profile.unit.rawValue))
-    out.append(HTMLRuleTable(group: group, profile: profile).render())
-
     let failing = Set(group.comparisons.filter { $0.verdict == .fail }.map(\.metric))
     var figures: [String] = []
     for (metric, about) in Self.distributionCharts {
@@ -210,14 +226,7 @@ package struct HTMLReportRenderer {
           + "<br><small>each with the sessions it was counted from</small></figcaption>\n" + rates.render()
           + "\n</figure>")
     }
-    if !figures.isEmpty {
-      out.append(
-        "<p class=\"note legend\">Box plots: box p25–p75, thick bar p50, whiskers p5–p95, a dot per session "
-          + "(\(DistributionChart.maxDots) evenly spaced by rank when there are more); dashed red: the profile's threshold.</p>"
-      )
-      out.append("<div class=\"charts\">\n" + figures.joined(separator: "\n") + "\n</div>")
-    }
-    return out.joined(separator: "\n")
+    return figures
   }
 
   private func threshold(_ metric: ParityMetric, _ profile: Profile) -> DistributionChart.Threshold? {
@@ -299,41 +308,40 @@ package struct HTMLReportRenderer {
         + "The green band is the time the indicator was visible; the dashed line, where the profile's minimum hold ends. "
         + "Replay one with <code>pullparity session &lt;id&gt;</code>.</p>")
     for (index, timeline) in input.timelines.enumerated() {
-      let version = input.sessions.first { ByteIdentity($0.sessionID) == ByteIdentity(timeline.sessionID) }?
-        .profileVersion
-      let profile = input.report.apps.first {
-        $0.app == timeline.app && (version == nil || $0.profile.version == version)
-      }
-      let chart = TimelineChart(
-        id: "timeline.\(index)", timeline: timeline, minHoldMs: profile?.profile.minHoldMs ?? 0)
-      out.append("<figure class=\"chart timeline\">")
-      out.append(
-        "<figcaption><strong>\(e(timeline.title))</strong><br><small>session <code>\(e(timeline.sessionID))</code></small></figcaption>"
-      )
-      out.append("<div class=\"scroll\">\n" + chart.render() + "\n</div>")
-      if !timeline.violations.isEmpty {
-        out.append(
-          "<ul>"
-            + timeline.violations.map {
-              "<li><span class=\"kind\">\(e($0.label))</span> at +\(Formatting.oneDecimal($0.offsetMs)) ms: \(e($0.detail))</li>"
-            }.joined() + "</ul>")
-      }
-      out.append(
-        "<details><summary>All \(timeline.marks.count) events</summary><div class=\"table-wrap\"><table class=\"events\">"
-      )
-      out.append(
-        "<thead><tr><th scope=\"col\">+ms</th><th scope=\"col\">event</th><th scope=\"col\">detail</th></tr></thead><tbody>"
-      )
-      for mark in timeline.marks {
-        out.append(
-          "<tr><td>\(Formatting.oneDecimal(mark.offsetMs))</td><td>\(e(mark.label))</td><td>\(e(mark.detail))</td></tr>"
-        )
-      }
-      out.append("</tbody></table></div></details>")
-      out.append("</figure>")
+      out += figure(timeline, index: index, input)
     }
     out.append("</section>")
     return out.joined(separator: "\n")
+  }
+
+  /// One example session: its timeline, its violations and all its events.
+  private func figure(_ timeline: SessionTimeline, index: Int, _ input: HTMLReportInput) -> [String] {
+    let version = input.sessions.first { ByteIdentity($0.sessionID) == ByteIdentity(timeline.sessionID) }?
+      .profileVersion
+    let profile = input.report.apps.first { $0.app == timeline.app && (version == nil || $0.profile.version == version) }
+    let chart = TimelineChart(id: "timeline.\(index)", timeline: timeline, minHoldMs: profile?.profile.minHoldMs ?? 0)
+    var out = [
+      "<figure class=\"chart timeline\">",
+      "<figcaption><strong>\(e(timeline.title))</strong><br><small>session <code>\(e(timeline.sessionID))</code></small></figcaption>",
+      "<div class=\"scroll\">\n" + chart.render() + "\n</div>",
+    ]
+    if !timeline.violations.isEmpty {
+      out.append(
+        "<ul>"
+          + timeline.violations.map {
+            "<li><span class=\"kind\">\(e($0.label))</span> at +\(Formatting.oneDecimal($0.offsetMs)) ms: \(e($0.detail))</li>"
+          }.joined() + "</ul>")
+    }
+    out.append(
+      "<details><summary>All \(timeline.marks.count) events</summary><div class=\"table-wrap\"><table class=\"events\">")
+    out.append(
+      "<thead><tr><th scope=\"col\">+ms</th><th scope=\"col\">event</th><th scope=\"col\">detail</th></tr></thead><tbody>")
+    for mark in timeline.marks {
+      out.append(
+        "<tr><td>\(Formatting.oneDecimal(mark.offsetMs))</td><td>\(e(mark.label))</td><td>\(e(mark.detail))</td></tr>")
+    }
+    out += ["</tbody></table></div></details>", "</figure>"]
+    return out
   }
 }
 

@@ -26,47 +26,38 @@ package struct Replayer {
 
   package func run() throws -> ReplaySummary {
     let started = database.clock.elapsed()
-    var decoder = LineDecoder(parser)
     return try database.write { db in
       try checkNothingForgotten(try ProfileRegistry.stored(db))
-      var used: [String: Profile] = [:]
       let replay = ReplayTransaction(db)
       let before = try replay.sessionSignatures()
       try replay.clearDerived()
-      let tx = try IngestTransaction(db)
-      var after: [ByteIdentity: String] = [:]
-      var events = 0
-      func derive(_ ref: Int64, _ gathered: StoredSessionEvents) throws {
-        // A session none of whose lines pass today's rules is gone after the replay.
-        guard let recorded = try? gathered.finish(sessionID: "\(ref)") else { return }
-        events += recorded.count
-        let session = SessionDeriver.derive(recorded, profiles: profiles)
-        if used[session.profileName] == nil { used[session.profileName] = profiles.resolve(session.profileName) }
-        // The ref is kept: events point at their session through it.
-        try tx.save(session, ref: ref)
-        after[ByteIdentity(session.sessionID)] = ReplayTransaction.signature(
-          outcome: session.metrics.outcome.rawValue, kinds: session.violations.map(\.kind.rawValue))
-      }
-      // Lines arrive session by session and are decoded as they come: a session is held once,
-      // as events.
-      var current: (ref: Int64, gathered: StoredSessionEvents)?
-      try replay.forEachStoredLine { ref, raw, source, line in
-        if current?.ref != ref {
-          if let current { try derive(current.ref, current.gathered) }
-          current = (ref, StoredSessionEvents())
-        }
-        var raw = raw
-        raw.withUTF8 {
-          current!.gathered.add(UnsafeRawBufferPointer($0), source: source, line: line, decoder: &decoder)
-        }
-      }
-      if let current { try derive(current.ref, current.gathered) }
-      try ProfileRegistry.replace(with: used.keys.sorted().compactMap { used[$0] }, in: db, at: database.clock.now())
+      var derivation = ReplayDerivation(tx: try IngestTransaction(db), profiles: profiles)
+      try deriveEverySession(of: replay, into: &derivation)
+      try ProfileRegistry.replace(with: derivation.profilesUsed, in: db, at: database.clock.now())
+      let after = derivation.signatures
       let changed = after.keys.filter { id in before[id].map { $0 != after[id] } ?? false }.sorted().map(\.text)
       return ReplaySummary(
-        sessions: after.count, events: events, changed: changed,
+        sessions: after.count, events: derivation.events, changed: changed,
         added: after.keys.count { before[$0] == nil }, removed: before.keys.count { after[$0] == nil },
         durationSeconds: database.clock.seconds(since: started))
     }
+  }
+
+  /// Lines arrive session by session and are decoded as they come: a session is held once, as
+  /// events.
+  private func deriveEverySession(of replay: ReplayTransaction, into derivation: inout ReplayDerivation) throws {
+    var decoder = LineDecoder(parser)
+    var current: (ref: Int64, gathered: StoredSessionEvents)?
+    try replay.forEachStoredLine { ref, raw, source, line in
+      if current?.ref != ref {
+        if let current { try derivation.derive(current.ref, current.gathered) }
+        current = (ref, StoredSessionEvents())
+      }
+      var raw = raw
+      raw.withUTF8 {
+        current!.gathered.add(UnsafeRawBufferPointer($0), source: source, line: line, decoder: &decoder)
+      }
+    }
+    if let current { try derivation.derive(current.ref, current.gathered) }
   }
 }

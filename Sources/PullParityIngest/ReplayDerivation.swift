@@ -1,0 +1,33 @@
+internal import PullParityCore
+internal import PullParityStore
+
+/// The sessions of a replay derived again, one at a time, with what the summary needs of them:
+/// each session's signature (`ReplayTransaction.signature`), the events read and the profiles used.
+struct ReplayDerivation {
+  let tx: IngestTransaction
+  let profiles: ProfileCatalog
+  private(set) var signatures: [ByteIdentity: String] = [:]
+  private(set) var events = 0
+  private var used: [String: Profile] = [:]
+
+  init(tx: IngestTransaction, profiles: ProfileCatalog) {
+    self.tx = tx
+    self.profiles = profiles
+  }
+
+  /// The profiles sessions were derived with, by name.
+  var profilesUsed: [Profile] { used.keys.sorted().compactMap { used[$0] } }
+
+  /// Derives and saves the session stored under `ref`, from the events gathered of its lines.
+  mutating func derive(_ ref: Int64, _ gathered: StoredSessionEvents) throws {
+    // A session none of whose lines pass today's rules is gone after the replay.
+    guard let recorded = try? gathered.finish(sessionID: "\(ref)") else { return }
+    events += recorded.count
+    let session = SessionDeriver.derive(recorded, profiles: profiles)
+    if used[session.profileName] == nil { used[session.profileName] = profiles.resolve(session.profileName) }
+    // The ref is kept: events point at their session through it.
+    try tx.save(session, ref: ref)
+    signatures[ByteIdentity(session.sessionID)] = ReplayTransaction.signature(
+      outcome: session.metrics.outcome.rawValue, kinds: session.violations.map(\.kind.rawValue))
+  }
+}

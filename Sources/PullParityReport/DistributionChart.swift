@@ -73,55 +73,63 @@ struct DistributionChart {
   private func render(_ row: Row, top: Double, scale: ChartScale) -> String {
     let color = palette.cssClass(row.platform)
     let sorted = row.values.sorted()
-    var parts: [String] = []
     guard let p50 = Percentile.of(sorted: sorted, 0.5) else {
-      parts.append(SVG.text(row.platform, x: Self.plotStart, y: top + 12, cssClass: "pname halo \(color)"))
-      parts.append(
-        SVG.text(
-          "no values", x: Self.plotStart + SVG.estimatedWidth(row.platform, bold: true) + 8, y: top + 12,
-          cssClass: "muted halo"))
-      return parts.joined(separator: "\n")
+      return heading(row, "no values", top: top, color: color).joined(separator: "\n")
     }
     func p(_ q: Double) -> Double { Percentile.of(sorted: sorted, q) ?? p50 }
-    let (p5, p25, p75, p90, p95) = (p(0.05), p(0.25), p(0.75), p(0.9), p(0.95))
-
     let label =
-      "n \(sorted.count) · p50 \(Formatting.number(p50)) · p90 \(Formatting.number(p90)) · p95 \(Formatting.number(p95))"
-    parts.append(SVG.text(row.platform, x: Self.plotStart, y: top + 12, cssClass: "pname halo \(color)"))
-    parts.append(
-      SVG.text(
-        label, x: Self.plotStart + SVG.estimatedWidth(row.platform, bold: true) + 8, y: top + 12, cssClass: "muted halo"
-      ))
-
+      "n \(sorted.count) · p50 \(Formatting.number(p50)) · p90 \(Formatting.number(p(0.9))) · p95 \(Formatting.number(p(0.95)))"
     let boxTop = top + 17
-    let boxHeight = 16.0
-    let center = boxTop + boxHeight / 2
+    let quartiles = (p5: p(0.05), p25: p(0.25), p50: p50, p75: p(0.75), p95: p(0.95))
+    let parts =
+      heading(row, label, top: top, color: color)
+      + [box(row, quartiles, n: sorted.count, top: boxTop, scale: scale, color: color)]
+      + dots(sorted, top: boxTop + Self.boxHeight + 5, scale: scale, color: color)
+    return parts.joined(separator: "\n")
+  }
+
+  private static let boxHeight = 16.0
+
+  /// The platform's name, then `text` (its figures) in grey.
+  private func heading(_ row: Row, _ text: String, top: Double, color: String) -> [String] {
+    [
+      SVG.text(row.platform, x: Self.plotStart, y: top + 12, cssClass: "pname halo \(color)"),
+      SVG.text(
+        text, x: Self.plotStart + SVG.estimatedWidth(row.platform, bold: true) + 8, y: top + 12, cssClass: "muted halo"),
+    ]
+  }
+
+  /// Whiskers p5–p95, the box p25–p75 and the median bar, with the figures as its tooltip.
+  private func box(
+    _ row: Row, _ q: (p5: Double, p25: Double, p50: Double, p75: Double, p95: Double), n: Int, top boxTop: Double,
+    scale: ChartScale, color: String
+  ) -> String {
+    let center = boxTop + Self.boxHeight / 2
     let summary =
-      "\(row.platform): n \(sorted.count), p5 \(Formatting.number(p5)), p25 \(Formatting.number(p25)), "
-      + "p50 \(Formatting.number(p50)), p75 \(Formatting.number(p75)), p95 \(Formatting.number(p95)) \(metric.unit(distance: distanceUnit))"
+      "\(row.platform): n \(n), p5 \(Formatting.number(q.p5)), p25 \(Formatting.number(q.p25)), "
+      + "p50 \(Formatting.number(q.p50)), p75 \(Formatting.number(q.p75)), p95 \(Formatting.number(q.p95)) \(metric.unit(distance: distanceUnit))"
     var box = "<g class=\"mark box \(color)\">" + SVG.title(summary)
-    box += SVG.line(x1: scale.position(p5), y1: center, x2: scale.position(p95), y2: center, cssClass: "whisker")
-    for end in [p5, p95] {
+    box += SVG.line(x1: scale.position(q.p5), y1: center, x2: scale.position(q.p95), y2: center, cssClass: "whisker")
+    for end in [q.p5, q.p95] {
       box += SVG.line(
         x1: scale.position(end), y1: center - 5, x2: scale.position(end), y2: center + 5, cssClass: "whisker")
     }
     box += SVG.rect(
-      x: scale.position(p25), y: boxTop, width: scale.position(p75) - scale.position(p25), height: boxHeight,
+      x: scale.position(q.p25), y: boxTop, width: scale.position(q.p75) - scale.position(q.p25), height: Self.boxHeight,
       cssClass: "iqr")
     box += SVG.line(
-      x1: scale.position(p50), y1: boxTop - 2, x2: scale.position(p50), y2: boxTop + boxHeight + 2, cssClass: "median")
-    box += "</g>"
-    parts.append(box)
+      x1: scale.position(q.p50), y1: boxTop - 2, x2: scale.position(q.p50), y2: boxTop + Self.boxHeight + 2,
+      cssClass: "median")
+    return box + "</g>"
+  }
 
-    // Dots in a strip under the box, spread vertically by rank so ties stay visible.
-    let dotsTop = boxTop + boxHeight + 5
-    for (order, index) in Self.dotIndices(sorted.count).enumerated() {
+  /// Dots in a strip under the box, spread vertically by rank so ties stay visible.
+  private func dots(_ sorted: [Double], top dotsTop: Double, scale: ChartScale, color: String) -> [String] {
+    Self.dotIndices(sorted.count).enumerated().map { order, index in
       let y = dotsTop + Double((order * 7) % 5) * 2
-      parts.append(
+      return
         "<circle class=\"mark dot \(color)\" cx=\"\(SVG.number(scale.position(sorted[index])))\" cy=\"\(SVG.number(y))\" r=\"2\"/>"
-      )
     }
-    return parts.joined(separator: "\n")
   }
 
   /// Which ranks get a dot: all of them, or `maxDots` evenly spaced ones.

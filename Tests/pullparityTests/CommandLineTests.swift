@@ -298,6 +298,20 @@ import Testing
     #expect(run.stderr.contains(message), "\(run.stderr)")
   }
 
+  /// A profile file that does not load fails the command before it creates (or waits for) the
+  /// database.
+  @Test(arguments: [["ingest", "sample-events"], ["replay"]])
+  func aBadProfileFileFailsBeforeTheDatabaseIsTouched(arguments: [String]) throws {
+    let dir = try TemporaryDirectory()
+    let profiles = try dir.write("p.json", #"[{"name":"x"}]"#)
+    let db = dir.path("never.sqlite")
+    let run = try CommandRun.pullparity(
+      arguments + ["--profiles", profiles, "--db", db], currentDirectory: RepositoryPaths.root)
+    #expect(run.exitCode == 2)
+    #expect(run.stderr.contains("p.json"), "\(run.stderr)")
+    #expect(!FileManager.default.fileExists(atPath: db), "\(run.stderr)")
+  }
+
   static func thousands(_ n: Int) -> String {
     let s = String(n)
     var out = ""

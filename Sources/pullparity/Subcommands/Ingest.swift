@@ -53,7 +53,9 @@ extension PullParity {
     }
 
     func run() throws {
-      let frontend = IngestFrontend(database: try database.open(), options: try options(), quiet: quiet)
+      // Profiles first: a bad profile file must fail before the database is created or waited for.
+      let options = try options()
+      let frontend = IngestFrontend(database: try database.open(), options: options, quiet: quiet)
       let summary = try frontend.run(paths: paths)
       try frontend.write(summary, stats: stats, reportAs: report ? database.path : nil)
       let code = frontend.exitCode(summary, strict: strict)

@@ -15,7 +15,9 @@ extension PullParity {
     @OptionGroup var profiles: ProfileOptions
 
     func run() throws {
-      let frontend = ReplayFrontend(database: try database.open(), profiles: try profiles.catalog())
+      // Profiles first: a bad profile file must fail before the database is opened or waited for.
+      let catalog = try profiles.catalog()
+      let frontend = ReplayFrontend(database: try database.open(), profiles: catalog)
       try FileHandleOutput.standardOutput.write(frontend.describe(try frontend.run()))
     }
   }

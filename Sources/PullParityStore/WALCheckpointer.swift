@@ -35,6 +35,9 @@ package final class WALCheckpointer: @unchecked Sendable {
   private var logFrames = 0
   /// The log's length when the writer last waited; 0 since the log last restarted.
   private var framesAtWait = 0
+  /// The log header's checkpoint sequence after the last commit: SQLite adds one each time
+  /// the log restarts, which the length alone does not show (a restarted log may be longer).
+  private var logSequence: UInt32?
   private var failure: StoreError?
   private let done = DispatchSemaphore(value: 0)
 
@@ -74,8 +77,10 @@ package final class WALCheckpointer: @unchecked Sendable {
 
   /// Called by the WAL hook after each commit: the checkpoint thread copies what was committed.
   private func committed(logFrames frames: Int) {
+    let sequence = Self.checkpointSequence(ofLogAt: path + "-wal")
     condition.withLock {
-      if frames < logFrames { framesAtWait = 0 }
+      if sequence == nil || sequence != logSequence { framesAtWait = 0 }
+      logSequence = sequence
       logFrames = frames
       requested = true
       condition.signal()
@@ -108,6 +113,17 @@ package final class WALCheckpointer: @unchecked Sendable {
     done.wait()
     try connection.close()
     if let failure = condition.withLock({ failure }) { throw failure }
+  }
+
+  /// Bytes 12–15 of the log's header, big-endian; nil when the log cannot be read. Then a
+  /// restart is assumed: the writer may wait more often, never less, so the bound holds.
+  private static func checkpointSequence(ofLogAt path: String) -> UInt32? {
+    let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+    guard descriptor >= 0 else { return nil }
+    defer { close(descriptor) }
+    var bytes: (UInt8, UInt8, UInt8, UInt8) = (0, 0, 0, 0)
+    guard withUnsafeMutableBytes(of: &bytes, { pread(descriptor, $0.baseAddress, 4, 12) }) == 4 else { return nil }
+    return UInt32(bytes.0) << 24 | UInt32(bytes.1) << 16 | UInt32(bytes.2) << 8 | UInt32(bytes.3)
   }
 
   private func loop() {

@@ -318,7 +318,9 @@ package struct HTMLReportRenderer {
   private func figure(_ timeline: SessionTimeline, index: Int, _ input: HTMLReportInput) -> [String] {
     let version = input.sessions.first { ByteIdentity($0.sessionID) == ByteIdentity(timeline.sessionID) }?
       .profileVersion
-    let profile = input.report.apps.first { $0.app == timeline.app && (version == nil || $0.profile.version == version) }
+    let profile = input.report.apps.first {
+      $0.app == timeline.app && (version == nil || $0.profile.version == version)
+    }
     let chart = TimelineChart(id: "timeline.\(index)", timeline: timeline, minHoldMs: profile?.profile.minHoldMs ?? 0)
     var out = [
       "<figure class=\"chart timeline\">",
@@ -333,9 +335,11 @@ package struct HTMLReportRenderer {
           }.joined() + "</ul>")
     }
     out.append(
-      "<details><summary>All \(timeline.marks.count) events</summary><div class=\"table-wrap\"><table class=\"events\">")
+      "<details><summary>All \(timeline.marks.count) events</summary><div class=\"table-wrap\"><table class=\"events\">"
+    )
     out.append(
-      "<thead><tr><th scope=\"col\">+ms</th><th scope=\"col\">event</th><th scope=\"col\">detail</th></tr></thead><tbody>")
+      "<thead><tr><th scope=\"col\">+ms</th><th scope=\"col\">event</th><th scope=\"col\">detail</th></tr></thead><tbody>"
+    )
     for mark in timeline.marks {
       out.append(
         "<tr><td>\(Formatting.oneDecimal(mark.offsetMs))</td><td>\(e(mark.label))</td><td>\(e(mark.detail))</td></tr>")

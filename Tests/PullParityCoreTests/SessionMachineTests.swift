@@ -116,54 +116,30 @@ import Testing
 
   @Test func releaseWhilePullingCancels() {
     var f = EventFactory()
-    var state = SessionState()
-    var expected = SessionState()
-    func step(_ event: Event, _ findings: [ViolationKind] = []) {
-      #expect(SessionMachine.reduce(&state, event, profile: padel).map(\.kind) == findings)
-      #expect(state == expected)
-    }
-
-    expected.phase = .pulling
-    expected.pullStartedAt = t0
-    expected.lastPullSampleAt = t0
-    step(f.at(0, .pullStart))
+    var machine = MachineSteps(profile: padel)
     // 20 × 0.72 = 14.4 < 24: not armed.
-    expected.lastPullSampleAt = t0 + 20
-    expected.maxSampleGapMs = 20
-    step(f.at(20, .pullMove(distance: 20, offset: nil)))
-    expected.phase = .cancelled
-    expected.releaseDistance = 28
-    step(f.at(40, .release(distance: 28)))
+    machine.pull(at: t0, sampleAfter: 20, distance: 20, &f)
+    machine.expected.phase = .cancelled
+    machine.expected.releaseDistance = 28
+    machine.step(f.at(40, .release(distance: 28)))
     // Whatever the client does next is not applied.
-    step(f.at(60, .refreshStart(trigger: .pull)), [.unexpectedEvent])
+    machine.step(f.at(60, .refreshStart(trigger: .pull)), [.unexpectedEvent])
   }
 
   @Test func withoutAThresholdTheClientArmsAndDisarms() {
     var f = EventFactory(app: "ffci")
-    var state = SessionState()
-    var expected = SessionState()
-    func step(_ event: Event) {
-      #expect(SessionMachine.reduce(&state, event, profile: BuiltInProfiles.ffci).isEmpty)
-      #expect(state == expected)
-    }
-
-    expected.phase = .pulling
-    expected.pullStartedAt = t0
-    expected.lastPullSampleAt = t0
-    step(f.at(0, .pullStart))
+    var machine = MachineSteps(profile: BuiltInProfiles.ffci)
     // No threshold: however far the pull, only the client arms it.
-    expected.lastPullSampleAt = t0 + 16
-    expected.maxSampleGapMs = 16
-    step(f.at(16, .pullMove(distance: 200, offset: nil)))
-    expected.phase = .armed
-    expected.machineArm = ArmPoint(at: t0 + 30, distance: 66)
-    expected.clientArm = ArmPoint(at: t0 + 30, distance: 66)
-    step(f.at(30, .armed(distance: 66)))
-    expected.phase = .pulling
-    step(f.at(40, .disarmed(distance: 50)))
+    machine.pull(at: t0, sampleAfter: 16, distance: 200, &f)
+    machine.expected.phase = .armed
+    machine.expected.machineArm = ArmPoint(at: t0 + 30, distance: 66)
+    machine.expected.clientArm = ArmPoint(at: t0 + 30, distance: 66)
+    machine.step(f.at(30, .armed(distance: 66)))
+    machine.expected.phase = .pulling
+    machine.step(f.at(40, .disarmed(distance: 50)))
     // Armed again: the first arming is the one kept, by the machine and for the client.
-    expected.phase = .armed
-    step(f.at(50, .armed(distance: 70)))
+    machine.expected.phase = .armed
+    machine.step(f.at(50, .armed(distance: 70)))
   }
 
   /// Every event type in every phase: the machine never traps, and an event outside the

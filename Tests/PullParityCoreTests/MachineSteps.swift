@@ -1,0 +1,37 @@
+import PullParityCore
+import PullParityTestSupport
+import Testing
+
+/// Drives the machine one event at a time and checks the whole state after each, against
+/// `expected`, which the test moves on by hand between steps.
+struct MachineSteps {
+  let profile: Profile
+  var state = SessionState()
+  var expected = SessionState()
+
+  init(profile: Profile) {
+    self.profile = profile
+  }
+
+  mutating func step(
+    _ event: Event, _ findings: [ViolationKind] = [], sourceLocation: SourceLocation = #_sourceLocation
+  ) {
+    let found = SessionMachine.reduce(&state, event, profile: profile).map(\.kind)
+    #expect(found == findings, sourceLocation: sourceLocation)
+    #expect(state == expected, sourceLocation: sourceLocation)
+  }
+
+  /// A pull starting at `t0`, then one sample `gap` ms later that does not arm it.
+  mutating func pull(
+    at t0: Double, sampleAfter gap: Double, distance: Double, _ f: inout EventFactory,
+    sourceLocation: SourceLocation = #_sourceLocation
+  ) {
+    expected.phase = .pulling
+    expected.pullStartedAt = t0
+    expected.lastPullSampleAt = t0
+    step(f.at(0, .pullStart), sourceLocation: sourceLocation)
+    expected.lastPullSampleAt = t0 + gap
+    expected.maxSampleGapMs = gap
+    step(f.at(gap, .pullMove(distance: distance, offset: nil)), sourceLocation: sourceLocation)
+  }
+}

@@ -15,8 +15,9 @@ import GRDBSQLite
 /// overlap the writer's work.
 ///
 /// The writer learns the log's length from SQLite's WAL hook, which its connection calls after
-/// every commit with the frames the log then holds. A length reported by the checkpoint thread
-/// would be stale whenever that thread falls behind, which is exactly when the log grows.
+/// every commit with the frames the log then holds, and whether the log restarted from the
+/// checkpoint sequence in the log's header. A length reported by the checkpoint thread would be
+/// stale whenever that thread falls behind, which is exactly when the log grows.
 package final class WALCheckpointer: @unchecked Sendable {
   /// 256 MiB of 32 KiB pages. A million benchmark lines write about 1 GB of log, so the
   /// writer waits about four times per million lines.

@@ -96,9 +96,7 @@ package struct ReportQueries {
       let sql = "SELECT session_ref FROM sessions WHERE session_id = ?"
       return try Int64.fetchOne(db, sql: sql, arguments: [sessionID])
     }
-    return try Int64.fetchOne(
-      db, sql: "SELECT session_ref FROM sessions WHERE session_key = ? AND session_id = ?",
-      arguments: [EventKey.of(sessionID), sessionID])
+    return try Int64.fetchOne(db, sql: IngestStatementSQL.findSession, arguments: [EventKey.of(sessionID), sessionID])
   }
 
   /// A violation row; `nil` for a kind this build does not know.
@@ -122,7 +120,7 @@ package struct ReportQueries {
   }
 
   private static func storedEvents(ofSession ref: Int64, _ db: Database) throws -> [StoredEvent] {
-    try Row.fetchAll(db, sql: StoredLineSQL.select + "\nWHERE sp.session_ref = ?", arguments: [ref])
+    try Row.fetchAll(db, sql: IngestStatementSQL.eventsOfSession, arguments: [ref])
       .map { StoredEvent(raw: $0["raw"], source: $0["source"], line: $0["line"]) }
   }
 

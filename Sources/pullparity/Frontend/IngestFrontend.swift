@@ -90,8 +90,8 @@ struct IngestFrontend {
       let input = try frontend.input(filter: .init(), dimension: .trigger, format: .text, style: style)
       try FileHandleOutput.standardOutput.write("\n" + (try ReportFormat.text.render(input)))
     }
-    for error in summary.inputErrors {
-      try FileHandleOutput.standardError.write("Error: " + TerminalText.escaped("\(error)") + "\n")
+    if !summary.inputErrors.isEmpty {
+      try FileHandleOutput.standardError.write(InputErrorLines.text(summary.inputErrors.map { "\($0)" }))
     }
     if let stop = describeStop(summary) { try FileHandleOutput.standardError.write(stop) }
   }

@@ -23,6 +23,6 @@ struct LoadFrontend {
 
   /// What `ingest` prints for the inputs it could not read to their end, one line each.
   func describeInputErrors(_ s: RunSummaryFile) -> String {
-    (s.inputErrors ?? []).map { "Error: " + TerminalText.escaped($0) + "\n" }.joined()
+    InputErrorLines.text(s.inputErrors ?? [])
   }
 }

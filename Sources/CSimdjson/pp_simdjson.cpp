@@ -19,7 +19,7 @@
 using simdjson::dom::element;
 using simdjson::dom::element_type;
 
-static_assert(PP_FIELD_COUNT == 30, "one slot per EventField case");
+static_assert(PP_FIELD_COUNT == 32, "one slot per EventField case");
 
 namespace {
 
@@ -34,7 +34,7 @@ const char *const kFieldKeys[PP_FIELD_COUNT] = {
     "seq",      "profile",    "app_version", "os_version", "device", "screen",
     "empty",    "distance",   "offset",     "reason",   "text",     "state",
     "trigger",  "indicator",  "progress",   "visible",  "key",      "ok",
-    "error",    "message",    "kind",       "count",    "stagger_ms", "cycle_ms",
+    "error",    "message",    "install_id", "gesture_observed", "kind",       "count",    "stagger_ms", "cycle_ms",
 };
 
 template <size_t N> inline bool is(const char *key, const char (&literal)[N]) {
@@ -87,9 +87,13 @@ inline int top_level_field(const char *k, size_t n) noexcept {
   case 10:
     if (is(k, "session_id")) return PP_FIELD_SESSION_ID;
     if (is(k, "os_version")) return PP_FIELD_OS_VERSION;
+    if (is(k, "install_id")) return PP_FIELD_INSTALL_ID;
     break;
   case 11:
     if (is(k, "app_version")) return PP_FIELD_APP_VERSION;
+    break;
+  case 16:
+    if (is(k, "gesture_observed")) return PP_FIELD_GESTURE_OBSERVED;
     break;
   default:
     break;

@@ -1,11 +1,12 @@
 /// The three built-in profiles, from the specs of the Padel, FFCI and Phlock apps (docs/events.md §3).
+/// Version 2: judged by the v1.1 rules as well (stuck, dropped, early and repeated refreshes).
 public enum BuiltInProfiles {
   /// The Padel PWA ↔ iOS parity spec.
   public static let padel = Profile(
     name: "padel",
-    version: 1,
+    version: 2,
     armThreshold: 24,
-    resistance: 0.72,
+    resistance: .factor(0.72),
     minHoldMs: 1200,
     hideSlackMs: 250,
     indicator: IndicatorConfig(kind: .balls, count: 4, staggerMs: 120, cycleMs: 800),
@@ -25,9 +26,9 @@ public enum BuiltInProfiles {
   /// The FFCI iOS `.refreshable` ticket.
   public static let ffci = Profile(
     name: "ffci",
-    version: 1,
+    version: 2,
     armThreshold: nil,
-    resistance: 1,
+    resistance: .factor(1),
     minHoldMs: 0,
     hideSlackMs: 250,
     indicator: IndicatorConfig(kind: .native),
@@ -38,9 +39,9 @@ public enum BuiltInProfiles {
   /// The Phlock waveform indicator.
   public static let phlock = Profile(
     name: "phlock",
-    version: 1,
+    version: 2,
     armThreshold: 80,
-    resistance: 1,
+    resistance: .factor(1),
     minHoldMs: 1300,
     // 300 ms fade-out plus a frame.
     hideSlackMs: 350,

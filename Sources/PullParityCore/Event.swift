@@ -19,13 +19,16 @@ public struct Event: Equatable, Sendable {
   public var screen: String?
   /// The screen had no content (an empty state).
   public var empty: Bool?
+  /// A random id the recorder keeps per app install (v1.1): lets the repeated-refresh rule see
+  /// one device's consecutive sessions; it identifies no person.
+  public var installID: String?
   public var payload: EventPayload
 
   public init(
     eventID: String, sessionID: String, timestamp: Double, seq: Int? = nil,
     platform: String, app: String, profile: String? = nil, appVersion: String? = nil,
     osVersion: String? = nil, device: String? = nil, screen: String? = nil, empty: Bool? = nil,
-    payload: EventPayload
+    installID: String? = nil, payload: EventPayload
   ) {
     self.eventID = eventID
     self.sessionID = sessionID
@@ -39,6 +42,7 @@ public struct Event: Equatable, Sendable {
     self.device = device
     self.screen = screen
     self.empty = empty
+    self.installID = installID
     self.payload = payload
   }
 

@@ -8,7 +8,9 @@ public enum EventPayload: Equatable, Sendable {
   case release(distance: Double)
   case cancel(reason: String?)
   case label(text: String, state: LabelState)
-  case refreshStart(trigger: RefreshTrigger)
+  /// `gestureObserved` is false when the recorder only heard the app's `onRefresh` (a library
+  /// that exposes no gesture): a pull refresh that may then start from idle.
+  case refreshStart(trigger: RefreshTrigger, gestureObserved: Bool = true)
   case indicatorShown(IndicatorConfig?)
   case indicatorHidden
   /// Waveform bars shown while pulling: `visible` bars at `progress` (0–1).

@@ -8,7 +8,8 @@ public struct Profile: Equatable, Sendable, Codable {
   public var version: Int
   /// Arming point on `distance × resistance`. `nil`: trust the client's `armed`.
   public var armThreshold: Double?
-  public var resistance: Double
+  /// How far the indicator is drawn for a finger distance: a factor or a curve.
+  public var resistance: Resistance
   /// Minimum time the refreshing indicator stays visible.
   public var minHoldMs: Double
   /// How long after the hold or the load may the indicator take to go (fade-outs, a frame).
@@ -36,13 +37,34 @@ public struct Profile: Equatable, Sendable, Codable {
   /// How many sessions, in percent of those judged, may break each rule before the platform
   /// fails it; a rule not named here has a budget of 0.
   public var budgets: [ProfileRule: Double]
+  /// A refresh whose indicator is still up this long after `refresh_start` is stuck.
+  public var stuckAfterMs: Double
+  /// A pull released while armed must start its refresh within this time, or it was dropped.
+  public var refreshWithinMs: Double
+  /// A refresh starting within this time of the end of the previous one on the same install
+  /// and screen is a repeated refresh.
+  public var repeatWithinMs: Double
+  /// The platform starts the refresh when the pull reaches the threshold, before the finger
+  /// lifts: then a `refresh_start` while armed is the expected path, not an early refresh.
+  public var refreshOnThreshold: Bool
+
+  /// Defaults of the v1.1 rules' numbers (docs/events.md §3): 30 s is past any load a user
+  /// waits for and short of the minute-long request timeouts that leave a spinner up; 1 s is
+  /// several frames past a release, far longer than any client takes to start a refresh it
+  /// means to; 1 s between one refresh's end and the next start is quicker than a person can
+  /// pull again, so only a double-fired refresh falls inside it.
+  public static let defaultStuckAfterMs = 30_000.0
+  public static let defaultRefreshWithinMs = 1_000.0
+  public static let defaultRepeatWithinMs = 1_000.0
 
   public init(
-    name: String, version: Int = 1, armThreshold: Double?, resistance: Double = 1,
+    name: String, version: Int = 1, armThreshold: Double?, resistance: Resistance = .factor(1),
     minHoldMs: Double, hideSlackMs: Double, indicator: IndicatorConfig? = nil,
     labels: LabelCopy? = nil, reveal: RevealRule? = nil, cacheInvalidationScreens: [String] = [],
     errorMustBeShown: Bool = false, referencePlatform: String? = nil, unit: DistanceUnit = .pt,
-    screens: [String: [String: String]] = [:], budgets: [ProfileRule: Double] = [:]
+    screens: [String: [String: String]] = [:], budgets: [ProfileRule: Double] = [:],
+    stuckAfterMs: Double = defaultStuckAfterMs, refreshWithinMs: Double = defaultRefreshWithinMs,
+    repeatWithinMs: Double = defaultRepeatWithinMs, refreshOnThreshold: Bool = false
   ) {
     self.name = name
     self.version = version
@@ -59,6 +81,10 @@ public struct Profile: Equatable, Sendable, Codable {
     self.unit = unit
     self.screens = screens
     self.budgets = budgets
+    self.stuckAfterMs = stuckAfterMs
+    self.refreshWithinMs = refreshWithinMs
+    self.repeatWithinMs = repeatWithinMs
+    self.refreshOnThreshold = refreshOnThreshold
   }
 
   /// Whether `distance` (finger travel) is at or past this profile's arming point, with a
@@ -66,7 +92,7 @@ public struct Profile: Equatable, Sendable, Codable {
   /// pull that reaches the threshold from arming.
   public func arms(atDistance distance: Double) -> Bool {
     guard let armThreshold else { return false }
-    return distance * resistance >= armThreshold - SessionMetrics.comparisonSlack
+    return resistance.drawn(atFinger: distance) >= armThreshold - SessionMetrics.comparisonSlack
   }
 
   /// The share of judged sessions (percent) that may break `rule`.
@@ -87,13 +113,13 @@ public struct Profile: Equatable, Sendable, Codable {
 
   /// Reads a profile file entry. Only `name` and `min_hold_ms` are required; the rest default
   /// to an app that trusts its client: no threshold, resistance 1, 250 ms slack, no copy,
-  /// distances in pt, no screen mapping, budgets of 0.
+  /// distances in pt, no screen mapping, budgets of 0, and the v1.1 rules' default times.
   public init(from decoder: any Decoder) throws {
     let c = try decoder.container(keyedBy: CodingKeys.self)
     name = try c.decode(String.self, forKey: .name)
     version = try c.decodeIfPresent(Int.self, forKey: .version) ?? 1
     armThreshold = try c.decodeIfPresent(Double.self, forKey: .armThreshold)
-    resistance = try c.decodeIfPresent(Double.self, forKey: .resistance) ?? 1
+    resistance = try c.decodeIfPresent(Resistance.self, forKey: .resistance) ?? .factor(1)
     minHoldMs = try c.decode(Double.self, forKey: .minHoldMs)
     hideSlackMs = try c.decodeIfPresent(Double.self, forKey: .hideSlackMs) ?? 250
     indicator = try c.decodeIfPresent(IndicatorConfig.self, forKey: .indicator)
@@ -105,6 +131,10 @@ public struct Profile: Equatable, Sendable, Codable {
     unit = try c.decodeIfPresent(DistanceUnit.self, forKey: .unit) ?? .pt
     screens = try c.decodeIfPresent([String: [String: String]].self, forKey: .screens) ?? [:]
     budgets = try c.decodeIfPresent([ProfileRule: Double].self, forKey: .budgets) ?? [:]
+    stuckAfterMs = try c.decodeIfPresent(Double.self, forKey: .stuckAfterMs) ?? Self.defaultStuckAfterMs
+    refreshWithinMs = try c.decodeIfPresent(Double.self, forKey: .refreshWithinMs) ?? Self.defaultRefreshWithinMs
+    repeatWithinMs = try c.decodeIfPresent(Double.self, forKey: .repeatWithinMs) ?? Self.defaultRepeatWithinMs
+    refreshOnThreshold = try c.decodeIfPresent(Bool.self, forKey: .refreshOnThreshold) ?? false
   }
 
   /// The file format's keys; the profile file validator lists them to reject unknown ones.
@@ -116,5 +146,9 @@ public struct Profile: Equatable, Sendable, Codable {
     case cacheInvalidationScreens = "cache_invalidation_screens"
     case errorMustBeShown = "error_must_be_shown"
     case referencePlatform = "reference_platform"
+    case stuckAfterMs = "stuck_after_ms"
+    case refreshWithinMs = "refresh_within_ms"
+    case repeatWithinMs = "repeat_within_ms"
+    case refreshOnThreshold = "refresh_on_threshold"
   }
 }

@@ -1,6 +1,7 @@
 /// The rules of a profile that reports judge every platform against on its own (besides comparing
-/// platforms with each other). Raw values are the names used in reports, budgets and options;
-/// those that are one violation kind carry its name.
+/// platforms with each other). A rule has one name everywhere: its raw value is the key of the
+/// profile's `budgets`, the name reports, `qa`, `compare` and dashboards print, and, for a rule
+/// that is one violation kind, that kind's name in `violations.kind`.
 public enum ProfileRule: String, CaseIterable, Sendable, Codable, CodingKeyRepresentable {
   case holdCompliance = "hold_compliance"
   case flash
@@ -14,6 +15,12 @@ public enum ProfileRule: String, CaseIterable, Sendable, Codable, CodingKeyRepre
   case errorNotShown = "error_not_shown"
   case contentClearedOnError = "content_cleared_on_error"
   case doubleRefresh = "double_refresh"
+  // v1.1: the failures users file.
+  case stuckRefresh = "stuck_refresh"
+  case droppedRefresh = "dropped_refresh"
+  case refreshBeforeRelease = "refresh_before_release"
+  case unexpectedEvent = "unexpected_event"
+  case repeatedRefresh = "repeated_refresh"
 
   /// Whether the profile asks for this rule at all: a rule about label copy means nothing for an
   /// app that shows no labels.
@@ -27,7 +34,9 @@ public enum ProfileRule: String, CaseIterable, Sendable, Codable, CodingKeyRepre
       profile.indicator.map { $0.count != nil || $0.staggerMs != nil || $0.cycleMs != nil } ?? false
     case .cacheOrder: !profile.cacheInvalidationScreens.isEmpty
     case .errorNotShown: profile.errorMustBeShown
-    case .holdCompliance, .prematureHide, .lateHide, .contentClearedOnError, .doubleRefresh: true
+    case .holdCompliance, .prematureHide, .lateHide, .contentClearedOnError, .doubleRefresh, .stuckRefresh,
+      .droppedRefresh, .refreshBeforeRelease, .unexpectedEvent, .repeatedRefresh:
+      true
     }
   }
 
@@ -37,20 +46,6 @@ public enum ProfileRule: String, CaseIterable, Sendable, Codable, CodingKeyRepre
     self == .holdCompliance ? nil : ViolationKind(rawValue: rawValue)
   }
 
-  public var title: String {
-    switch self {
-    case .holdCompliance: "hold compliance"
-    case .flash: "flash"
-    case .prematureHide: "premature hide"
-    case .lateHide: "late hide"
-    case .labelText: "label copy"
-    case .armMismatch: "arm mismatch"
-    case .revealOrder: "reveal order"
-    case .indicatorConfig: "indicator config"
-    case .cacheOrder: "cache order"
-    case .errorNotShown: "error shown"
-    case .contentClearedOnError: "content kept on error"
-    case .doubleRefresh: "double refresh"
-    }
-  }
+  /// The rule's one name, as every report prints it.
+  public var title: String { rawValue }
 }

@@ -10,10 +10,13 @@ enum RefreshReducer {
           kind: .doubleRefresh, at: at, expected: "no refresh while refreshing",
           actual: "refresh_start while \(state.phase.rawValue)")
       ]
-    case (.released, .refreshStart(let trigger)):
+    case (.released, .refreshStart(let trigger, _)):
       start(&state, at: at, trigger: trigger)
-    case (.idle, .refreshStart(let trigger)) where trigger != .pull:
+    // A refresh no finger started, or a pull only the app's `onRefresh` saw.
+    case (.idle, .refreshStart(let trigger, let observed)) where trigger != .pull || !observed:
       start(&state, at: at, trigger: trigger)
+    case (.pulling, .refreshStart(.pull, true)), (.armed, .refreshStart(.pull, true)):
+      return startDuringDrag(&state, at: at, profile: profile)
     case (.refreshing, .indicatorShown(let config)), (.holding, .indicatorShown(let config)):
       if state.indicatorShownAt == nil { state.indicatorShownAt = at }
       return indicatorFindings(config, at: at, profile: profile)
@@ -33,6 +36,22 @@ enum RefreshReducer {
       return nil
     }
     return []
+  }
+
+  /// A pull refresh that fired while the finger was still down. The refresh runs (its hold is
+  /// judged as any other's); it is early unless the profile fires refreshes on reaching the
+  /// threshold and the pull had reached it.
+  private static func startDuringDrag(_ state: inout SessionState, at: Double, profile: Profile) -> [Violation] {
+    let phase = state.phase
+    start(&state, at: at, trigger: .pull)
+    state.fingerStillDown = true
+    if phase == .armed, profile.refreshOnThreshold { return [] }
+    return [
+      Violation(
+        kind: .refreshBeforeRelease, at: at,
+        expected: profile.refreshOnThreshold ? "refresh_start once armed" : "refresh_start after release",
+        actual: "refresh_start while \(phase.rawValue)")
+    ]
   }
 
   private static func start(_ state: inout SessionState, at: Double, trigger: RefreshTrigger) {

@@ -1,22 +1,25 @@
 /// Runs one session's events through the state machine and derives what is stored for it.
 public enum SessionDeriver {
   /// Derives a session from all of its events, in any order. `events` must not be empty.
-  public static func derive(_ events: [RecordedEvent], profiles: ProfileCatalog) -> DerivedSession {
-    derive(events, profiles: profiles, onStep: nil)
+  public static func derive(
+    _ events: [RecordedEvent], profiles: ProfileCatalog, context: SessionContext = SessionContext()
+  ) -> DerivedSession {
+    derive(events, profiles: profiles, context: context, onStep: nil)
   }
 
   /// The same derivation, with the state after every event (for the session drill-down).
   public static func trace(
-    _ events: [RecordedEvent], profiles: ProfileCatalog
+    _ events: [RecordedEvent], profiles: ProfileCatalog, context: SessionContext = SessionContext()
   ) -> (session: DerivedSession, steps: [SessionStep]) {
     var steps: [SessionStep] = []
     steps.reserveCapacity(events.count)
-    let session = derive(events, profiles: profiles) { steps.append($0) }
+    let session = derive(events, profiles: profiles, context: context) { steps.append($0) }
     return (session, steps)
   }
 
   private static func derive(
-    _ events: [RecordedEvent], profiles: ProfileCatalog, onStep: ((SessionStep) -> Void)?
+    _ events: [RecordedEvent], profiles: ProfileCatalog, context: SessionContext,
+    onStep: ((SessionStep) -> Void)?
   ) -> DerivedSession {
     precondition(!events.isEmpty, "a session has at least one event")
     // Sorting positions rather than events keeps their strings from being copied around; so does
@@ -43,13 +46,17 @@ public enum SessionDeriver {
         onStep?(SessionStep(recorded: events[index], stateAfter: state, findings: findings))
       }
     }
-    let (metrics, endFindings) = SessionMetrics.finalize(state, profile: profile)
+    let (metrics, endFindings, judgeAgainAt) = SessionMetrics.finalize(
+      state, profile: profile, installID: labels.installID,
+      horizon: max(context.horizon ?? last.timestamp, last.timestamp),
+      previousRefreshEndedAt: context.previousRefreshEndedAt)
     violations.append(contentsOf: endFindings)
     return DerivedSession(
       sessionID: first.sessionID, app: first.app, platform: first.platform, profileName: profile.name,
       profileVersion: profile.version, appVersion: labels.appVersion, osVersion: labels.osVersion,
-      device: labels.device, screen: state.screen ?? labels.screen, empty: labels.empty, eventCount: events.count,
-      startedAt: first.timestamp, endedAt: last.timestamp, finalPhase: state.phase, metrics: metrics,
-      violations: violations)
+      device: labels.device, screen: state.screen ?? labels.screen, installID: labels.installID,
+      empty: labels.empty, eventCount: events.count, startedAt: first.timestamp, endedAt: last.timestamp,
+      finalPhase: state.phase, metrics: metrics, refreshStartedAt: state.refreshStartedAt,
+      refreshEndedAt: state.indicatorHiddenAt, judgeAgainAt: judgeAgainAt, violations: violations)
   }
 }

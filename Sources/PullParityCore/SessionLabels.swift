@@ -6,6 +6,7 @@ struct SessionLabels {
   var osVersion: String?
   var device: String?
   var screen: String?
+  var installID: String?
   var empty = false
 
   mutating func note(_ event: Event) {
@@ -13,6 +14,7 @@ struct SessionLabels {
     if osVersion == nil { osVersion = event.osVersion }
     if device == nil { device = event.device }
     if screen == nil { screen = event.screen }
+    if installID == nil { installID = event.installID }
     if event.empty == true { empty = true }
   }
 }

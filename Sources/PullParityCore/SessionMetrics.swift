@@ -24,6 +24,21 @@ public struct SessionMetrics: Equatable, Sendable {
   public var loadSucceeded: Bool?
   public var maxSampleGapMs: Double?
   public var maxOffsetError: Double?
+  /// v1.1. `true` for a pull refresh whose gesture was recorded, `false` for one only the
+  /// app's `onRefresh` saw; `nil` for other triggers.
+  public var gestureObserved: Bool?
+  /// The indicator was still up `stuck_after_ms` after `refresh_start`; `nil` without a
+  /// refresh, or while the data has not moved past that time.
+  public var stuckRefresh: Bool?
+  /// Released while armed and no `refresh_start` within `refresh_within_ms`; `nil` without an
+  /// armed release, or while the data has not moved past that time.
+  public var droppedRefresh: Bool?
+  /// The refresh started within `repeat_within_ms` of the previous one's end on the same install
+  /// and screen; `nil` without an `install_id` or a refresh.
+  public var repeatedRefresh: Bool?
+  /// A cancelled pull that reached `nearMissShare` of the threshold (drawn); `nil` unless
+  /// cancelled under a profile with a threshold.
+  public var nearMiss: Bool?
 
   public init(
     outcome: SessionOutcome, trigger: RefreshTrigger? = nil, timeToArmMs: Double? = nil,
@@ -31,7 +46,8 @@ public struct SessionMetrics: Equatable, Sendable {
     loadMs: Double? = nil, visibleMs: Double? = nil, flash: Bool? = nil,
     prematureHide: Bool? = nil, lateHide: Bool? = nil, holdCompliant: Bool? = nil,
     labelViolations: Int? = nil, armMismatch: Bool? = nil, loadSucceeded: Bool? = nil, maxSampleGapMs: Double? = nil,
-    maxOffsetError: Double? = nil
+    maxOffsetError: Double? = nil, gestureObserved: Bool? = nil, stuckRefresh: Bool? = nil,
+    droppedRefresh: Bool? = nil, repeatedRefresh: Bool? = nil, nearMiss: Bool? = nil
   ) {
     self.outcome = outcome
     self.trigger = trigger
@@ -50,10 +66,22 @@ public struct SessionMetrics: Equatable, Sendable {
     self.loadSucceeded = loadSucceeded
     self.maxSampleGapMs = maxSampleGapMs
     self.maxOffsetError = maxOffsetError
+    self.gestureObserved = gestureObserved
+    self.stuckRefresh = stuckRefresh
+    self.droppedRefresh = droppedRefresh
+    self.repeatedRefresh = repeatedRefresh
+    self.nearMiss = nearMiss
   }
 
   /// How far (pt/px) the client may arm from the profile's arming sample.
   public static let armMismatchTolerance = 2.0
+
+  /// How far (drawn pt/px) the indicator may stray from the finger: the drag-tracking check's
+  /// tolerance, and the movement below which a gap between samples is a resting finger.
+  public static let dragTolerance = 2.0
+
+  /// The share of the threshold (drawn) a cancelled pull must reach to be a near miss.
+  public static let nearMissShare = 0.8
 
   /// Slack for the strict comparisons (ms, pt/px): far below anything a client can measure,
   /// enough that binary rounding (33.34 − 31.34 = 2.0000000000000036, a fraction of a
@@ -63,9 +91,14 @@ public struct SessionMetrics: Equatable, Sendable {
   /// The metrics of a session whose events have all been applied, and the findings that can
   /// only be judged once the session is over: the hold (completed sessions), the client's
   /// arming (threshold profiles) and the error after a failed load.
+  ///
+  /// `horizon` is how far the data has moved (at least the session's last event): the stuck and
+  /// dropped refresh rules wait for it to pass their time. `judgeAgainAt` is the earliest
+  /// horizon at which a judgement still open could be made.
   public static func finalize(
-    _ state: SessionState, profile: Profile
-  ) -> (metrics: SessionMetrics, findings: [Violation]) {
+    _ state: SessionState, profile: Profile, installID: String? = nil, horizon: Double = -.infinity,
+    previousRefreshEndedAt: Double? = nil
+  ) -> (metrics: SessionMetrics, findings: [Violation], judgeAgainAt: Double?) {
     let outcome = SessionOutcome(phase: state.phase)
     var metrics = SessionMetrics(
       outcome: outcome,
@@ -79,7 +112,10 @@ public struct SessionMetrics: Equatable, Sendable {
       labelViolations: profile.labels == nil ? nil : state.labelViolations,
       loadSucceeded: state.loadSucceeded,
       maxSampleGapMs: state.maxSampleGapMs,
-      maxOffsetError: state.maxOffsetError
+      maxOffsetError: state.maxOffsetError,
+      gestureObserved: state.trigger == .pull || (state.trigger == nil && state.pullStartedAt != nil)
+        ? state.pullStartedAt != nil : nil,
+      nearMiss: nearMiss(state, outcome: outcome, profile: profile)
     )
     var findings: [Violation] = []
     if outcome == .completed, let hiddenAt = state.indicatorHiddenAt {
@@ -94,7 +130,19 @@ public struct SessionMetrics: Equatable, Sendable {
           kind: .errorNotShown, at: state.loadCompletedAt ?? state.indicatorHiddenAt ?? 0,
           expected: "error_shown after the failed load", actual: "no error shown"))
     }
-    return (metrics, findings)
+    let waits = FieldFailures(state: state, profile: profile, horizon: horizon)
+    findings += waits.judge(&metrics)
+    if let installID, !installID.isEmpty, let started = state.refreshStartedAt {
+      findings += FieldFailures.judgeRepeat(
+        &metrics, startedAt: started, previousEndedAt: previousRefreshEndedAt, profile: profile)
+    }
+    return (metrics, findings, waits.judgeAgainAt)
+  }
+
+  private static func nearMiss(_ state: SessionState, outcome: SessionOutcome, profile: Profile) -> Bool? {
+    guard outcome == .cancelled, let threshold = profile.armThreshold else { return nil }
+    let drawn = profile.resistance.drawn(atFinger: state.furthestDistance ?? 0)
+    return drawn >= nearMissShare * threshold - comparisonSlack
   }
 
   /// Flash, premature and late hide of a completed session, and whether it held as promised.
@@ -152,7 +200,7 @@ public struct SessionMetrics: Equatable, Sendable {
 
   /// `broken`, with its violation added to `findings` when it is: a metric's flag and its
   /// finding are set in one place, so they cannot disagree.
-  private static func flagged(_ broken: Bool, in findings: inout [Violation], _ violation: () -> Violation) -> Bool {
+  static func flagged(_ broken: Bool, in findings: inout [Violation], _ violation: () -> Violation) -> Bool {
     if broken { findings.append(violation()) }
     return broken
   }

@@ -14,6 +14,13 @@ public struct SessionState: Equatable, Sendable {
   /// The client's first `armed` event.
   public var clientArm: ArmPoint?
   public var releaseDistance: Double?
+  /// When the pull was released while armed: a refresh is owed from then on.
+  public var armedReleaseAt: Double?
+  /// The furthest finger distance of the pull (samples, `armed`, the release).
+  public var furthestDistance: Double?
+  /// The refresh started while the finger was still on the screen (early, or on reaching the
+  /// threshold): the rest of the drag and its release belong to the refreshing session.
+  public var fingerStillDown: Bool
   public var trigger: RefreshTrigger?
   public var refreshStartedAt: Double?
   public var indicatorShownAt: Double?
@@ -26,7 +33,10 @@ public struct SessionState: Equatable, Sendable {
   public var cacheInvalidated: Bool
   public var labelViolations: Int
   public var lastPullSampleAt: Double?
-  /// Longest time between consecutive pull samples (`pull_start`, then each `pull_move`).
+  /// The finger distance of the last pull sample (`pull_start` is 0).
+  public var lastPullDistance: Double?
+  /// Longest time between consecutive pull samples (`pull_start`, then each `pull_move`) during
+  /// which the finger moved: a finger resting mid-pull sends nothing, and that is no stall.
   public var maxSampleGapMs: Double?
   /// Largest |offset − distance × resistance| over the `pull_move`s that report an offset.
   public var maxOffsetError: Double?
@@ -34,11 +44,12 @@ public struct SessionState: Equatable, Sendable {
   public init(
     phase: SessionPhase = .idle, screen: String? = nil, pullStartedAt: Double? = nil,
     machineArm: ArmPoint? = nil, clientArm: ArmPoint? = nil, releaseDistance: Double? = nil,
+    armedReleaseAt: Double? = nil, furthestDistance: Double? = nil, fingerStillDown: Bool = false,
     trigger: RefreshTrigger? = nil, refreshStartedAt: Double? = nil,
     indicatorShownAt: Double? = nil, indicatorHiddenAt: Double? = nil,
     loadCompletedAt: Double? = nil, loadSucceeded: Bool? = nil, hiddenBeforeLoad: Bool = false,
     errorShownAfterFailure: Bool = false, cacheInvalidated: Bool = false,
-    labelViolations: Int = 0, lastPullSampleAt: Double? = nil,
+    labelViolations: Int = 0, lastPullSampleAt: Double? = nil, lastPullDistance: Double? = nil,
     maxSampleGapMs: Double? = nil, maxOffsetError: Double? = nil
   ) {
     self.phase = phase
@@ -47,6 +58,9 @@ public struct SessionState: Equatable, Sendable {
     self.machineArm = machineArm
     self.clientArm = clientArm
     self.releaseDistance = releaseDistance
+    self.armedReleaseAt = armedReleaseAt
+    self.furthestDistance = furthestDistance
+    self.fingerStillDown = fingerStillDown
     self.trigger = trigger
     self.refreshStartedAt = refreshStartedAt
     self.indicatorShownAt = indicatorShownAt
@@ -58,6 +72,7 @@ public struct SessionState: Equatable, Sendable {
     self.cacheInvalidated = cacheInvalidated
     self.labelViolations = labelViolations
     self.lastPullSampleAt = lastPullSampleAt
+    self.lastPullDistance = lastPullDistance
     self.maxSampleGapMs = maxSampleGapMs
     self.maxOffsetError = maxOffsetError
   }

@@ -13,4 +13,9 @@ public enum ViolationKind: String, CaseIterable, Sendable, Codable {
   case cacheOrder = "cache_order"
   case contentClearedOnError = "content_cleared_on_error"
   case errorNotShown = "error_not_shown"
+  // v1.1: the failures users file.
+  case stuckRefresh = "stuck_refresh"
+  case droppedRefresh = "dropped_refresh"
+  case refreshBeforeRelease = "refresh_before_release"
+  case repeatedRefresh = "repeated_refresh"
 }

@@ -26,6 +26,7 @@ package struct DecodedLine: Codable, Equatable, Sendable {
   package var device: String?
   package var screen: String?
   package var empty: Bool?
+  package var installID: String?
   package var payload: DecodedPayload?
   /// For rejections: `quarantine.category` and `quarantine.reason`.
   package var category: String?
@@ -45,6 +46,7 @@ package struct DecodedLine: Codable, Equatable, Sendable {
     case appVersion = "app_version"
     case osVersion = "os_version"
     case device, screen, empty
+    case installID = "install_id"
     case payload, category, reason, raw
     case rawHex = "raw_hex"
   }
@@ -71,6 +73,7 @@ package struct DecodedLine: Codable, Equatable, Sendable {
     device = event.device
     screen = event.screen
     empty = event.empty
+    installID = event.installID
     payload = DecodedPayload(event.payload)
     self.raw = raw
   }

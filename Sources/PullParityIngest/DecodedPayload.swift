@@ -9,6 +9,8 @@ package struct DecodedPayload: Codable, Equatable, Sendable {
   package var text: String?
   package var state: String?
   package var trigger: String?
+  /// Present (false) only for a refresh whose gesture the recorder did not see.
+  package var gestureObserved: Bool?
   package var indicator: Indicator?
   package var progress: Double?
   package var visible: Int?
@@ -16,6 +18,11 @@ package struct DecodedPayload: Codable, Equatable, Sendable {
   package var ok: Bool?
   package var error: String?
   package var message: String?
+
+  enum CodingKeys: String, CodingKey {
+    case distance, offset, reason, text, state, trigger, indicator, progress, visible, key, ok, error, message
+    case gestureObserved = "gesture_observed"
+  }
 
   package struct Indicator: Codable, Equatable, Sendable {
     package var kind: String?
@@ -41,7 +48,9 @@ package struct DecodedPayload: Codable, Equatable, Sendable {
     case .label(let text, let state):
       self.text = text
       self.state = state.rawValue
-    case .refreshStart(let trigger): self.trigger = trigger.rawValue
+    case .refreshStart(let trigger, let observed):
+      self.trigger = trigger.rawValue
+      gestureObserved = observed ? nil : false
     case .indicatorShown(let config):
       indicator = config.map {
         Indicator(kind: $0.kind?.rawValue, count: $0.count, staggerMs: $0.staggerMs, cycleMs: $0.cycleMs)

@@ -51,6 +51,7 @@ package enum EventDecoder {
       device: descriptiveText(f, .device),
       screen: try optionalString(f, .screen),
       empty: try optionalBool(f, .empty),
+      installID: try optionalIdentifier(f, .installID),
       payload: try decodePayload(type, f)
     )
   }
@@ -69,7 +70,8 @@ package enum EventDecoder {
       return .label(text: text, state: state)
     case .refreshStart:
       let trigger: RefreshTrigger? = try optionalEnum(f, .trigger)
-      return .refreshStart(trigger: trigger ?? .pull)
+      let observed = try optionalBool(f, .gestureObserved) ?? true
+      return .refreshStart(trigger: trigger ?? .pull, gestureObserved: observed)
     case .indicatorShown: return .indicatorShown(try indicator(f))
     case .indicatorHidden: return .indicatorHidden
     case .reveal:
@@ -128,6 +130,15 @@ package enum EventDecoder {
         .invalidValue, "`\(field.path)` is \(value.count) characters, more than \(maxIdentifierLength)")
     }
     return value
+  }
+
+  /// An identifier the contract makes optional (`install_id`): absent or null is none, anything
+  /// else obeys the same rules as the required ones.
+  private static func optionalIdentifier(_ f: some EventFieldSource, _ field: EventField) throws -> String? {
+    switch f[field] {
+    case nil, .null: return nil
+    default: return try identifier(f, field)
+    }
   }
 
   private static func distance(_ f: some EventFieldSource) throws -> Double {

@@ -4,7 +4,7 @@ package enum EventField: Int, CaseIterable, Sendable {
   case eventID, sessionID, ts, platform, app, type
   case seq, profile, appVersion, osVersion, device, screen, empty
   case distance, offset, reason, text, state, trigger, indicator
-  case progress, visible, key, ok, error, message
+  case progress, visible, key, ok, error, message, installID, gestureObserved
   /// Members of the `indicator` object.
   case indicatorKind, indicatorCount, indicatorStaggerMs, indicatorCycleMs
 
@@ -37,6 +37,8 @@ package enum EventField: Int, CaseIterable, Sendable {
     case .ok: "ok"
     case .error: "error"
     case .message: "message"
+    case .installID: "install_id"
+    case .gestureObserved: "gesture_observed"
     case .indicatorKind: "kind"
     case .indicatorCount: "count"
     case .indicatorStaggerMs: "stagger_ms"

@@ -90,8 +90,11 @@ package enum ProfileFile {
       throw fail(
         "arm_threshold", "must be more than 0 (or null to trust the client), got \(NumberText.format(threshold))")
     }
-    guard p.resistance > 0, p.resistance.isFinite else {
-      throw fail("resistance", "must be more than 0, got \(NumberText.format(p.resistance))")
+    if let problem = p.resistance.problem { throw fail("resistance", problem) }
+    for (field, value) in [
+      ("stuck_after_ms", p.stuckAfterMs), ("refresh_within_ms", p.refreshWithinMs), ("repeat_within_ms", p.repeatWithinMs),
+    ] where !(value > 0 && value.isFinite) {
+      throw fail(field, "must be more than 0, got \(NumberText.format(value))")
     }
     guard p.minHoldMs >= 0, p.minHoldMs.isFinite else {
       throw fail("min_hold_ms", "must be 0 or more, got \(NumberText.format(p.minHoldMs))")

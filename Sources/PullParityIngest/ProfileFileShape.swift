@@ -36,7 +36,7 @@ indirect enum ProfileFileShape: Sendable {
     case .screens: .map(.map(.scalar))
     case .budgets: .keyed(by: ProfileRule.allCases.map(\.rawValue), .scalar)
     case .name, .version, .resistance, .armThreshold, .minHoldMs, .hideSlackMs, .cacheInvalidationScreens,
-      .errorMustBeShown, .referencePlatform:
+      .errorMustBeShown, .referencePlatform, .stuckAfterMs, .refreshWithinMs, .repeatWithinMs, .refreshOnThreshold:
       .scalar
     }
   }

@@ -18,6 +18,7 @@ public enum EventLineEncoder {
     json.string("device", event.device)
     json.string("screen", event.screen)
     json.bool("empty", event.empty)
+    json.string("install_id", event.installID)
     return json.finished
   }
 
@@ -35,8 +36,9 @@ public enum EventLineEncoder {
     case .label(let text, let state):
       json.string("text", text)
       json.string("state", state.rawValue)
-    case .refreshStart(let trigger):
+    case .refreshStart(let trigger, let observed):
       json.string("trigger", trigger.rawValue)
+      if !observed { json.bool("gesture_observed", false) }
     case .indicatorShown(let config):
       guard let config else { break }
       json.object("indicator", indicator(config))

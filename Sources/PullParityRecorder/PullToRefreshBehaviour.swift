@@ -17,17 +17,25 @@ public struct PullToRefreshBehaviour: Equatable, Sendable {
 
   /// The arming point on `distance × resistance`; `nil` when the platform's control decides.
   public var armThreshold: Double? { profile.armThreshold }
-  public var resistance: Double { profile.resistance }
+  /// A factor or a curve: draw with ``indicatorOffset(forPull:)`` rather than multiplying.
+  public var resistance: Resistance { profile.resistance }
   public var minimumHoldMs: Double { profile.minHoldMs }
   /// How long the refreshing indicator must stay visible, for ``hold(atLeast:_:)``.
   public var minimumHold: Duration { .milliseconds(profile.minHoldMs) }
   public var hideSlackMs: Double { profile.hideSlackMs }
   public var indicator: IndicatorConfig? { profile.indicator }
   public var labels: LabelCopy? { profile.labels }
+  /// The v1.1 rules' times: how long a refresh may run, how soon an armed release must start
+  /// it, and how soon after one ends another counts as a repeat.
+  public var stuckAfterMs: Double { profile.stuckAfterMs }
+  public var refreshWithinMs: Double { profile.refreshWithinMs }
+  public var repeatWithinMs: Double { profile.repeatWithinMs }
+  /// Whether the platform fires the refresh on reaching the threshold, before the release.
+  public var refreshesOnThreshold: Bool { profile.refreshOnThreshold }
 
   /// Where to draw the indicator for a finger travel of `distance`.
   public func indicatorOffset(forPull distance: Double) -> Double {
-    distance * profile.resistance
+    profile.resistance.drawn(atFinger: distance)
   }
 
   /// Whether a release at `distance` refreshes: the same rule, with the same rounding slack,

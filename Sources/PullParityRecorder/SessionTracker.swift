@@ -88,8 +88,11 @@ struct SessionTracker {
     switch payload {
     case .pullStart:
       return true
-    case .refreshStart(let trigger):
-      return ended || (trigger != .pull && (phase == .pulling || phase == .armed))
+    case .refreshStart(let trigger, let observed):
+      // A refresh no finger of ours started: another trigger, or a pull only the app's
+      // `onRefresh` saw.
+      let unstarted = trigger != .pull || !observed
+      return ended || (unstarted && (phase == .pulling || phase == .armed))
     case .scrollToTop:
       return ended
     default:

@@ -145,9 +145,9 @@ package struct HTMLReportRenderer {
     var parts = ["profile \(profile.name) v\(profile.version)"]
     if let threshold = armingPoint(profile) {
       parts.append(
-        profile.resistance == 1
+        profile.resistance == .factor(1)
           ? "arms at \(Formatting.number(threshold)) \(unit)"
-          : "arms at \(NumberText.format(profile.armThreshold ?? 0)) on distance × \(NumberText.format(profile.resistance))"
+          : "arms at \(NumberText.format(profile.armThreshold ?? 0)) drawn (resistance \(profile.resistance.description))"
             + " = \(Formatting.number(threshold)) \(unit) of finger travel")
     } else {
       parts.append("arming as the client reports it")
@@ -159,8 +159,8 @@ package struct HTMLReportRenderer {
 
   /// Where the profile arms in finger travel, the unit arm distances are logged in.
   static func armingPoint(_ profile: Profile) -> Double? {
-    guard let threshold = profile.armThreshold, profile.resistance > 0 else { return nil }
-    return threshold / profile.resistance
+    guard let threshold = profile.armThreshold else { return nil }
+    return profile.resistance.finger(forDrawn: threshold)
   }
 
   private func render(

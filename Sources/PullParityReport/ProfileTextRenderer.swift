@@ -15,7 +15,7 @@ package struct ProfileTextRenderer {
       p.armThreshold.map { "\(NumberText.format($0)) on distance × resistance" } ?? "none (trusts the client's armed)",
     ])
     table.add(["distance unit", p.unit.rawValue])
-    table.add(["resistance", NumberText.format(p.resistance)])
+    table.add(["resistance", p.resistance.description])
     table.add(["minimum visible", "\(NumberText.format(p.minHoldMs)) ms"])
     table.add(["hide slack", "\(NumberText.format(p.hideSlackMs)) ms"])
     if let i = p.indicator {
@@ -43,6 +43,14 @@ package struct ProfileTextRenderer {
     }
     table.add(["on error", "content kept" + (p.errorMustBeShown ? ", error shown" : "")])
     if let reference = p.referencePlatform { table.add(["reference platform", reference]) }
+    table.add(["stuck after", "\(NumberText.format(p.stuckAfterMs)) ms after refresh_start"])
+    table.add([
+      "armed release refreshes",
+      p.refreshOnThreshold
+        ? "on reaching the threshold, before the release"
+        : "within \(NumberText.format(p.refreshWithinMs)) ms of the release",
+    ])
+    table.add(["repeat within", "\(NumberText.format(p.repeatWithinMs)) ms of the last refresh's end"])
     addScreensAndBudgets(of: p, to: &table)
     // Names and labels come from a profile file: the table escapes its cells, the name here.
     return "\(TerminalText.escaped(p.name)) (version \(p.version))\n" + table.render(indent: "  ") + "\n"

@@ -23,7 +23,10 @@ package enum RuleEvaluator {
   /// Hold rules judge completed sessions (where the flags are defined), label copy the sessions
   /// of a profile with labels, arm mismatch the sessions where the client armed, cache order
   /// the sessions on the screens that require it (`cacheScreens`, the profile's) and any that
-  /// broke it elsewhere; the other rules every session, since any session may break them.
+  /// broke it elsewhere; stuck and dropped refreshes the sessions whose refresh or armed release
+  /// could be judged, refresh before release the pulls whose gesture was recorded, repeated
+  /// refresh the refreshes of sessions with an `install_id`; the other rules every session,
+  /// since any session may break them.
   @inline(__always)
   package static func verdict(_ rule: ProfileRule, _ session: SessionRecord, cacheScreens: Set<String>) -> Bool? {
     let m = session.metrics
@@ -37,7 +40,12 @@ package enum RuleEvaluator {
     case .cacheOrder:
       let broke = session.violationKinds.contains(ViolationKinds(.cacheOrder))
       return broke || session.screen.map(cacheScreens.contains) == true ? broke : nil
-    case .revealOrder, .indicatorConfig, .errorNotShown, .contentClearedOnError, .doubleRefresh:
+    case .stuckRefresh: return m.stuckRefresh
+    case .droppedRefresh: return m.droppedRefresh
+    case .repeatedRefresh: return m.repeatedRefresh
+    case .refreshBeforeRelease:
+      return m.gestureObserved == true ? session.violationKinds.contains(ViolationKinds(.refreshBeforeRelease)) : nil
+    case .revealOrder, .indicatorConfig, .errorNotShown, .contentClearedOnError, .doubleRefresh, .unexpectedEvent:
       return session.violationKinds.contains(ViolationKinds(rule.violationKind!))
     }
   }

@@ -90,7 +90,7 @@ package struct SessionTraceRenderer {
     case .armed(let d), .disarmed(let d), .release(let d): "distance \(Formatting.number(d))"
     case .cancel(let reason): reason ?? ""
     case .label(let text, let state): "\(state.rawValue): \(text)"
-    case .refreshStart(let trigger): trigger.rawValue
+    case .refreshStart(let trigger, let observed): trigger.rawValue + (observed ? "" : " (gesture not observed)")
     case .indicatorShown(let config):
       config.map { c in
         [

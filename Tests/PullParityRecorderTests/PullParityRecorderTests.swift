@@ -296,7 +296,7 @@ import Testing
   @Test func theBehaviourIsTheProfilesNumbers() {
     let padel = PullToRefreshBehaviour(profileNamed: "padel")
     #expect(padel.armThreshold == 24)
-    #expect(padel.resistance == 0.72)
+    #expect(padel.resistance == .factor(0.72))
     #expect(padel.minimumHoldMs == 1200)
     #expect(padel.indicator == IndicatorConfig(kind: .balls, count: 4, staggerMs: 120, cycleMs: 800))
     #expect(padel.label(for: .ready) == "Släpp för att uppdatera")

@@ -48,7 +48,7 @@ typedef enum __attribute__((enum_extensibility(closed))) pp_kind : uint8_t {
   PP_KIND_ARRAY = 6,
 } pp_kind;
 
-/// One slot per known key, in the order of Swift's `EventField` (its raw values): 26 top-level
+/// One slot per known key, in the order of Swift's `EventField` (its raw values): 28 top-level
 /// keys, then the 4 members of the `indicator` object. `pp_field_key` names them.
 enum {
   PP_FIELD_EVENT_ID = 0,
@@ -77,6 +77,8 @@ enum {
   PP_FIELD_OK,
   PP_FIELD_ERROR,
   PP_FIELD_MESSAGE,
+  PP_FIELD_INSTALL_ID,
+  PP_FIELD_GESTURE_OBSERVED,
   PP_FIELD_INDICATOR_KIND,
   PP_FIELD_INDICATOR_COUNT,
   PP_FIELD_INDICATOR_STAGGER_MS,

@@ -43,6 +43,7 @@ let package = Package(
         .embedInCode("0006_session_digests.sql"),
         .embedInCode("0007_key_epochs.sql"),
         .embedInCode("0008_session_keys.sql"),
+        .embedInCode("0009_field_failures.sql"),
         .embedInCode("README.md"),
       ]
     ),

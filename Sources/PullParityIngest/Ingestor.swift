@@ -42,11 +42,21 @@ package struct Ingestor {
           }
         }
       }
+      try judgeAcrossSessions()
     } catch {
       ingest.fail()
       throw error
     }
     return try ingest.finish()
+  }
+
+  /// The verdicts the committed sessions' context decides (`CrossSessionJudge`), in one
+  /// transaction of their own after the run's.
+  private func judgeAcrossSessions() throws {
+    try database.write { db in
+      var judge = try CrossSessionJudge(db, profiles: options.profiles, parser: options.parser)
+      try judge.run()
+    }
   }
 
   /// Starts the reading thread; the semaphore is signalled once it has stopped.

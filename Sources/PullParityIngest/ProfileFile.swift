@@ -92,7 +92,8 @@ package enum ProfileFile {
     }
     if let problem = p.resistance.problem { throw fail("resistance", problem) }
     for (field, value) in [
-      ("stuck_after_ms", p.stuckAfterMs), ("refresh_within_ms", p.refreshWithinMs), ("repeat_within_ms", p.repeatWithinMs),
+      ("stuck_after_ms", p.stuckAfterMs), ("refresh_within_ms", p.refreshWithinMs),
+      ("repeat_within_ms", p.repeatWithinMs),
     ] where !(value > 0 && value.isFinite) {
       throw fail(field, "must be more than 0, got \(NumberText.format(value))")
     }

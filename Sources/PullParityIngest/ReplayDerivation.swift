@@ -2,11 +2,10 @@ internal import PullParityCore
 internal import PullParityStore
 
 /// The sessions of a replay derived again, one at a time, with what the summary needs of them:
-/// each session's signature (`ReplayTransaction.signature`), the events read and the profiles used.
+/// the events read and the profiles used.
 struct ReplayDerivation {
   let tx: IngestTransaction
   let profiles: ProfileCatalog
-  private(set) var signatures: [ByteIdentity: String] = [:]
   private(set) var events = 0
   private var used: [String: Profile] = [:]
 
@@ -27,7 +26,5 @@ struct ReplayDerivation {
     if used[session.profileName] == nil { used[session.profileName] = profiles.resolve(session.profileName) }
     // The ref is kept: events point at their session through it.
     try tx.save(session, ref: ref)
-    signatures[ByteIdentity(session.sessionID)] = ReplayTransaction.signature(
-      outcome: session.metrics.outcome.rawValue, kinds: session.violations.map(\.kind.rawValue))
   }
 }

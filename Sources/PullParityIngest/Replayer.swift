@@ -33,8 +33,11 @@ package struct Replayer {
       try replay.clearDerived()
       var derivation = ReplayDerivation(tx: try IngestTransaction(db), profiles: profiles)
       try deriveEverySession(of: replay, into: &derivation)
+      var judge = try CrossSessionJudge(db, profiles: profiles, parser: parser)
+      try judge.run()
       try ProfileRegistry.replace(with: derivation.profilesUsed, in: db, at: database.clock.now())
-      let after = derivation.signatures
+      // Read back rather than taken from the derivation: the judge may have changed sessions.
+      let after = try replay.sessionSignatures()
       let changed = after.keys.filter { id in before[id].map { $0 != after[id] } ?? false }.sorted().map(\.text)
       return ReplaySummary(
         sessions: after.count, events: derivation.events, changed: changed,

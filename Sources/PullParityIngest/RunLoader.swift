@@ -38,6 +38,10 @@ package struct RunLoader {
         }
         try writer.saveSessions(directory: directory)
         try ProfileRegistry.store(profiles, in: db, at: database.clock.now())
+        // The run derived each session alone; what their context decides is judged here, as
+        // ingest does at its end.
+        var judge = try CrossSessionJudge(db, profiles: ProfileCatalog(profiles))
+        try judge.run()
         counts = try Self.counts(of: summary, in: directory, checkedAgainst: writer.loaded)
         try IngestLedger.record(db, runID: runID, totals: counts)
       }

@@ -9,7 +9,8 @@ struct SessionRecordColumns {
     s.empty, s.started_at_ms, s.outcome, s."trigger", s.time_to_arm_ms, s.arm_distance,
     s.client_arm_distance, s.release_distance, s.load_ms, s.visible_ms, s.flash,
     s.premature_hide, s.late_hide, s.hold_compliant, \(labelViolations), s.arm_mismatch,
-    s.load_ok, s.max_sample_gap_ms, s.max_offset_error, s.event_count
+    s.load_ok, s.max_sample_gap_ms, s.max_offset_error, s.event_count, s.gesture_observed, s.stuck_refresh,
+    s.dropped_refresh, s.repeated_refresh, s.near_miss
     """
 
   /// `label_violations` as reports read it: NULL, nothing judged, for a session that logged no
@@ -33,6 +34,7 @@ struct SessionRecordColumns {
   private let outcome, trigger, timeToArm, armDistance, clientArmDistance, releaseDistance, loadMs: Int32
   private let visibleMs, flash, prematureHide, lateHide, holdCompliant, labelViolations, armMismatch: Int32
   private let loadOk, maxSampleGap, maxOffsetError, eventCount, sessionRef: Int32
+  private let gestureObserved, stuckRefresh, droppedRefresh, repeatedRefresh, nearMiss: Int32
 
   init(_ s: RawStatement) {
     (sessionID, app, profile) = (s.column("session_id"), s.column("app"), s.column("profile"))
@@ -48,6 +50,9 @@ struct SessionRecordColumns {
     (armMismatch, loadOk) = (s.column("arm_mismatch"), s.column("load_ok"))
     (maxSampleGap, maxOffsetError) = (s.column("max_sample_gap_ms"), s.column("max_offset_error"))
     (eventCount, sessionRef) = (s.column("event_count"), s.column("session_ref"))
+    (gestureObserved, stuckRefresh) = (s.column("gesture_observed"), s.column("stuck_refresh"))
+    (droppedRefresh, repeatedRefresh) = (s.column("dropped_refresh"), s.column("repeated_refresh"))
+    nearMiss = s.column("near_miss")
   }
 
   /// The current row; rows come in `session_ref` order, as `kinds` is walked.
@@ -61,7 +66,10 @@ struct SessionRecordColumns {
       prematureHide: s.optionalFlag(prematureHide), lateHide: s.optionalFlag(lateHide),
       holdCompliant: s.optionalFlag(holdCompliant), labelViolations: s.optionalInt(labelViolations),
       armMismatch: s.optionalFlag(armMismatch), loadSucceeded: s.optionalFlag(loadOk),
-      maxSampleGapMs: s.optionalDouble(maxSampleGap), maxOffsetError: s.optionalDouble(maxOffsetError))
+      maxSampleGapMs: s.optionalDouble(maxSampleGap), maxOffsetError: s.optionalDouble(maxOffsetError),
+      gestureObserved: s.optionalFlag(gestureObserved), stuckRefresh: s.optionalFlag(stuckRefresh),
+      droppedRefresh: s.optionalFlag(droppedRefresh), repeatedRefresh: s.optionalFlag(repeatedRefresh),
+      nearMiss: s.optionalFlag(nearMiss))
     return SessionRecord(
       sessionID: s.string(sessionID), app: s.string(app), profile: s.string(profile),
       profileVersion: Int(s.int64(profileVersion)), platform: s.string(platform),

@@ -36,6 +36,17 @@ package struct SessionRow: Codable, Equatable, Sendable {
   package var eventCount: Int
   package var startedAtMs: Double
   package var endedAtMs: Double
+  // Schema 9 (contract v1.1). Optional when decoded, so a distributed run's derived tables
+  // written before them still load.
+  package var installID: String?
+  package var gestureObserved: Int?
+  package var stuckRefresh: Int?
+  package var droppedRefresh: Int?
+  package var repeatedRefresh: Int?
+  package var nearMiss: Int?
+  package var refreshStartedAtMs: Double?
+  package var refreshEndedAtMs: Double?
+  package var judgeAgainAtMs: Double?
 
   enum CodingKeys: String, CodingKey {
     case sessionID = "session_id"
@@ -66,6 +77,15 @@ package struct SessionRow: Codable, Equatable, Sendable {
     case eventCount = "event_count"
     case startedAtMs = "started_at_ms"
     case endedAtMs = "ended_at_ms"
+    case installID = "install_id"
+    case gestureObserved = "gesture_observed"
+    case stuckRefresh = "stuck_refresh"
+    case droppedRefresh = "dropped_refresh"
+    case repeatedRefresh = "repeated_refresh"
+    case nearMiss = "near_miss"
+    case refreshStartedAtMs = "refresh_started_at_ms"
+    case refreshEndedAtMs = "refresh_ended_at_ms"
+    case judgeAgainAtMs = "judge_again_at_ms"
   }
 
   /// The one mapping from a derived session to its columns (ingest writes through it too).
@@ -103,6 +123,15 @@ package struct SessionRow: Codable, Equatable, Sendable {
     eventCount = session.eventCount
     startedAtMs = session.startedAt
     endedAtMs = session.endedAt
+    installID = session.installID
+    gestureObserved = Self.flag(m.gestureObserved)
+    stuckRefresh = Self.flag(m.stuckRefresh)
+    droppedRefresh = Self.flag(m.droppedRefresh)
+    repeatedRefresh = Self.flag(m.repeatedRefresh)
+    nearMiss = Self.flag(m.nearMiss)
+    refreshStartedAtMs = session.refreshStartedAt
+    refreshEndedAtMs = session.refreshEndedAt
+    judgeAgainAtMs = session.judgeAgainAt
   }
 
   private static func flag(_ value: Bool?) -> Int? { value.map { $0 ? 1 : 0 } }

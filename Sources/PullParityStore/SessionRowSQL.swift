@@ -7,7 +7,9 @@ enum SessionRowSQL {
     "device", "screen", "empty", "outcome", "final_state", "\"trigger\"", "time_to_arm_ms", "arm_distance",
     "client_arm_distance", "release_distance", "load_ms", "visible_ms", "flash", "premature_hide", "late_hide",
     "hold_compliant", "label_violations", "arm_mismatch", "load_ok", "max_sample_gap_ms", "max_offset_error",
-    "violation_count", "event_count", "started_at_ms", "ended_at_ms",
+    "violation_count", "event_count", "started_at_ms", "ended_at_ms", "install_id", "gesture_observed",
+    "stuck_refresh", "dropped_refresh", "repeated_refresh", "near_miss", "refresh_started_at_ms",
+    "refresh_ended_at_ms", "judge_again_at_ms",
   ]
 
   private static func parameters(_ range: ClosedRange<Int>) -> String {
@@ -22,7 +24,8 @@ enum SessionRowSQL {
   // events: REPLACE wrote 3.8 GB of statement journal, and saving sessions took 0.61 s instead
   // of 0.19 s. OR IGNORE cannot abort; an ignored row is no quieter, the caller throws.
 
-  /// A session not stored yet; its `session_key` is `?34` (it never changes once stored).
+  /// A session not stored yet; its `session_key` is the last parameter (it never changes once
+  /// stored).
   static let insert = """
     INSERT OR IGNORE INTO sessions (\(columns.joined(separator: ", ")), session_key)
     VALUES (\(parameters(1...columns.count + 1)))
@@ -71,5 +74,14 @@ enum SessionRowSQL {
     s.bind(31, row.eventCount)
     s.bind(32, row.startedAtMs)
     s.bind(33, row.endedAtMs)
+    s.bind(34, row.installID)
+    s.bind(35, row.gestureObserved)
+    s.bind(36, row.stuckRefresh)
+    s.bind(37, row.droppedRefresh)
+    s.bind(38, row.repeatedRefresh)
+    s.bind(39, row.nearMiss)
+    s.bind(40, row.refreshStartedAtMs)
+    s.bind(41, row.refreshEndedAtMs)
+    s.bind(42, row.judgeAgainAtMs)
   }
 }

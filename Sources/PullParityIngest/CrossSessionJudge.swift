@@ -1,0 +1,64 @@
+package import GRDB
+package import PullParityCore
+internal import PullParityStore
+
+/// Judges again what one session's events cannot decide alone (docs/events.md §5, v1.1): a
+/// stuck or dropped refresh once its app and platform's data has moved past the rule's time, and
+/// a repeated refresh once the install's other refreshes are known. Ingest, replay and load run
+/// it last, in their own transaction, so that the order logs arrive in never changes a verdict.
+///
+/// The sessions it derives again get the same events and the context the store now knows
+/// (`CrossSessionQueries.context`); everything else about them is as the pipeline derived it.
+package struct CrossSessionJudge {
+  let tx: IngestTransaction
+  let db: Database
+  let profiles: ProfileCatalog
+  private var decoder: LineDecoder
+
+  package init(_ db: Database, profiles: ProfileCatalog, parser: ParserKind = .simdjson) throws {
+    self.db = db
+    tx = try IngestTransaction(db)
+    self.profiles = profiles
+    decoder = LineDecoder(parser)
+  }
+
+  /// Derives again every session whose verdict the store's context changes; returns how many.
+  @discardableResult
+  package mutating func run() throws -> Int {
+    var refs = Set(try CrossSessionQueries.dueForJudgement(db))
+    for install in try CrossSessionQueries.takeInstallsToJudge(db) {
+      let refreshes = try CrossSessionQueries.refreshes(ofInstall: install, db)
+      refs.formUnion(misjudgedRepeats(refreshes))
+    }
+    for ref in refs.sorted() { try derive(ref) }
+    // Deriving again moves no refresh's start or end, so the installs it queued are judged.
+    _ = try CrossSessionQueries.takeInstallsToJudge(db)
+    return refs.count
+  }
+
+  /// The refreshes whose stored repeated-refresh verdict is not what their predecessor on the
+  /// same screen says, and those that repeat (so their finding names today's gap).
+  func misjudgedRepeats(_ refreshes: [CrossSessionQueries.Refresh]) -> [Int64] {
+    var misjudged: [Int64] = []
+    var previous: CrossSessionQueries.Refresh?
+    for refresh in refreshes {
+      let predecessor = previous?.screen == refresh.screen ? previous : nil
+      let window = profiles.resolve(refresh.profile).repeatWithinMs
+      let repeats = predecessor?.endedAt.map { refresh.startedAt - $0 < window - SessionMetrics.comparisonSlack }
+      if repeats == true || refresh.repeated != (repeats ?? false) { misjudged.append(refresh.ref) }
+      previous = refresh
+    }
+    return misjudged
+  }
+
+  private mutating func derive(_ ref: Int64) throws {
+    var gathered = StoredSessionEvents()
+    try tx.forEachStoredEvent(ofSession: ref) { raw, source, line in
+      gathered.add(raw, source: source, line: line, decoder: &decoder)
+    }
+    // A session none of whose lines pass today's rules is left as it is; replay removes it.
+    guard let events = try? gathered.finish(sessionID: "\(ref)") else { return }
+    let context = try CrossSessionQueries.context(of: ref, db)
+    try tx.save(SessionDeriver.derive(events, profiles: profiles, context: context), ref: ref)
+  }
+}

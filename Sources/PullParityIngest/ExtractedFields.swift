@@ -5,7 +5,7 @@
 /// A repeated key keeps its last value.
 package struct ExtractedFields: EventFieldSource, Equatable, Sendable {
   /// One slot per `EventField`, stored inline: a line's fields cost no heap allocation.
-  private var values: [30 of JSONValue?]
+  private var values: [32 of JSONValue?]
 
   package init() {
     values = .init(repeating: nil)

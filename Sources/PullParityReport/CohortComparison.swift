@@ -56,7 +56,7 @@ package struct CohortComparison: Equatable, Sendable, Encodable {
         figure: figure, unit: figure.unit(distance: profile.unit.rawValue),
         baseline: figure.measure(before, profile: profile),
         candidate: figure.measure(after, profile: profile),
-        tolerance: figure.tolerance(context.tolerances), policy: context.policy)
+        tolerance: figure.tolerance(context.tolerances), target: figure.target(profile), policy: context.policy)
     }
   }
 

@@ -13,6 +13,9 @@ package struct CohortDelta: Equatable, Sendable, Encodable {
   package var interval: RateDifference?
   /// In the figure's unit, percentage points for rates.
   package var tolerance: Double
+  /// Where the profile says the figure should be (an arm distance's arming point), when it says:
+  /// then the change is judged by whether it moved toward it.
+  package var target: Double?
   package var verdict: CohortVerdict
 
   /// A rate regresses only when the whole interval of the change lies beyond the tolerance on
@@ -20,13 +23,14 @@ package struct CohortDelta: Equatable, Sendable, Encodable {
   /// either side there is no verdict.
   package init(
     figure: ComparedFigure, unit: String, baseline: CohortMeasure, candidate: CohortMeasure, tolerance: Double,
-    policy: VerdictPolicy
+    target: Double? = nil, policy: VerdictPolicy
   ) {
     self.figure = figure
     self.unit = unit
     self.baseline = baseline
     self.candidate = candidate
     self.tolerance = tolerance
+    self.target = target
     if let after = candidate.rate, let before = baseline.rate {
       interval = RateDifference(after, minus: before)
     }
@@ -39,11 +43,15 @@ package struct CohortDelta: Equatable, Sendable, Encodable {
       verdict = .insufficientData
       return
     }
-    verdict = figure.direction.verdict(delta: after - before, interval: interval, tolerance: tolerance)
+    if let target {
+      verdict = MetricDirection.towardTarget(before: before, after: after, target: target, tolerance: tolerance)
+    } else {
+      verdict = figure.direction.verdict(delta: after - before, interval: interval, tolerance: tolerance)
+    }
   }
 
   enum CodingKeys: String, CodingKey {
-    case metric, kind, unit, direction, baseline, candidate, delta, tolerance, verdict
+    case metric, kind, unit, direction, target, baseline, candidate, delta, tolerance, verdict
     case intervalLow = "delta_ci_low"
     case intervalHigh = "delta_ci_high"
   }
@@ -53,7 +61,8 @@ package struct CohortDelta: Equatable, Sendable, Encodable {
     try container.encode(figure.key, forKey: .metric)
     try container.encode(figure.isRuleFigure ? "rule" : "metric", forKey: .kind)
     try container.encode(unit, forKey: .unit)
-    try container.encode(figure.direction, forKey: .direction)
+    try container.encode(target == nil ? figure.direction : .towardTarget, forKey: .direction)
+    try container.encodeIfPresent(target.map(Measured.value), forKey: .target)
     try container.encode(baseline, forKey: .baseline)
     try container.encode(candidate, forKey: .candidate)
     try container.encode(figure.isRate ? Measured.percent(delta) : Measured.value(delta), forKey: .delta)

@@ -48,6 +48,15 @@ package enum ComparedFigure: Equatable, Sendable {
     }
   }
 
+  /// Where `profile` says this figure belongs: the arming point, in finger travel, for the arm
+  /// distances of a profile with a threshold; `nil` for every other figure.
+  package func target(_ profile: Profile) -> Double? {
+    guard case .metric(let metric) = self, metric == .armDistance || metric == .clientArmDistance,
+      let threshold = profile.armThreshold
+    else { return nil }
+    return profile.resistance.finger(forDrawn: threshold)
+  }
+
   var isRuleFigure: Bool {
     if case .rule = self { return true }
     return false

@@ -190,7 +190,7 @@ package struct HTMLReportRenderer {
       case .pass: "<span class=\"badge good\">✓ pass</span>"
       case .fail: "<span class=\"badge bad\">✗ fail</span>"
       case .insufficientData: "<span class=\"badge none\">too few sessions</span>"
-      case .noData: "<span class=\"badge none\">no data</span>"
+      case .noData, .noProfile: "<span class=\"badge none\">no data</span>"
       }
     let reference = group.referencePlatform.map { " · reference \(e($0))" } ?? ""
     return "<h3>\(e(group.dimension)) \(e(group.value))\(reference) \(badge)</h3>"
@@ -296,7 +296,7 @@ package struct HTMLReportRenderer {
     case .pass: return "<td class=\"ok\">✓ \(tolerance)</td>"
     case .fail: return "<td class=\"fail\">✗ \(tolerance)</td>"
     case .insufficientData: return "<td class=\"na\">too few (n=\(comparison.n))</td>"
-    case .noData: return "<td class=\"na\">–</td>"
+    case .noData, .noProfile: return "<td class=\"na\">–</td>"
     }
   }
 

@@ -38,7 +38,7 @@ struct HTMLRuleTable {
       let examples = ids.isEmpty ? "" : "<span class=\"sub\">e.g. \(e(ids))</span>"
       return "<td class=\"fail\">✗ \(figure)\(examples)</td>"
     case .insufficientData: return "<td class=\"na\">too few: \(figure)</td>"
-    case .noData: return "<td class=\"na\">no data</td>"
+    case .noData, .noProfile: return "<td class=\"na\">no data</td>"
     }
   }
 

@@ -116,7 +116,7 @@ package struct MarkdownReportRenderer {
     case .pass: return "✅ " + figure
     case .fail: return "❌ " + figure
     case .insufficientData: return "too few: " + figure
-    case .noData: return "no data"
+    case .noData, .noProfile: return "no data"
     }
   }
 
@@ -126,6 +126,7 @@ package struct MarkdownReportRenderer {
     case .fail: "❌ fail"
     case .insufficientData: "too few sessions for a verdict"
     case .noData: "no data"
+    case .noProfile: "no profile"
     }
   }
 
@@ -136,7 +137,7 @@ package struct MarkdownReportRenderer {
     case .pass: return "✅ " + tolerance
     case .fail: return "❌ " + tolerance
     case .insufficientData: return "too few (n=\(comparison.n))"
-    case .noData: return "–"
+    case .noData, .noProfile: return "–"
     }
   }
 

@@ -9,12 +9,15 @@ package enum MetricDirection: String, Sendable, Codable {
   /// smaller or larger number, so a move either way beyond tolerance is a regression and none
   /// is an improvement.
   case eitherIsWorse = "either_is_worse"
+  /// Arm distances under a profile with an arming point: the spec says where a pull arms, so a
+  /// move toward that point is an improvement and a move away from it a regression.
+  case towardTarget = "toward_target"
 
   package init(_ metric: ParityMetric) {
     switch metric {
     case .armDistance, .clientArmDistance, .timeToArmMs, .visibleMs: self = .eitherIsWorse
     case .holdComplianceRate: self = .lowerIsWorse
-    case .flashRate, .prematureHideRate, .labelViolationRate, .armMismatchRate: self = .higherIsWorse
+    case .flashRate, .prematureHideRate, .labelViolationRate, .armMismatchRate, .nearMissRate: self = .higherIsWorse
     }
   }
 
@@ -34,8 +37,18 @@ package enum MetricDirection: String, Sendable, Codable {
       return delta > limit ? .regression : delta < -limit ? .improvement : .unchanged
     case .lowerIsWorse:
       return delta < -limit ? .regression : delta > limit ? .improvement : .unchanged
-    case .eitherIsWorse:
+    case .eitherIsWorse, .towardTarget:
       return abs(delta) > limit ? .regression : .unchanged
     }
+  }
+
+  /// The verdict on a move from `before` to `after` when the spec names `target`: how much
+  /// nearer or farther from it the figure got. A figure within the tolerance of the target is at
+  /// the spec and never regressed, however it moved.
+  package static func towardTarget(before: Double, after: Double, target: Double, tolerance: Double) -> CohortVerdict {
+    let limit = tolerance + Measured.slack
+    let farther = abs(after - target) - abs(before - target)
+    if farther > limit, abs(after - target) > limit { return .regression }
+    return farther < -limit ? .improvement : .unchanged
   }
 }

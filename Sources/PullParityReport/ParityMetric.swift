@@ -12,6 +12,9 @@ package enum ParityMetric: String, CaseIterable, Sendable, Codable {
   case holdComplianceRate = "hold_compliance_rate"
   case labelViolationRate = "label_violation_rate"
   case armMismatchRate = "arm_mismatch_rate"
+  /// Cancelled pulls that reached 80 % of the threshold: the share of users who pulled almost
+  /// far enough (is the threshold too high on this platform?). A figure, not a violation.
+  case nearMissRate = "near_miss_rate"
 
   package var isRate: Bool {
     switch self {
@@ -31,6 +34,7 @@ package enum ParityMetric: String, CaseIterable, Sendable, Codable {
     case .holdComplianceRate: "hold compliant"
     case .labelViolationRate: "label violations"
     case .armMismatchRate: "arm mismatch"
+    case .nearMissRate: "near-miss cancels"
     }
   }
 
@@ -62,6 +66,7 @@ package enum ParityMetric: String, CaseIterable, Sendable, Codable {
     case .holdComplianceRate: m.holdCompliant
     case .labelViolationRate: m.labelViolations.map { $0 > 0 }
     case .armMismatchRate: m.armMismatch
+    case .nearMissRate: m.nearMiss
     default: nil
     }
   }

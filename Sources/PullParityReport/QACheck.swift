@@ -18,6 +18,10 @@ package enum QACheck: String, CaseIterable, Sendable, Codable {
   case errorShown = "error_shown"
   case noDoubleRefresh = "no_double_refresh"
   case tabReselect = "tab_reselect"
+  // v1.1: the failures users file.
+  case refreshEnds = "refresh_ends"
+  case armedReleaseRefreshes = "armed_release_refreshes"
+  case noEarlyRefresh = "no_early_refresh"
 
   /// The number of the item in the Padel spec's checklist, for the six that come from it.
   package var seedItem: Int? {
@@ -48,6 +52,9 @@ package enum QACheck: String, CaseIterable, Sendable, Codable {
     case .errorShown: "An error is shown when a refresh fails"
     case .noDoubleRefresh: "No refresh starts while one runs"
     case .tabReselect: "Tab re-select refreshes hold like pulls"
+    case .refreshEnds: "Every refresh ends (no stuck spinner)"
+    case .armedReleaseRefreshes: "Every armed release refreshes"
+    case .noEarlyRefresh: "No refresh starts before the finger lifts"
     }
   }
 
@@ -66,6 +73,9 @@ package enum QACheck: String, CaseIterable, Sendable, Codable {
     case .contentKeptOnError: .contentClearedOnError
     case .errorShown: .errorNotShown
     case .noDoubleRefresh: .doubleRefresh
+    case .refreshEnds: .stuckRefresh
+    case .armedReleaseRefreshes: .droppedRefresh
+    case .noEarlyRefresh: .refreshBeforeRelease
     case .dragTracking, .emptyState, .tabReselect: nil
     }
   }

@@ -5,9 +5,9 @@ package import PullParityStore
 /// Phlock rules) for every app and platform in the data.
 package struct QAChecklist {
   /// Drag tracking: how far the drawn offset may stray from `distance × resistance` (pt/px),
-  /// and the longest gap between pull samples (ms) — 100 ms is 10 frames a second, where a
-  /// drag visibly stutters.
-  package static let maxOffsetError = 2.0
+  /// and the longest gap between pull samples while the finger moves (ms) — 100 ms is 10
+  /// frames a second, where a drag visibly stutters.
+  package static let maxOffsetError = SessionMetrics.dragTolerance
   package static let maxSampleGapMs = 100.0
 
   /// The profiles the sessions were derived with.
@@ -110,7 +110,8 @@ package struct QAChecklist {
       case .labelCopy: labelCopy()
       case .emptyState: emptyState()
       case .tabReselect: tabReselect()
-      case .indicatorConfig, .revealOrder, .cacheOrder, .contentKeptOnError, .errorShown, .noDoubleRefresh:
+      case .indicatorConfig, .revealOrder, .cacheOrder, .contentKeptOnError, .errorShown, .noDoubleRefresh,
+        .refreshEnds, .armedReleaseRefreshes, .noEarlyRefresh:
         // Items that are their rule's rate against its budget, and nothing more.
         ruleCheck(check, check.rule!)
       }
@@ -118,6 +119,14 @@ package struct QAChecklist {
 
     private func dragTracking() -> QAItemResult {
       let pulls = digest.tally(of: .dragTracking)
+      guard profile.version > 0 else {
+        var item = result(
+          .dragTracking, pulls,
+          evidence: "no profile: the drawn offset is checked against the app's resistance, which only a profile "
+            + "states; \(NoProfileNote.advice)")
+        item.status = .noProfile
+        return item
+      }
       // Judged: pulls with an offset; the worst figures are over every pull, offset or not.
       return result(
         .dragTracking, pulls,

@@ -6,8 +6,9 @@ package struct QATextRenderer {
     self.style = style
   }
 
+  /// The verdict first, then the context, then every item with its evidence.
   package func render(_ report: QAReport) -> String {
-    var out: [String] = []
+    var out: [String] = [summary(report).wrapped(width: 80, indent: "  "), ""]
     for (label, value) in ReportHeader.lines(report.context) where label != "Tolerances" {
       out.append("\(label): \(TerminalText.escaped(value))".wrapped(width: 80, indent: "  "))
     }
@@ -30,8 +31,6 @@ package struct QATextRenderer {
           "         e.g. " + item.examples.map { TerminalText.escaped(String($0.prefix(13))) }.joined(separator: ", "))
       }
     }
-    out.append("")
-    out.append(summary(report).wrapped(width: 80, indent: "  "))
     return out.joined(separator: "\n") + "\n"
   }
 
@@ -39,7 +38,8 @@ package struct QATextRenderer {
     let count = { (status: Verdict) in report.items.count { $0.status == status } }
     let tally =
       "\(count(.pass)) pass, \(count(.fail)) fail, \(count(.insufficientData)) with too few sessions "
-      + "(under \(report.context.policy.minSessions)), \(count(.noData)) with no data."
+      + "(under \(report.context.policy.minSessions)), \(count(.noData)) with no data"
+      + (count(.noProfile) > 0 ? ", \(count(.noProfile)) with no profile." : ".")
     switch report.outcome {
     case .passed: return style.good("Pass: ") + tally
     case .failed: return style.bad("FAIL: ") + tally
@@ -59,6 +59,7 @@ package struct QATextRenderer {
     case .fail: style.bad("FAIL")
     case .insufficientData: style.dim("FEW ")
     case .noData: style.dim("----")
+    case .noProfile: style.dim("NOPF")
     }
   }
 }

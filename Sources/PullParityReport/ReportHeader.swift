@@ -1,5 +1,4 @@
 internal import PullParityCore
-
 package import PullParityStore
 
 /// The context lines every human-readable format opens with: what was read, which rules judged
@@ -49,6 +48,9 @@ package enum ReportHeader {
       ("Verdicts", rules),
       ("Made by", "pullparity \(context.toolVersion) at \(ReportContext.rfc3339(context.generatedAtMs))"),
     ]
+    if let note = NoProfileNote.line(apps: context.profiles.filter { $0.version == 0 }.map(\.name)) {
+      lines.insert(("No profile", note), at: 4)
+    }
     if let suspects = suspects(context.suspectSessions) { lines.append(("Suspect sessions", suspects)) }
     return lines
   }

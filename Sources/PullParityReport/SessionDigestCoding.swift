@@ -8,8 +8,9 @@ package enum SessionDigestCoding {
   /// digest counts (a rule's definition, the suspect threshold), changes: digests of another
   /// version are not read and are rebuilt by the next write.
   /// 2: checklist items count only sessions whose measure exists, and label copy only
-  /// sessions that logged a label.
-  package static let version = 2
+  /// sessions that logged a label. 3: the v1.1 rules and the near-miss rate; drag tracking
+  /// counts only gaps the finger moved through.
+  package static let version = 3
 
   package static func encode(_ digest: SessionDigest) -> [UInt8] {
     var out = Writer()

@@ -1,7 +1,7 @@
 internal import PullParityCore
 
-/// The parity report for an 80-column terminal: the context, then per app and group the
-/// platforms side by side and each platform's rules, then the verdict.
+/// The parity report for an 80-column terminal: the verdict, the context, then per app and group
+/// the platforms side by side and each platform's rules.
 package struct TextReportRenderer {
   package var style: TextStyle
 
@@ -12,7 +12,8 @@ package struct TextReportRenderer {
   package func render(_ report: ParityReport) -> String {
     var out = [
       style.bold("Pull-to-refresh parity")
-        + " — \(report.sessionCount) sessions, grouped by \(report.groupedBy.rawValue)"
+        + " — \(report.sessionCount) sessions, grouped by \(report.groupedBy.rawValue)",
+      verdictLine(report), ParityVerdict.groupCounts(report).wrapped(width: 80, indent: "  "), "",
     ]
     for (label, value) in ReportHeader.lines(report.context) {
       out.append("\(label): \(TerminalText.escaped(value))".wrapped(width: 80, indent: "  "))
@@ -20,7 +21,6 @@ package struct TextReportRenderer {
     for app in report.apps {
       for group in app.groups { out.append("\n" + render(group, of: app)) }
     }
-    out += ["", ParityVerdict.groupCounts(report).wrapped(width: 80, indent: "  "), verdictLine(report)]
     return out.joined(separator: "\n") + "\n"
   }
 
@@ -91,7 +91,7 @@ package struct TextReportRenderer {
     case .pass: return style.good("ok") + " " + figure
     case .fail: return style.bad("FAIL") + " " + figure
     case .insufficientData: return style.dim("few") + " " + figure
-    case .noData: return style.dim("no data")
+    case .noData, .noProfile: return style.dim("no data")
     }
   }
 
@@ -102,7 +102,7 @@ package struct TextReportRenderer {
     case .pass: return style.good("ok") + " " + style.dim(tolerance)
     case .fail: return style.bad("FAIL") + " " + tolerance
     case .insufficientData: return style.dim("few n=\(comparison.n)")
-    case .noData: return style.dim("n/a")
+    case .noData, .noProfile: return style.dim("n/a")
     }
   }
 

@@ -8,6 +8,9 @@ package enum Verdict: String, Sendable, Codable {
   case insufficientData = "insufficient_data"
   /// No session the figure applies to.
   case noData = "no_data"
+  /// The app has no profile, and the figure needs the profile's numbers (how far the indicator
+  /// is drawn for a finger distance): judging it with defaults would fail a faithful app.
+  case noProfile = "no_profile"
 
   /// A verdict was reached (pass or fail).
   package var isJudged: Bool { self == .pass || self == .fail }

@@ -37,7 +37,7 @@ package struct VerdictPolicy: Equatable, Sendable {
   /// Whether `verdict` fails a gate for want of data: under `requireData`, a figure with no
   /// data at all wants it as much as one with too few sessions.
   package func wantsData(_ verdict: Verdict) -> Bool {
-    requireData && (verdict == .insufficientData || verdict == .noData)
+    requireData && (verdict == .insufficientData || verdict == .noData || verdict == .noProfile)
   }
 
   /// How a gate ends on these verdicts. Nothing judged is never a pass: a gate that checked

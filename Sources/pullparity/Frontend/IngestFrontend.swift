@@ -56,6 +56,8 @@ struct IngestFrontend {
       lines.append(line)
     }
     lines += try badLines(runID: summary.runID)
+    let unprofiled = try ReportQueries(database).storedProfiles().filter { $0.version == 0 }.map(\.name)
+    if let note = NoProfileNote.line(apps: unprofiled) { lines.append("No profile: " + TerminalText.escaped(note)) }
     let outcomes = try ReportQueries(database).outcomeCounts()
     let total = outcomes.values.reduce(0, +)
     lines.append(

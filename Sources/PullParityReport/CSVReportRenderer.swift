@@ -1,4 +1,5 @@
 internal import PullParityCore
+internal import PullParityStore
 
 /// The parity report as RFC 4180 CSV (CRLF line ends, a header row): one row per app × group ×
 /// platform × metric, then one per app × group × platform × rule, for spreadsheets and
@@ -34,6 +35,12 @@ package struct CSVReportRenderer {
           }
         }
       }
+    }
+    // The `unexpected_event` breakdown: a row per arrival, its count as n.
+    for a in report.unexpectedArrivals {
+      var cells = [Self.text(a.app), "", "", "", "", Self.text(a.platform), "unexpected_arrival", Self.text(a.arrival)]
+      cells += ["events", "\(a.count)"] + Array(repeating: "", count: 13)
+      lines.append(Self.line(cells + context))
     }
     return lines.joined()
   }

@@ -26,11 +26,25 @@ package struct HTMLReportRenderer {
     for (appIndex, app) in report.apps.enumerated() {
       body += section(app, index: appIndex, sessionsByGroup: sessionsByGroup, palette: palette)
     }
+    body += arrivals(report.unexpectedArrivals)
     body.append(timelines(input))
     body.append(
       "<footer>pullparity report, format version \(ParityReport.formatVersion). Percentiles interpolate linearly"
         + " between closest ranks of the per-session values.</footer>")
     return page(title: input.title, body: body)
+  }
+
+  /// The `unexpected_event` breakdown: what arrived in which state, per app and platform.
+  private func arrivals(_ arrivals: [UnexpectedArrival]) -> [String] {
+    guard !arrivals.isEmpty else { return [] }
+    let rows = arrivals.map {
+      "<tr><td>\(e($0.app))</td><td>\(e($0.platform))</td><td>\(e($0.arrival))</td><td>\($0.count)</td></tr>"
+    }
+    return [
+      "<section id=\"unexpected\"><h2>unexpected_event: what arrived in which state</h2>",
+      "<div class=\"table-wrap\"><table><thead><tr><th scope=\"col\">app</th><th scope=\"col\">platform</th>"
+        + "<th scope=\"col\">arrival</th><th scope=\"col\">events</th></tr></thead><tbody>",
+    ] + rows + ["</tbody></table></div></section>"]
   }
 
   /// The selected sessions' metrics by app, profile version, group and platform, for the charts
@@ -219,6 +233,9 @@ package struct HTMLReportRenderer {
           + "<br><small>\(e(about))</small></figcaption>\n"
           + chart.render() + "\n</figure>")
     }
+    if let histogram = releaseHistogram(ordered, metrics: metrics, profile: profile, palette: palette, id: id) {
+      figures.append(histogram)
+    }
     let rates = RateChart(id: "\(id).rates", platforms: ordered, failing: failing, palette: palette)
     if rates.markCount > 0 {
       figures.append(
@@ -227,6 +244,27 @@ package struct HTMLReportRenderer {
           + "\n</figure>")
     }
     return figures
+  }
+
+  /// Where fingers lifted against the arming point, for profiles that have one.
+  private func releaseHistogram(
+    _ ordered: [PlatformSummary], metrics: [String: [SessionMetrics]], profile: Profile, palette: ChartPalette,
+    id: String
+  ) -> String? {
+    guard let armingPoint = Self.armingPoint(profile), armingPoint > 0 else { return nil }
+    let nearMiss = profile.armThreshold.flatMap {
+      profile.resistance.finger(forDrawn: SessionMetrics.nearMissShare * $0)
+    }
+    let histogram = ReleaseHistogram(
+      id: "\(id).release",
+      rows: ordered.map {
+        .init(platform: $0.platform, values: (metrics[$0.platform] ?? []).compactMap(\.releaseDistance))
+      },
+      armingPoint: armingPoint, nearMissPoint: nearMiss, unit: profile.unit.rawValue, palette: palette)
+    guard histogram.hasValues else { return nil }
+    return "<figure class=\"chart\">\n<figcaption><strong>Release distance</strong> (\(e(profile.unit.rawValue)))"
+      + "<br><small>where fingers lifted; red: the arming point, grey: 80 % of it (a cancel past it is a near miss)"
+      + "</small></figcaption>\n" + histogram.render() + "\n</figure>"
   }
 
   private func threshold(_ metric: ParityMetric, _ profile: Profile) -> DistributionChart.Threshold? {

@@ -81,6 +81,7 @@ enum HTMLStyleSheet {
     svg .axis { stroke: var(--muted); stroke-width: 1; }
     svg .threshold { stroke: var(--bad); stroke-width: 1.4; stroke-dasharray: 4 3; }
     svg .threshold-label { fill: var(--bad); font-size: 10.5px; }
+    svg .threshold.near { stroke: var(--muted); stroke-dasharray: 2 3; }
     svg .box .iqr { fill: var(--c); fill-opacity: 0.22; stroke: var(--c); stroke-width: 1.2; }
     svg .box .median { stroke: var(--c); stroke-width: 3; }
     svg .box .whisker { stroke: var(--c); stroke-width: 1.2; }

@@ -1,4 +1,5 @@
 internal import PullParityCore
+internal import PullParityStore
 
 /// The parity report as GitHub-flavoured Markdown, to paste into a pull request: the verdict
 /// first, then one table per app and group with the platforms side by side.
@@ -16,7 +17,20 @@ package struct MarkdownReportRenderer {
     for app in report.apps {
       for group in app.groups { out += [""] + render(group, of: app) }
     }
+    out += arrivals(report.unexpectedArrivals)
     return out.joined(separator: "\n") + "\n"
+  }
+
+  /// The `unexpected_event` breakdown: what arrived in which state, per app and platform.
+  private func arrivals(_ arrivals: [UnexpectedArrival]) -> [String] {
+    guard !arrivals.isEmpty else { return [] }
+    return [
+      "", "## unexpected_event: what arrived in which state", "", "| app | platform | arrival | events |",
+      "|---|---|---|---:|",
+    ]
+      + arrivals.map {
+        Self.row([Self.escape($0.app), Self.escape($0.platform), Self.escape($0.arrival), "\($0.count)"])
+      }
   }
 
   private func summary(_ report: ParityReport) -> String {

@@ -1,3 +1,5 @@
+package import PullParityStore
+
 /// Platforms compared per app, and each platform judged against its profile: what
 /// `pullparity report` prints.
 package struct ParityReport: Equatable, Sendable, Encodable {
@@ -7,6 +9,9 @@ package struct ParityReport: Equatable, Sendable, Encodable {
   package var context: ReportContext
   package var groupedBy: GroupDimension
   package var apps: [AppParity]
+  /// The `unexpected_event` findings by what arrived in which state, for the platforms where the
+  /// rule found any (read from the violations, not the digests).
+  package var unexpectedArrivals: [UnexpectedArrival] = []
 
   package var groups: [ParityGroup] { apps.flatMap(\.groups) }
 
@@ -25,6 +30,7 @@ package struct ParityReport: Equatable, Sendable, Encodable {
   enum CodingKeys: String, CodingKey {
     case formatVersion = "format_version"
     case context, outcome, summary, apps
+    case unexpectedArrivals = "unexpected_arrivals"
     case groupedBy = "grouped_by"
   }
 
@@ -56,5 +62,13 @@ package struct ParityReport: Equatable, Sendable, Encodable {
         groupsSkipped: count(.skipped), groupsFailed: groups.count { $0.verdict == .fail }),
       forKey: .summary)
     try container.encode(apps, forKey: .apps)
+    try container.encode(unexpectedArrivals, forKey: .unexpectedArrivals)
+  }
+
+  /// Whether any platform broke the `unexpected_event` rule: only then is the breakdown read.
+  package var hasUnexpectedEvents: Bool {
+    groups.contains { group in
+      group.platforms.contains { $0.rules.contains { $0.rule == .unexpectedEvent && $0.rate.numerator > 0 } }
+    }
   }
 }

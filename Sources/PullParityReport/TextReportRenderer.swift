@@ -1,4 +1,5 @@
 internal import PullParityCore
+internal import PullParityStore
 
 /// The parity report for an 80-column terminal: the verdict, the context, then per app and group
 /// the platforms side by side and each platform's rules.
@@ -21,7 +22,17 @@ package struct TextReportRenderer {
     for app in report.apps {
       for group in app.groups { out.append("\n" + render(group, of: app)) }
     }
+    out += arrivals(report.unexpectedArrivals)
     return out.joined(separator: "\n") + "\n"
+  }
+
+  /// The `unexpected_event` breakdown: what arrived in which state, per app and platform.
+  private func arrivals(_ arrivals: [UnexpectedArrival]) -> [String] {
+    guard !arrivals.isEmpty else { return [] }
+    var table = TextTable(leftAligned: [1, 2])
+    table.add(["app", "platform", "unexpected_event: what arrived in which state", "events"])
+    for a in arrivals { table.add([a.app, a.platform, a.arrival, "\(a.count)"]) }
+    return ["", table.render(indent: "")]
   }
 
   private func render(_ group: ParityGroup, of app: AppParity) -> String {

@@ -54,6 +54,28 @@ package struct ReportQueries {
     }
   }
 
+  /// The `unexpected_event` findings of the selected sessions by app, platform and what arrived in
+  /// which state, the commonest first, at most `limit` arrivals per app and platform.
+  package func unexpectedArrivals(_ filter: SessionFilter, limit: Int) throws -> [UnexpectedArrival] {
+    let (clause, arguments) = filter.sql()
+    let sql = """
+      SELECT s.app, s.platform, v.actual, count(*) AS n
+      FROM violations v JOIN sessions s ON s.session_ref = v.session_ref
+      WHERE v.kind = '\(ViolationKind.unexpectedEvent.rawValue)' AND \(clause)
+      GROUP BY s.app, s.platform, v.actual ORDER BY s.app, s.platform, n DESC, v.actual
+      """
+    var perPlatform: [String: Int] = [:]
+    return try database.read { db in
+      try Row.fetchAll(db, sql: sql, arguments: arguments).compactMap { row in
+        let arrival = UnexpectedArrival(
+          app: row["app"], platform: row["platform"], arrival: row["actual"] ?? "", count: row["n"])
+        let key = "\(arrival.app)\u{0}\(arrival.platform)"
+        perPlatform[key, default: 0] += 1
+        return perPlatform[key]! <= limit ? arrival : nil
+      }
+    }
+  }
+
   /// The first `limit` distinct sessions, in id order, of the selected ones with a violation of
   /// `kind`, or of any kind this build knows when `nil`, with their refs (what their events and
   /// violations are found by). SQLite keeps only the first `limit` while it reads the violations.

@@ -70,13 +70,24 @@ struct ReportFrontend {
       let report =
         try digests(filter, profiles: builder.profiles).map { builder.build(context: context(filter), digests: $0) }
         ?? builder.build(context: context(filter)) { add in try forEachSession(filter, add) }
-      return ReportRenderInput(report: report, style: style)
+      return ReportRenderInput(report: try withArrivals(report, filter), style: style)
     }
     // Charts draw every session's values: only these formats keep the sessions after the build.
     let sessions = try sessions(filter)
     return ReportRenderInput(
-      report: builder.build(sessions, context: context(filter)), style: style, sessions: sessions,
-      timelines: try timelines(filter: filter))
+      report: try withArrivals(builder.build(sessions, context: context(filter)), filter), style: style,
+      sessions: sessions, timelines: try timelines(filter: filter))
+  }
+
+  /// Arrivals listed per app and platform in the `unexpected_event` breakdown.
+  static let arrivalsShown = 5
+
+  /// The report with its `unexpected_event` breakdown, read only when the rule found any.
+  private func withArrivals(_ report: ParityReport, _ filter: SessionFilter) throws -> ParityReport {
+    guard report.hasUnexpectedEvents else { return report }
+    var report = report
+    report.unexpectedArrivals = try queries.unexpectedArrivals(filter, limit: Self.arrivalsShown)
+    return report
   }
 
   /// The selection's digests by cell, from the stored day digests and the sessions of days

@@ -1,0 +1,112 @@
+/// Where fingers lifted, against the arming point: a histogram per platform of the release
+/// distances of pulls, with the arming point and the near-miss line (80 % of it) drawn, so a
+/// team sees whether users give up just short of a threshold that is too far.
+struct ReleaseHistogram {
+  struct Row {
+    var platform: String
+    /// Finger distances at the release (the arming point's unit).
+    var values: [Double]
+  }
+
+  var id: String
+  var rows: [Row]
+  /// The arming point in finger travel.
+  var armingPoint: Double
+  /// Where a cancelled pull counts as a near miss, in finger travel.
+  var nearMissPoint: Double?
+  var unit: String
+  var palette: ChartPalette
+
+  static let bins = 24
+  private static let width = 360.0
+  private static let plotStart = 60.0
+  private static let plotEnd = 344.0
+  private static let rowHeight = 46.0
+  private static let barHeight = 36.0
+
+  /// The axis runs from 0 to past the arming point and most releases (their 95th percentile),
+  /// so the bins near the arming point are narrow enough to show a near miss; the last bin
+  /// holds everything beyond.
+  var axisEnd: Double {
+    let all = rows.flatMap(\.values).filter(\.isFinite).sorted()
+    let p95 = all.isEmpty ? 0 : all[Int(Double(all.count - 1) * 0.95)]
+    return max(1.5 * armingPoint, p95)
+  }
+
+  private var binWidth: Double { axisEnd / Double(Self.bins) }
+
+  var hasValues: Bool { rows.contains { !$0.values.isEmpty } }
+
+  /// Bars drawn, which the tests count.
+  var markCount: Int { rows.reduce(0) { $0 + counts($1.values).count { $0 > 0 } } }
+
+  func counts(_ values: [Double]) -> [Int] {
+    var counts = Array(repeating: 0, count: Self.bins)
+    for value in values where value.isFinite {
+      counts[min(Self.bins - 1, max(0, Int(value / binWidth)))] += 1
+    }
+    return counts
+  }
+
+  private func x(_ distance: Double) -> Double {
+    Self.plotStart + min(distance, axisEnd) / axisEnd * (Self.plotEnd - Self.plotStart)
+  }
+
+  func render() -> String {
+    var body: [String] = []
+    var y = 4.0
+    for row in rows where !row.values.isEmpty {
+      body += bars(row, top: y)
+      y += Self.rowHeight
+    }
+    body += markers(height: y)
+    body.append(SVG.text("0", x: Self.plotStart, y: y + 12, anchor: "middle", cssClass: "value"))
+    body.append(
+      SVG.text(
+        "\(Formatting.number(axisEnd)) \(unit)", x: Self.plotEnd, y: y + 12, anchor: "end",
+        cssClass: "value"))
+    return SVG.root(
+      chart: id, marks: markCount, width: Self.width, height: y + 18,
+      label: "release distances per platform against the arming point", body: body)
+  }
+
+  /// One platform's bars, each as tall as its share of the platform's busiest bin.
+  private func bars(_ row: Row, top: Double) -> [String] {
+    let counts = counts(row.values)
+    let busiest = Double(max(counts.max() ?? 1, 1))
+    let color = palette.cssClass(row.platform)
+    var out = [
+      SVG.text(
+        row.platform, x: Self.plotStart - 6, y: top + Self.barHeight / 2 + 4, anchor: "end", cssClass: "pname \(color)")
+    ]
+    let slot = (Self.plotEnd - Self.plotStart) / Double(Self.bins)
+    for (bin, count) in counts.enumerated() where count > 0 {
+      let height = Double(count) / busiest * Self.barHeight
+      let low = Double(bin) * binWidth
+      let range =
+        bin == Self.bins - 1
+        ? "≥ \(Formatting.number(low))" : "\(Formatting.number(low))–\(Formatting.number(low + binWidth))"
+      out.append(
+        SVG.rect(
+          x: Self.plotStart + Double(bin) * slot + 0.5, y: top + Self.barHeight - height, width: slot - 1,
+          height: height, cssClass: "mark bar \(color)",
+          title: "\(row.platform): \(count) released at \(range) \(unit)"))
+    }
+    return out
+  }
+
+  private func markers(height: Double) -> [String] {
+    var out = [
+      SVG.line(
+        x1: x(armingPoint), y1: 0, x2: x(armingPoint), y2: height, cssClass: "threshold",
+        title: "arms at \(Formatting.number(armingPoint)) \(unit)")
+    ]
+    if let nearMissPoint {
+      out.append(
+        SVG.line(
+          x1: x(nearMissPoint), y1: 0, x2: x(nearMissPoint), y2: height, cssClass: "threshold near",
+          title: "near miss from \(Formatting.number(nearMissPoint)) \(unit)"))
+    }
+    return out
+  }
+}

@@ -10,7 +10,7 @@ package struct SessionTraceRenderer {
     self.style = style
   }
 
-  package func render(_ session: DerivedSession, steps: [SessionStep]) -> String {
+  package func render(_ session: DerivedSession, steps: [SessionStep], qa: [SessionQA.Failure] = []) -> String {
     var out: [String] = []
     let m = session.metrics
     let e = TerminalText.escaped
@@ -48,6 +48,15 @@ package struct SessionTraceRenderer {
       out.append(style.bold("Findings"))
       out.append(contentsOf: findingLines)
     }
+    if !qa.isEmpty {
+      out.append("")
+      out.append(style.bold("QA checklist items this session fails"))
+      for failure in qa {
+        let number = failure.check.seedItem.map { "\($0). " } ?? ""
+        out.append(
+          "  " + style.bad("FAIL") + " \(number)\(failure.check.title): \(TerminalText.escaped(failure.evidence))")
+      }
+    }
     return out.joined(separator: "\n") + "\n"
   }
 
@@ -65,7 +74,8 @@ package struct SessionTraceRenderer {
       "client arm \(Formatting.number(m.clientArmDistance))", "load \(Formatting.number(m.loadMs)) ms",
       "visible \(Formatting.number(m.visibleMs)) ms", "flash \(flag(m.flash))", "premature \(flag(m.prematureHide))",
       "late \(flag(m.lateHide))", "hold compliant \(flag(m.holdCompliant))",
-      "label violations \(m.labelViolations.map(String.init) ?? "–")",
+      "label violations \(m.labelViolations.map(String.init) ?? "–")", "stuck \(flag(m.stuckRefresh))",
+      "dropped \(flag(m.droppedRefresh))", "repeated \(flag(m.repeatedRefresh))",
     ]
   }
 

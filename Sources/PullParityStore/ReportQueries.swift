@@ -76,6 +76,15 @@ package struct ReportQueries {
     }
   }
 
+  /// What the stored session `sessionID` was judged with besides its events (none for a session
+  /// not stored): its data's horizon and the previous refresh on its install and screen.
+  package func judgementContext(ofSession sessionID: String) throws -> SessionContext {
+    try database.read { db in
+      guard let ref = try Self.sessionRef(of: sessionID, db) else { return SessionContext() }
+      return try CrossSessionQueries.context(of: ref, db)
+    }
+  }
+
   /// The first `limit` distinct sessions, in id order, of the selected ones with a violation of
   /// `kind`, or of any kind this build knows when `nil`, with their refs (what their events and
   /// violations are found by). SQLite keeps only the first `limit` while it reads the violations.

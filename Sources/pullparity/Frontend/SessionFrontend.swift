@@ -35,7 +35,10 @@ struct SessionFrontend {
     catalog.merge(try queries.storedProfiles().map(\.profile))
     var decoder = LineDecoder(.simdjson)
     let events = try decoder.sessionEvents(try queries.storedEvents(ofSession: sessionID), sessionID: sessionID)
-    let (session, steps) = SessionDeriver.trace(events, profiles: catalog)
-    return SessionTraceRenderer(style: style).render(session, steps: steps)
+    // The context the store judged it in, so the replay finds what ingest stored.
+    let context = try queries.judgementContext(ofSession: sessionID)
+    let (session, steps) = SessionDeriver.trace(events, profiles: catalog, context: context)
+    let qa = SessionQA.failures(session, steps: steps, profile: catalog.resolve(session.profileName))
+    return SessionTraceRenderer(style: style).render(session, steps: steps, qa: qa)
   }
 }

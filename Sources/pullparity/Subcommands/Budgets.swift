@@ -1,0 +1,32 @@
+import ArgumentParser
+import PullParityReport
+
+extension PullParity {
+  struct Budgets: ParsableCommand {
+    static let configuration = CommandConfiguration(
+      abstract: "Propose each rule's budget from what was observed, to freeze today and gate on regressions.",
+      discussion: """
+        For every profile and rule, the worst platform's rate today (grouped by trigger, as `report` groups) and a budget: the upper bound of that rate's 95% interval, rounded up to a whole percent, or 0 where no session broke the rule. With those budgets `report --check` passes on today's data and fails when a rule gets worse. `--format json` writes them as a profile file (each profile in force with its budgets set and its version raised by one) for `pullparity replay --profiles FILE`, which stores it.
+
+        Examples:
+          pullparity budgets --app padel
+          pullparity budgets --format json > budgets.json && pullparity replay --profiles budgets.json
+        """)
+
+    @OptionGroup var database: DatabaseOptions
+    @OptionGroup var filters: FilterOptions
+    @OptionGroup var source: SessionSourceOptions
+
+    @Option(help: ArgumentHelp("Output format: text, or json (a profile file).", valueName: "format"))
+    var format: TextOrJSON = .text
+
+    func run() throws {
+      let frontend = ReportFrontend(
+        database: try database.open(readOnly: true), databaseName: database.path, fromSessions: source.fromSessions)
+      let report = try frontend.input(filter: try filters.filter(), dimension: .trigger, format: .json).report
+      let proposal = BudgetProposal(report)
+      try FileHandleOutput.standardOutput.write(
+        try format.render(ProposedProfileFile(proposal)) { BudgetProposalTextRenderer(style: $0).render(proposal) })
+    }
+  }
+}

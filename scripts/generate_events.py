@@ -41,6 +41,8 @@ KINDS = [
     "flash", "premature_hide", "late_hide", "label_text", "arm_mismatch",
     "double_refresh", "unexpected_event", "indicator_config", "reveal_order",
     "cache_order", "content_cleared_on_error", "error_not_shown",
+    # v1.1
+    "stuck_refresh", "dropped_refresh", "refresh_before_release", "repeated_refresh",
 ]
 OUTCOMES = ["completed", "cancelled", "incomplete"]
 
@@ -828,6 +830,24 @@ def bad_line_specs(rng, t_base):
     return specs
 
 
+STUCK_AFTER_MS = 30000  # the built-in profiles' stuck_after_ms
+
+
+def mark_stuck_refreshes(every):
+    """Contract v1.1: a refresh whose log stops after refresh_start or indicator_shown is a stuck
+    refresh once its app and platform's data (the newest event of either) has moved
+    STUCK_AFTER_MS past its refresh_start."""
+    newest = {}
+    for app, plat, s in every:
+        newest[(app, plat)] = max(newest.get((app, plat), 0), s.end())
+    for app, plat, s in every:
+        if s.truth["outcome"] != "incomplete":
+            continue
+        started = [e[0] for e in s.events if e[2] == "refresh_start"]
+        if started and newest[(app, plat)] >= started[0] + STUCK_AFTER_MS * TPM:
+            s.truth["violations"]["stuck_refresh"] = 1
+
+
 def run_sample(out, seed, expected_path):
     rng = Random(seed)
     os.makedirs(out, exist_ok=True)
@@ -962,6 +982,7 @@ def run_sample(out, seed, expected_path):
     # --- ground truth
     every = [("padel", "pwa", s) for s in pwa + good] + [("padel", "ios", s) for s in ios] + \
             [("ffci", "ios", s) for s in ffci] + [("phlock", "ios", s) for s in phlock]
+    mark_stuck_refreshes(every)
     apps = {}
     for app, plat, s in every:
         g = apps.setdefault(app, {}).setdefault(plat, empty_counts())
@@ -1024,6 +1045,10 @@ def run_sample(out, seed, expected_path):
                     "phlock 2.0.3: one reveal with progress 0.40-0.55 reports visible 4"),
         "G": defect("indicator_config", "phlock", "ios", vk("indicator_config"),
                     "phlock 2.0.3 tab re-select: indicator cycle_ms 650"),
+        "H1": defect("stuck_refresh", "padel", "pwa", vk("stuck_refresh"),
+                     "the log stops after refresh_start or indicator_shown while later sessions go on"),
+        "H2": defect("stuck_refresh", "padel", "ios", vk("stuck_refresh"),
+                     "the log stops after refresh_start or indicator_shown while later sessions go on"),
     }
     sessions_map = {}
     for app, plat, s in sorted(every, key=lambda x: x[2].sid):
@@ -1037,7 +1062,7 @@ def run_sample(out, seed, expected_path):
                            if e[2] == "reveal" and any(e[3].startswith(',"progress":%s,' % b)
                                                        for b in ("0.20", "0.40", "0.60", "0.80")))
     expected = {
-        "contract": "docs/events.md v1",
+        "contract": "docs/events.md v1.1",
         "generator": {"command": "python3 scripts/generate_events.py sample", "seed": seed},
         "notes": [
             "Counts assume every *.jsonl and *.jsonl.gz file of this directory is ingested "
@@ -1149,13 +1174,14 @@ All ingested together: %d lines read (%d blank), %d events stored, %d duplicates
 |---|---|---|---|---|
 %s
 
-D1 and D2 are the same 3 sessions (one of each kind per session). Every other session is
+D1 and D2 are the same 3 sessions (one of each kind per session). H1 and H2 are the incomplete
+sessions: the log stops after `refresh_start` or `indicator_shown` while the app's later
+sessions go on, so under contract v1.1 each is a stuck refresh. Every other session is
 correct: padel holds the indicator until max(shown + 1200, load) + 20..180 ms, ffci hides
 20..200 ms after the load, phlock hides 310..330 ms after max(shown + 1300, load); all
 draws keep >= 20 ms clear of the slack. Not defects: the padel iOS ready label is written
 in NFD (canonically equal to the copy); padel `empty: true` sessions; cancelled sessions
-(`cancel` with reason `scroll_took_over`, or a release below the threshold); incomplete
-sessions (the log stops after `refresh_start` or `indicator_shown`); ffci failed loads that
+(`cancel` with reason `scroll_took_over`, or a release below the threshold); ffci failed loads that
 show `Kunde inte uppdatera` (before or after the indicator hides) and keep content; ffci
 sessions without an `indicator` object.
 

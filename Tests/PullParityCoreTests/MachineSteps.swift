@@ -29,9 +29,13 @@ struct MachineSteps {
     expected.phase = .pulling
     expected.pullStartedAt = t0
     expected.lastPullSampleAt = t0
+    expected.lastPullDistance = 0
     step(f.at(0, .pullStart), sourceLocation: sourceLocation)
     expected.lastPullSampleAt = t0 + gap
-    expected.maxSampleGapMs = gap
+    expected.lastPullDistance = distance
+    expected.furthestDistance = distance
+    // The gap counts only when the finger moved more than the drag tolerance (drawn).
+    if profile.resistance.drawn(atFinger: distance) > SessionMetrics.dragTolerance { expected.maxSampleGapMs = gap }
     step(f.at(gap, .pullMove(distance: distance, offset: nil)), sourceLocation: sourceLocation)
   }
 }

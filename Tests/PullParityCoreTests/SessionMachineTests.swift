@@ -21,10 +21,13 @@ import Testing
     expected.phase = .pulling
     expected.pullStartedAt = t0
     expected.lastPullSampleAt = t0
+    expected.lastPullDistance = 0
     step(f.at(0, .pullStart))
 
     // 10 × 0.72 = 7.2 < 24: still pulling.
     expected.lastPullSampleAt = t0 + 16
+    expected.lastPullDistance = 10
+    expected.furthestDistance = 10
     expected.maxSampleGapMs = 16
     expected.maxOffsetError = abs(7.5 - 10 * 0.72)
     step(f.at(16, .pullMove(distance: 10, offset: 7.5)))
@@ -33,6 +36,8 @@ import Testing
     expected.phase = .armed
     expected.machineArm = ArmPoint(at: t0 + 60, distance: 34)
     expected.lastPullSampleAt = t0 + 60
+    expected.lastPullDistance = 34
+    expected.furthestDistance = 34
     expected.maxSampleGapMs = 44
     step(f.at(60, .pullMove(distance: 34, offset: 24.48)))
 
@@ -46,13 +51,19 @@ import Testing
     // Back under the threshold disarms; over it again re-arms without moving the first arming.
     expected.phase = .pulling
     expected.lastPullSampleAt = t0 + 76
+    expected.lastPullDistance = 30
     step(f.at(76, .pullMove(distance: 30, offset: 21.6)))
     expected.phase = .armed
     expected.lastPullSampleAt = t0 + 90
+    expected.lastPullDistance = 40
+    expected.furthestDistance = 40
     step(f.at(90, .pullMove(distance: 40, offset: 28.8)))
 
+    // Released while armed: a refresh is owed from now on.
     expected.phase = .released
     expected.releaseDistance = 45
+    expected.furthestDistance = 45
+    expected.armedReleaseAt = t0 + 100
     step(f.at(100, .release(distance: 45)))
 
     expected.phase = .refreshing
@@ -121,6 +132,7 @@ import Testing
     machine.pull(at: t0, sampleAfter: 20, distance: 20, &f)
     machine.expected.phase = .cancelled
     machine.expected.releaseDistance = 28
+    machine.expected.furthestDistance = 28
     machine.step(f.at(40, .release(distance: 28)))
     // Whatever the client does next is not applied.
     machine.step(f.at(60, .refreshStart(trigger: .pull)), [.unexpectedEvent])

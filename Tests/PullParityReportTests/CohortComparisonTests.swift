@@ -14,7 +14,7 @@ import Testing
     _ id: String, app: String = "padel", platform: String = "ios", _ metrics: SessionMetrics
   ) -> SessionRecord {
     SessionRecord(
-      sessionID: id, app: app, profile: app, profileVersion: 1, platform: platform, appVersion: "3.8.0",
+      sessionID: id, app: app, profile: app, profileVersion: 2, platform: platform, appVersion: "3.8.0",
       screen: "feed", empty: false, startedAtMs: 0, metrics: metrics)
   }
 
@@ -254,7 +254,11 @@ import Testing
     #expect(
       comparison.deltas.map(\.figure)
         == ParityMetric.allCases.map(ComparedFigure.metric)
-        + [.rule(.lateHide), .rule(.indicatorConfig), .rule(.contentClearedOnError), .rule(.doubleRefresh)])
+        + [
+          .rule(.lateHide), .rule(.indicatorConfig), .rule(.contentClearedOnError), .rule(.doubleRefresh),
+          .rule(.stuckRefresh), .rule(.droppedRefresh), .rule(.refreshBeforeRelease), .rule(.unexpectedEvent),
+          .rule(.repeatedRefresh),
+        ])
   }
 
   @Test func nothingWithEnoughSessionsIsNotAPass() {
@@ -364,7 +368,7 @@ import Testing
     // The tolerances are said once, in the header, not in a column.
     #expect(lines.contains { $0.hasPrefix("Tolerances: ") && $0.contains("visible ±100 ms, rates ±2 pts") })
     #expect(lines.contains { $0.hasPrefix("arm distance (pt)") && $0.hasSuffix("n/a") })
-    #expect(lines.contains { $0.hasPrefix("late hide") })
+    #expect(lines.contains { $0.hasPrefix("late_hide") })
     #expect(lines.contains("Regressed: visible time"))
     // The cohorts share no condition, so there is no "both" line.
     #expect(!lines.contains { $0.hasPrefix("  both") })
@@ -438,10 +442,10 @@ import Testing
   /// The context names the profiles the compared sessions were derived with, once each.
   @Test func theContextNamesEveryProfileTheComparedSessionsWereDerivedWith() {
     var after = Self.records(Self.holds(flash: [false, true]))
-    after[1].profileVersion = 2
+    after[1].profileVersion = 3
     let comparison = Self.compare(Self.records(Self.holds(flash: [false, false])), after)
-    #expect(comparison.context.profiles.map { "\($0.name) v\($0.version)" } == ["padel v1", "padel v2"])
-    let builtIn = SessionProfiles(stored: []).profile("padel", version: 1).stamp
+    #expect(comparison.context.profiles.map { "\($0.name) v\($0.version)" } == ["padel v2", "padel v3"])
+    let builtIn = SessionProfiles(stored: []).profile("padel", version: 2).stamp
     #expect(comparison.context.profiles.first == builtIn)
   }
 

@@ -73,7 +73,7 @@ import Testing
   @Test(arguments: cases)
   func judgesOnlyWhatWasMeasured(_ c: Case) {
     let session = SessionRecord(
-      sessionID: "s", app: c.profile.name, profile: c.profile.name, profileVersion: 1, platform: "ios",
+      sessionID: "s", app: c.profile.name, profile: c.profile.name, profileVersion: 2, platform: "ios",
       appVersion: nil, screen: nil, empty: c.empty, startedAtMs: 0, metrics: c.metrics)
     #expect(c.item.verdict(session, profile: DigestProfile(c.profile)) == c.failed)
   }

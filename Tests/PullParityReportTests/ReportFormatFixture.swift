@@ -29,7 +29,7 @@ enum ReportFormatFixture {
       holdCompliant: flash.map { !$0 }, labelViolations: app == "ffci" ? nil : labelViolations,
       armMismatch: armMismatch)
     return SessionRecord(
-      sessionID: id, app: app, profile: app, profileVersion: 1, platform: platform, appVersion: "1.0",
+      sessionID: id, app: app, profile: app, profileVersion: 2, platform: platform, appVersion: "1.0",
       screen: "feed", empty: false, startedAtMs: 1_795_000_000_000, metrics: metrics)
   }
 

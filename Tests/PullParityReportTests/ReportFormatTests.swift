@@ -131,9 +131,9 @@ import Testing
     let body = rows.dropFirst()
     let metrics = report.apps.flatMap(\.groups).reduce(0) { $0 + $1.platforms.count } * ParityMetric.allCases.count
     let rules = report.apps.flatMap(\.groups).flatMap(\.platforms).reduce(0) { $0 + $1.rules.count }
-    // ffci: 7 rules on ios; padel: 9 rules on 3 + 1 platforms.
-    #expect(metrics == (1 + 3 + 1) * 9)
-    #expect(rules == 7 + 9 * 4)
+    // ffci: 12 rules on ios; padel: 14 rules on 3 + 1 platforms (each with the 5 of v1.1).
+    #expect(metrics == (1 + 3 + 1) * 10)
+    #expect(rules == 12 + 14 * 4)
     #expect(body.filter { $0[6] == "metric" }.count == metrics)
     #expect(body.filter { $0[6] == "rule" }.count == rules)
     let expected = metrics + rules
@@ -154,7 +154,7 @@ import Testing
     let csv = CSVReportRenderer().render(report)
     #expect(csv.contains("\"pad,\"\"el\"\"\nnext\""))
     let rows = Self.parseCSV(csv).dropFirst()
-    #expect(rows.count == 9 + 7)
+    #expect(rows.count == 10 + 12)
     #expect(rows.allSatisfy { $0[0] == awkward && $0.count == CSVReportRenderer.columns.count })
     #expect(CSVReportRenderer.field("plain") == "plain")
     #expect(CSVReportRenderer.field("a,b") == "\"a,b\"")
@@ -165,7 +165,7 @@ import Testing
 
   @Test func markdownHasATableRowPerFigure() {
     // sessions, outcomes, then a p50 and a p90/p95 row per distribution and a row per rate.
-    let perGroup = 2 + 4 * 2 + 5
+    let perGroup = 2 + 4 * 2 + 6
     for app in report.apps {
       for group in app.groups {
         let rows = Self.markdownRows(markdown, app: app.app, group: group)
@@ -179,7 +179,7 @@ import Testing
     // A figure table and a rule table per group.
     #expect(lines.filter { $0.hasPrefix("| :-- |") }.count == 6)
     #expect(markdown.contains("❌ **FAIL** — padel pull: "))
-    #expect(markdown.contains("Profile padel v1 · ❌ fail · reference **pwa**"))
+    #expect(markdown.contains("Profile padel v2 · ❌ fail · reference **pwa**"))
     #expect(markdown.contains("one platform: no platform comparison possible, judged against the profile alone"))
     #expect(markdown.contains("- **Database**: fixture.sqlite"))
   }

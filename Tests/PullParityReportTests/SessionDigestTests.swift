@@ -80,7 +80,7 @@ import Testing
     #expect(fromDigests == checklist.evaluate(sessions: Self.sessions, context: ReportFormatFixture.context))
 
     var second = Self.sessions[0]
-    second.profileVersion = 2
+    second.profileVersion = 3
     digests.add(second)
     #expect(checklist.evaluate(context: ReportFormatFixture.context, digests: digests.byCell) == nil)
   }

@@ -9,7 +9,7 @@ import Testing
 @Suite struct SessionTallyTests {
   static func record(_ id: String, flash: Bool?) -> SessionRecord {
     SessionRecord(
-      sessionID: id, app: "padel", profile: "padel", profileVersion: 1, platform: "ios", appVersion: nil,
+      sessionID: id, app: "padel", profile: "padel", profileVersion: 2, platform: "ios", appVersion: nil,
       screen: nil, empty: false, startedAtMs: 0, metrics: SessionMetrics(outcome: .completed, flash: flash))
   }
 

@@ -55,7 +55,7 @@ import Testing
       _ id: String, screen: String, outcome: SessionOutcome = .completed, kinds: ViolationKinds = []
     ) -> SessionRecord {
       SessionRecord(
-        sessionID: id, app: "ffci", profile: "ffci", profileVersion: 1, platform: "ios", appVersion: nil,
+        sessionID: id, app: "ffci", profile: "ffci", profileVersion: 2, platform: "ios", appVersion: nil,
         screen: screen, empty: false, startedAtMs: 0,
         metrics: SessionMetrics(outcome: outcome, flash: outcome == .completed ? false : nil), violationKinds: kinds)
     }
@@ -84,13 +84,13 @@ import Testing
   /// the other exists, never one group judged by either set of rules.
   @Test func profileVersionsAreJudgedApart() throws {
     var sessions = F.sessions.filter { $0.app == "padel" && $0.platform == "pwa" }
-    for index in sessions.indices where index % 2 == 0 { sessions[index].profileVersion = 2 }
+    for index in sessions.indices where index % 2 == 0 { sessions[index].profileVersion = 3 }
     let report = F.build(sessions)
-    #expect(report.apps.map { "\($0.app) v\($0.profile.version)" } == ["padel v1", "padel v2"])
-    #expect(report.apps.map(\.otherProfileVersions) == [[2], [1]])
-    #expect(report.context.profiles.map { "\($0.name) v\($0.version)" } == ["padel v1", "padel v2"])
+    #expect(report.apps.map { "\($0.app) v\($0.profile.version)" } == ["padel v2", "padel v3"])
+    #expect(report.apps.map(\.otherProfileVersions) == [[3], [2]])
+    #expect(report.context.profiles.map { "\($0.name) v\($0.version)" } == ["padel v2", "padel v3"])
     let text = TextReportRenderer().render(report)
-    #expect(text.contains("Sessions of padel were also derived with v2: judged apart."))
+    #expect(text.contains("Sessions of padel were also derived with v3: judged apart."))
   }
 
   /// Data from logs cannot drive the terminal: escape sequences in an app or platform name are

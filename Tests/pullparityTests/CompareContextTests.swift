@@ -12,7 +12,7 @@ import Testing
   @Test func theTextNamesTheProfile() throws {
     let run = try CommandRun.pullparity(Self.arguments)
     #expect([0, 1].contains(run.exitCode), "\(run.stderr)")
-    #expect(run.stdout.contains("Profiles: padel v1 (0255a0ab47d9ecc1)\n"), "\(run.stdout)")
+    #expect(run.stdout.contains("Profiles: padel v2 (d8cbc6caf7bba031)\n"), "\(run.stdout)")
   }
 
   @Test func theJSONNamesTheProfile() throws {
@@ -22,8 +22,8 @@ import Testing
     let profiles = try #require(context["profiles"] as? [[String: Any]])
     #expect(profiles.count == 1, "\(profiles)")
     #expect(profiles.first?["name"] as? String == "padel")
-    #expect(profiles.first?["version"] as? Int == 1)
-    #expect(profiles.first?["content_hash"] as? String == "0255a0ab47d9ecc1")
+    #expect(profiles.first?["version"] as? Int == 2)
+    #expect(profiles.first?["content_hash"] as? String == "d8cbc6caf7bba031")
     #expect(profiles.first?["stored"] as? Bool == true)
   }
 }

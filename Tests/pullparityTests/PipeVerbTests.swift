@@ -107,7 +107,7 @@ import Testing
     #expect(session["event_count"] as? Int == 2)
     #expect(session["outcome"] as? String == "cancelled")
     let profile = try #require(lines[1]["row"] as? [String: Any])
-    #expect(profile["content_hash"] as? String == "0255a0ab47d9ecc1")
+    #expect(profile["content_hash"] as? String == "d8cbc6caf7bba031")
   }
 
   @Test func deriveRefusesASessionWhoseEventsAreApart() throws {

@@ -120,7 +120,9 @@ import Testing
     if let refreshAt {
       events += [f.at(refreshAt, .refreshStart(trigger: .pull)), f.at(refreshAt + 10, .indicatorShown(nil))]
     }
-    if let hiddenAt { events += [f.at(hiddenAt - 5, .loadComplete(ok: true, error: nil)), f.at(hiddenAt, .indicatorHidden)] }
+    if let hiddenAt {
+      events += [f.at(hiddenAt - 5, .loadComplete(ok: true, error: nil)), f.at(hiddenAt, .indicatorHidden)]
+    }
     for index in events.indices { events[index].installID = installID }
     return events
   }

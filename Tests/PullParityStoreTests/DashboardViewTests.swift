@@ -213,6 +213,7 @@ import Testing
         migrations == [
           "0001_events_and_sessions", "0002_dashboard_views", "0003_profiles", "0004_exact_run_ledger",
           "0005_time_ordered_event_keys", "0006_session_digests", "0007_key_epochs", "0008_session_keys",
+          "0009_field_failures",
         ])
     }
   }
@@ -229,6 +230,9 @@ import Testing
         "label_violation_sessions", "label_judged", "label_violation_rate", "arm_mismatch_sessions",
         "arm_judged", "arm_mismatch_rate", "visible_ms_n", "visible_ms_avg", "visible_ms_min",
         "visible_ms_max", "arm_distance_n", "arm_distance_avg", "arm_distance_min", "arm_distance_max",
+        "stuck_refresh_sessions", "stuck_refresh_judged", "stuck_refresh_rate", "dropped_refresh_sessions",
+        "dropped_refresh_judged", "dropped_refresh_rate", "repeated_refresh_sessions", "repeated_refresh_judged",
+        "repeated_refresh_rate", "near_miss_cancels", "near_miss_judged", "near_miss_rate",
       ]
     ),
     (
@@ -264,6 +268,8 @@ import Testing
           0, 2, 0.0, 0, 2, 0.0, 1, 2, 0.5, 1, 2, 0.5,
           2, 1, 3, .real(1.0 / 3.0), 1, 2, 0.5,
           2, 1500.0, 1300.0, 1700.0, 2, 34.0, 33.5, 34.5,
+          // The v1.1 rules: this fixture writes rows from before them (schema 8), all NULL.
+          0, 0, nil, 0, 0, nil, 0, 0, nil, 0, 0, nil,
         ],
         // padel/pwa day 1: s4 flashed and hid before the load, s9 held.
         [
@@ -271,6 +277,8 @@ import Testing
           1, 2, 0.5, 1, 2, 0.5, 0, 2, 0.0, 1, 2, 0.5,
           0, 0, 2, 0.0, 0, 2, 0.0,
           2, 1350.0, 400.0, 2300.0, 2, 34.5, 34.0, 35.0,
+          // The v1.1 rules: this fixture writes rows from before them (schema 8), all NULL.
+          0, 0, nil, 0, 0, nil, 0, 0, nil, 0, 0, nil,
         ],
         // s8: no trigger, nothing judged: zero counts, NULL rates and values. NULL sorts first.
         [
@@ -278,6 +286,8 @@ import Testing
           0, 0, nil, 0, 0, nil, 0, 0, nil, 0, 0, nil,
           0, 0, 0, nil, 0, 0, nil,
           0, nil, nil, nil, 0, nil, nil, nil,
+          // The v1.1 rules: this fixture writes rows from before them (schema 8), all NULL.
+          0, 0, nil, 0, 0, nil, 0, 0, nil, 0, 0, nil,
         ],
         // s7: a tab re-select refresh; phlock has no label copy and no client arming.
         [
@@ -285,6 +295,8 @@ import Testing
           0, 1, 0.0, 0, 1, 0.0, 0, 1, 0.0, 1, 1, 1.0,
           0, 0, 0, nil, 0, 0, nil,
           1, 1320.0, 1320.0, 1320.0, 0, nil, nil, nil,
+          // The v1.1 rules: this fixture writes rows from before them (schema 8), all NULL.
+          0, 0, nil, 0, 0, nil, 0, 0, nil, 0, 0, nil,
         ],
         // padel/pwa day 2: s5 held with one bad label, s6 incomplete (armed, never shown).
         [
@@ -292,6 +304,8 @@ import Testing
           0, 1, 0.0, 0, 1, 0.0, 0, 1, 0.0, 1, 1, 1.0,
           1, 1, 2, 0.5, 0, 2, 0.0,
           1, 1250.0, 1250.0, 1250.0, 2, 34.75, 33.5, 36.0,
+          // The v1.1 rules: this fixture writes rows from before them (schema 8), all NULL.
+          0, 0, nil, 0, 0, nil, 0, 0, nil, 0, 0, nil,
         ],
       ]
       #expect(rows.count == expected.count)

@@ -71,7 +71,10 @@ import Testing
       ).map { "\($0["name"] as String): \($0["column"] as String)" }
     }
     #expect(
-      leading == ["sessions_by_key: session_key", "sessions_by_start: started_at_ms", "violations key: session_ref"])
+      leading == [
+        "sessions_awaiting_judgement: app", "sessions_by_install: install_id", "sessions_by_key: session_key",
+        "sessions_by_start: started_at_ms", "violations key: session_ref",
+      ])
   }
 
   /// A version 4 file's sessions keep their rows, get the key their id gives, and stay

@@ -19,13 +19,15 @@ import Testing
     #expect(run.stdout.contains("Pull-to-refresh parity"))
     // The verdict wraps at 80 columns; read it as one line.
     let verdict = run.stdout.replacingOccurrences(of: "\n  ", with: " ")
-    #expect(verdict.contains("FAIL — ffci pull: rules cache order (ios), error shown (ios), content kept on error"))
     #expect(
       verdict.contains(
-        "padel pull: parity of client arm distance, flash, hold compliant, arm mismatch; rules hold compliance (pwa), flash (pwa), arm mismatch (ios)"
+        "FAIL — ffci pull: rules cache_order (ios), error_not_shown (ios), content_cleared_on_error (ios)"))
+    #expect(
+      verdict.contains(
+        "padel pull: parity of client arm distance, flash, hold compliant, arm mismatch; rules hold_compliance (pwa), flash (pwa), arm_mismatch (ios), stuck_refresh (ios, pwa)"
       ))
     #expect(
-      verdict.contains("phlock pull: rules reveal order (ios); phlock tab_reselect: rules indicator config (ios)"))
+      verdict.contains("phlock pull: rules reveal_order (ios); phlock tab_reselect: rules indicator_config (ios)"))
     #expect(verdict.contains("1 group compared, 3 judged alone (one platform), 0 skipped"))
     #expect(FileManager.default.fileExists(atPath: dir.path("pullparity.sqlite")))
     for line in run.stdout.split(separator: "\n") where !line.contains("/") {
@@ -47,8 +49,8 @@ import Testing
     #expect(
       failing == [
         "ffci/ios/cache_order", "ffci/ios/content_kept_on_error", "ffci/ios/error_shown",
-        "ffci/ios/no_double_refresh", "padel/ios/arm_parity", "padel/pwa/no_flash",
-        "phlock/ios/indicator_config", "phlock/ios/reveal_order",
+        "ffci/ios/no_double_refresh", "padel/ios/arm_parity", "padel/ios/refresh_ends", "padel/pwa/no_flash",
+        "padel/pwa/refresh_ends", "phlock/ios/indicator_config", "phlock/ios/reveal_order",
       ])
     // Narrowed to sessions without planted defects (phlock's are all in version 2.0.3), the
     // gate passes, and it passes on checks that looked at sessions, not on an empty selection.
@@ -162,8 +164,9 @@ import Testing
     let run = try CommandRun.pullparity(["profiles"])
     #expect(run.exitCode == 0)
     for text in [
-      "padel (version 1)", "ffci (version 1)", "phlock (version 1)", "Släpp för att uppdatera", "1300 ms",
+      "padel (version 2)", "ffci (version 2)", "phlock (version 2)", "Släpp för att uppdatera", "1300 ms",
       "TabPageView", "distance unit", "screen feed", "ios FeedView, pwa feed", "budgets",
+      "30000 ms after refresh_start", "within 1000 ms of the release", "1000 ms of the last refresh's end",
     ] {
       #expect(run.stdout.contains(text), "\(text)")
     }

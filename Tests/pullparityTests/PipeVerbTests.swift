@@ -103,7 +103,7 @@ import Testing
     let session = try #require(lines[0]["row"] as? [String: Any])
     #expect(session["session_id"] as? String == "s1")
     #expect(session["profile"] as? String == "padel")
-    #expect(session["profile_version"] as? Int == 1)
+    #expect(session["profile_version"] as? Int == 2)
     #expect(session["event_count"] as? Int == 2)
     #expect(session["outcome"] as? String == "cancelled")
     let profile = try #require(lines[1]["row"] as? [String: Any])
@@ -239,7 +239,7 @@ import Testing
     ("sessions", "ghost", "run/json/sessions/part-00000.json:2: session \"ghost\" has no events"),
     (
       "profiles", "otherHash",
-      "run/json/profiles/part-00000.json:1: profile padel v1: the definition does not match its content hash"
+      "run/json/profiles/part-00000.json:1: profile padel v2: the definition does not match its content hash"
     ),
   ])
   func loadNamesTheFileAndLineOfABadRow(table: String, damage: String, message: String) throws {

@@ -73,7 +73,7 @@ import Testing
     #expect(forgetful.stderr.contains("Pass --profiles with a file that defines myapp."))
   }
 
-  /// After a replay with padel v2 (min hold 500 ms), every report shows and draws v2 without
+  /// After a replay with padel v3 (min hold 500 ms), every report shows and draws v3 without
   /// being given the file, and a plain ingest would mix in v1: refused.
   @Test func reportsShowTheStoredVersionAfterAReplay() throws {
     let dir = try TemporaryDirectory()
@@ -83,25 +83,25 @@ import Testing
     var file = try Self.json(["profiles", "--format", "json"])
     var list = file["profiles"] as! [[String: Any]]
     let index = list.firstIndex { $0["name"] as? String == "padel" }!
-    list[index]["version"] = 2
+    list[index]["version"] = 3
     list[index]["min_hold_ms"] = 500
     file["profiles"] = list
-    let profiles = try dir.write("padel-v2.json", try JSONSerialization.data(withJSONObject: file))
+    let profiles = try dir.write("padel-v3.json", try JSONSerialization.data(withJSONObject: file))
     #expect(try CommandRun.pullparity(["replay", "--db", db, "--profiles", profiles]).exitCode == 0)
 
     let html = try CommandRun.pullparity(["report", "--db", db, "--app", "padel", "--format", "html"])
-    #expect(html.stdout.contains("profile padel v2"))
+    #expect(html.stdout.contains("profile padel v3"))
     #expect(html.stdout.contains("min hold 500 ms"))
     #expect(!html.stdout.contains("min hold 1200 ms"))
     let text = try CommandRun.pullparity(["report", "--db", db, "--app", "padel"])
-    #expect(text.stdout.contains("padel · profile padel v2 · trigger pull"))
+    #expect(text.stdout.contains("padel · profile padel v3 · trigger pull"))
     // With a 500 ms hold the PWA's early hides are no longer flashes.
-    #expect(!text.stdout.contains("rules hold compliance (pwa), flash (pwa)"))
+    #expect(!text.stdout.contains("rules hold_compliance (pwa), flash (pwa)"))
 
     let refused = try CommandRun.pullparity(["ingest", "--quiet", "--db", db, RepositoryPaths.sampleEvents.path])
     #expect(refused.exitCode == 2)
     #expect(
-      refused.stderr.contains("padel: the database holds sessions derived with padel v2; this would use padel v1"))
+      refused.stderr.contains("padel: the database holds sessions derived with padel v3; this would use padel v2"))
   }
 
   static func json(_ arguments: [String]) throws -> [String: Any] {

@@ -46,7 +46,7 @@ import Testing
     #expect(qa.stdout.contains("cache_order in 4 of 30 sessions (13.3%, budget 0%)"), "\(qa.stdout)")
     let report = try CommandRun.pullparity(["report", "--check"] + flags)
     #expect(report.exitCode == 1, "\(report.stdout)")
-    #expect(report.stdout.contains("FAIL — ffci pull: rules cache order (ios)"), "\(report.stdout)")
+    #expect(report.stdout.contains("FAIL — ffci pull: rules cache_order (ios)"), "\(report.stdout)")
   }
 
   @Test(arguments: BudgetSource.allCases)
@@ -58,7 +58,7 @@ import Testing
     for line in [
       "PASS •   Page cache invalidated before the fetch", "cache_order in 4 of 30 sessions (13.3%, budget 20%)",
       "double_refresh in 2 of 90 sessions (2.2%, budget 5%)", "error_not_shown in 3 of 90 sessions (3.3%, budget 5%)",
-      "Pass: 6 pass, 0 fail",
+      "Pass: 9 pass, 0 fail",
     ] {
       #expect(qa.stdout.contains(line), "\(line)\n\(qa.stdout)")
     }

@@ -1,0 +1,124 @@
+import Foundation
+import PullParityTestSupport
+import Testing
+
+/// What the reports say of the failures users file beyond the gates: a stuck refresh waits for
+/// the data across ingests, unexpected events are broken down by arrival, an app without a
+/// profile is named, budgets can be adopted, and compare judges arm distances by the spec.
+@Suite struct FieldFailureReportTests {
+  static let day = 1_795_000_000_000.0
+
+  static func line(_ id: String, _ session: String, _ t: Double, _ body: String, platform: String = "ios") -> String {
+    #"{"event_id":"\#(id)","session_id":"\#(session)","ts":\#(t),"platform":"\#(platform)","app":"padel","#
+      + body + "}"
+  }
+
+  static func stuckSession(at t: Double) -> [String] {
+    [
+      line("a1", "stuck", t, #""type":"pull_start""#),
+      line("a2", "stuck", t + 20, #""type":"pull_move","distance":40"#),
+      line("a3", "stuck", t + 40, #""type":"release","distance":40"#),
+      line("a4", "stuck", t + 60, #""type":"refresh_start","trigger":"pull""#),
+      line("a5", "stuck", t + 70, #""type":"indicator_shown""#),
+    ]
+  }
+
+  static func stuckFlag(_ db: String) throws -> String {
+    try CommandRun.run(
+      URL(fileURLWithPath: "/usr/bin/sqlite3"),
+      [db, "SELECT coalesce(stuck_refresh, 'NULL') FROM sessions WHERE session_id = 'stuck'"]
+    ).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+  }
+
+  /// Both sides of the data's edge, across two ingests: the newest session of its app and
+  /// platform is not stuck yet; a later log of another platform changes nothing; a later log
+  /// of the same platform, 30 s on, makes it stuck.
+  @Test func aRefreshAtTheEdgeOfTheDataIsStuckOnlyOnceTheDataMovesPast() throws {
+    let dir = try TemporaryDirectory()
+    let db = dir.path("edge.sqlite")
+    let first = try dir.write("first.jsonl", Self.stuckSession(at: Self.day).joined(separator: "\n") + "\n")
+    #expect(try CommandRun.pullparity(["ingest", "--quiet", "--db", db, first]).exitCode == 0)
+    #expect(try Self.stuckFlag(db) == "NULL")
+
+    let pwa = Self.line("b1", "other", Self.day + 60_000, #""type":"pull_start""#, platform: "pwa")
+    let otherPlatform = try dir.write("pwa.jsonl", pwa + "\n")
+    #expect(try CommandRun.pullparity(["ingest", "--quiet", "--db", db, otherPlatform]).exitCode == 0)
+    #expect(try Self.stuckFlag(db) == "NULL")
+
+    // 30 s after refresh_start (at +60) is +30 060: one ms short, then past it.
+    let short = try dir.write(
+      "short.jsonl", Self.line("c1", "later1", Self.day + 30_059, #""type":"pull_start""#) + "\n")
+    #expect(try CommandRun.pullparity(["ingest", "--quiet", "--db", db, short]).exitCode == 0)
+    #expect(try Self.stuckFlag(db) == "NULL")
+    let past = try dir.write("past.jsonl", Self.line("d1", "later2", Self.day + 30_060, #""type":"pull_start""#) + "\n")
+    #expect(try CommandRun.pullparity(["ingest", "--quiet", "--db", db, past]).exitCode == 0)
+    #expect(try Self.stuckFlag(db) == "1")
+    let session = try CommandRun.pullparity(["session", "stuck", "--db", db])
+    #expect(session.stdout.contains("stuck_refresh at +30060.0 ms"), "\(session.stdout)")
+    #expect(session.stdout.contains("Every refresh ends (no stuck spinner): stuck_refresh at +30060.0 ms"))
+  }
+
+  @Test func unexpectedEventsAreBrokenDownByWhatArrivedInWhichStateInEveryFormat() throws {
+    let dir = try TemporaryDirectory()
+    var log = FieldFailureLog()
+    log.add(.unexpected, platform: "ios", version: "1.0", startMs: Self.day)
+    let path = try dir.write("log.jsonl", log.lines.joined(separator: "\n") + "\n")
+    let db = dir.path("log.sqlite")
+    #expect(try CommandRun.pullparity(["ingest", "--quiet", "--db", db, path]).exitCode == 0)
+    for (format, row) in [
+      ("text", "padel  ios       pull_start while refreshing                        40"),
+      ("markdown", "| padel | ios | pull\\_start while refreshing | 40 |"),
+      ("csv", "padel,,,,,ios,unexpected_arrival,pull_start while refreshing,events,40,"),
+      ("html", "<td>pull_start while refreshing</td><td>40</td>"),
+      ("json", #""arrival" : "pull_start while refreshing""#),
+    ] {
+      let run = try CommandRun.pullparity(["report", "--db", db, "--format", format])
+      #expect(run.stdout.contains(row), "\(format):\n\(run.stdout)")
+    }
+  }
+
+  @Test func anAppWithoutAProfileIsNamedAndItsDragIsNotFailed() throws {
+    let dir = try TemporaryDirectory()
+    var lines: [String] = []
+    for index in 0..<3 {
+      let t = Self.day + Double(index) * 60_000
+      let s = "n\(index)"
+      lines += [
+        #"{"event_id":"\#(s)a","session_id":"\#(s)","ts":\#(t),"platform":"ios","app":"newapp","type":"pull_start"}"#,
+        #"{"event_id":"\#(s)b","session_id":"\#(s)","ts":\#(t + 16),"platform":"ios","app":"newapp","type":"pull_move","distance":40,"offset":20}"#,
+      ]
+    }
+    let path = try dir.write("new.jsonl", lines.joined(separator: "\n") + "\n")
+    let db = dir.path("new.sqlite")
+    let ingest = try CommandRun.pullparity(["ingest", "--db", db, path])
+    #expect(ingest.stdout.contains("No profile: newapp: judged with defaults"), "\(ingest.stdout)")
+    let report = try CommandRun.pullparity(["report", "--db", db]).stdout.replacingOccurrences(of: "\n  ", with: " ")
+    #expect(report.contains("No profile: newapp: judged with defaults"), "\(report)")
+    let qa = try CommandRun.pullparity(["qa", "--db", db, "--min-sessions", "1"])
+    #expect(qa.stdout.contains("NOPF 1.  Indicator follows the drag"), "\(qa.stdout)")
+    #expect(!qa.stdout.contains("FAIL 1."))
+  }
+
+  /// The budgets a team adopts make today's rules pass and keep a new break failing.
+  @Test func proposedBudgetsPassTodayAndFailAWorseTomorrow() throws {
+    let dir = try TemporaryDirectory()
+    let db = dir.path("budgets.sqlite")
+    #expect(
+      try CommandRun.pullparity(["ingest", "--quiet", "--db", db, RepositoryPaths.sampleEvents.path]).exitCode == 0)
+    let text = try CommandRun.pullparity(["budgets", "--db", db, "--app", "ffci"])
+    #expect(text.stdout.contains("cache_order"), "\(text.stdout)")
+    #expect(text.stdout.contains("--budget cache_order=30"), "\(text.stdout)")
+    let json = try CommandRun.pullparity(["budgets", "--db", db, "--format", "json"])
+    let file = try dir.write("budgets.json", json.stdout)
+    #expect(try CommandRun.pullparity(["replay", "--db", db, "--profiles", file]).exitCode == 0)
+    let report = try CommandRun.pullparity(["report", "--db", db, "--app", "ffci", "--check"])
+    // ffci ships on one platform: no parity verdict, but no rule fails any more.
+    #expect(report.stdout.contains("No parity verdict"), "\(report.stdout)")
+    #expect(!report.stdout.contains("FAIL"), "\(report.stdout)")
+    // A budget below today's rate fails again.
+    let tighter = try CommandRun.pullparity([
+      "report", "--db", db, "--app", "ffci", "--check", "--budget", "cache_order=10",
+    ])
+    #expect(tighter.stdout.contains("rules cache_order (ios)"), "\(tighter.stdout)")
+  }
+}

@@ -279,7 +279,8 @@ internal class LogRotator(private val file: File, private val rotation: FileEven
             try {
                 if (!isAtPath()) return true
                 val numbers = rotatedNumbers()
-                val next = (numbers.max() ?: 0L) + 1
+                // A fold, not max(): its meaning changed between Kotlin 1.3 and 1.7.
+                val next = numbers.fold(0L) { highest, number -> Math.max(highest, number) } + 1
                 Files.move(file.toPath(), rotatedFile(next).toPath(), StandardCopyOption.ATOMIC_MOVE)
                 for (old in (numbers + next).sorted().dropLast(rotation.keptFiles)) {
                     Files.deleteIfExists(rotatedFile(old).toPath())

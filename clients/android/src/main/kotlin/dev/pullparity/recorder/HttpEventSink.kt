@@ -57,6 +57,8 @@ class HttpEventSink(
     private var retrying = false
     private var scheduled: ScheduledFuture<*>? = null
     private var scheduledAtNanos = 0L
+    /** Which scheduled send is the current one: a send replaced while it was starting does nothing. */
+    private var generation = 0L
     private var nextRetryDelayMs = retryDelayMs
     private var outage: String? = null
     private var failedPosts = 0
@@ -108,6 +110,7 @@ class HttpEventSink(
             closed = true
             scheduled?.cancel(false)
             scheduled = null
+            generation += 1
             executor.execute { finalSend() }
             executor.shutdown()
         }
@@ -126,7 +129,9 @@ class HttpEventSink(
             current.cancel(false)
         }
         scheduledAtNanos = at
-        scheduled = executor.schedule({ send() }, delayMs, TimeUnit.MILLISECONDS)
+        generation += 1
+        val mine = generation
+        scheduled = executor.schedule({ if (synchronized(lock) { mine == generation }) send() }, delayMs, TimeUnit.MILLISECONDS)
     }
 
     private fun finalSend() {
@@ -213,6 +218,7 @@ class HttpEventSink(
         if (closed) return
         scheduled?.cancel(false)
         scheduled = null
+        // A send scheduled before the failure must not bypass the backoff.
         schedule(nextRetryDelayMs)
         retrying = true
         nextRetryDelayMs = Math.min(nextRetryDelayMs * 2, maxRetryDelayMs)

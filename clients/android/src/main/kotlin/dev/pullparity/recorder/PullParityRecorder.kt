@@ -175,31 +175,36 @@ class PullParityRecorder(
             report(PullParityError(PullParityError.Kind.REFUSED_VALUE, "$type refused: $refusal; no line written"))
             return
         }
-        val failure: PullParityError? = try {
-            synchronized(lock) { recordLocked(type, step, payload) }
+        val failures = ArrayList<PullParityError>()
+        try {
+            synchronized(lock) { recordLocked(type, step, payload, failures) }
         } catch (error: Exception) {
-            PullParityError(PullParityError.Kind.SINK, "$type: ${error.message ?: error.toString()}", error)
+            failures += PullParityError(PullParityError.Kind.SINK, "$type: ${error.message ?: error.toString()}", error)
         }
-        failure?.let { report(it) }
+        failures.forEach(::report)
     }
 
-    /** Stamps and writes one event; returns what went wrong instead of throwing it. */
-    private fun recordLocked(type: String, step: Step, payload: (JsonObjectWriter) -> Unit): PullParityError? {
-        val installIdFailure = readInstallId()
+    /** Stamps and writes one event; adds what went wrong to [failures] instead of throwing it. */
+    private fun recordLocked(
+        type: String, step: Step, payload: (JsonObjectWriter) -> Unit, failures: MutableList<PullParityError>
+    ) {
+        readInstallId()?.let { failures += it }
         // The clock is read under the lock so that `ts` and `seq` agree on the order.
         val opens = tracker.opensSession(step)
         if (opens) clock = clock.reanchored()
         val timestamp = clock.epochMilliseconds()
         if (!(timestamp >= EARLIEST_TS && timestamp < LATEST_TS)) {
-            return PullParityError(PullParityError.Kind.REFUSED_VALUE,
+            failures += PullParityError(PullParityError.Kind.REFUSED_VALUE,
                 "$type refused: the clock gave ts $timestamp, outside 2000–2100; no line written")
+            return
         }
         val (sessionId, seq) = tracker.stamp(step, opens, timestamp)
         val eventId = ids.nextId(timestamp)
         for (id in listOf(eventId, sessionId)) {
             if (id.length == 0 || id.codePointCount(0, id.length) > 128) {
-                return PullParityError(PullParityError.Kind.REFUSED_VALUE,
+                failures += PullParityError(PullParityError.Kind.REFUSED_VALUE,
                     "$type refused: the id source gave \"$id\", not 1–128 characters; no line written")
+                return
             }
         }
         val json = JsonObjectWriter()
@@ -219,7 +224,6 @@ class PullParityRecorder(
             .bool("empty", emptyValue)
             .string("install_id", installId)
         sink.write(json.finished())
-        return installIdFailure
     }
 
     /** Reads the install id once, at the first event; a failure is reported once. */

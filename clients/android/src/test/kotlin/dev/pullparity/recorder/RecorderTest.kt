@@ -245,9 +245,10 @@ class RecorderTest {
     @Test fun aClockOutsideTheFormatsYearsIsRefused() {
         val lines = Collected<String>()
         val errors = Collected<PullParityError>()
-        val recorder = recorder(lines, ManualClock(origin = 0.0), errors = errors)
+        val recorder = recorder(lines, ManualClock(origin = 0.0), errors = errors, installIds = FixedInstallId(""))
         recorder.pullStart()
-        assertEquals(listOf(PullParityError.Kind.REFUSED_VALUE), errors.all.map { it.kind })
+        // Both are heard, the install id's failure too though no line was written.
+        assertEquals(listOf(PullParityError.Kind.INSTALL_ID, PullParityError.Kind.REFUSED_VALUE), errors.all.map { it.kind })
         assertEquals(0, lines.all.size)
     }
 

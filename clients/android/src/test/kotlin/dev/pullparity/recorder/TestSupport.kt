@@ -67,7 +67,10 @@ class Collected<T> {
 
 fun Collected<String>.sink() = CallbackEventSink { add(it) }
 
-fun temporaryFolder(): File = Files.createTempDirectory("pullparity-android").toFile().apply { deleteOnExit() }
+/** A new empty folder, deleted with what it holds when the test run ends. */
+fun temporaryFolder(): File = Files.createTempDirectory("pullparity-android").toFile().also { folder ->
+    Runtime.getRuntime().addShutdownHook(Thread { folder.deleteRecursively() })
+}
 
 /** The repository's root, given by the build script (`-Dpullparity.repo`). */
 fun repositoryRoot(): File = File(System.getProperty("pullparity.repo") ?: error("run with -Dpullparity.repo=<checkout>"))

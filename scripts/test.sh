@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Every test of the project, in one command: the Swift suites (core, ingest, store, report, CLI),
-# then the Python suites that drive real components (Chromium through Selenium, Spark, PostgreSQL)
-# against the binary the Swift build just made, then a short run of the line decoder's fuzzer.
+# the Android recorder's JUnit tests, then the Python suites that drive real components (Chromium
+# through Selenium, Spark, PostgreSQL, the Android recorder's gesture driver) against the binary
+# the Swift build just made, then a short run of the line decoder's fuzzer.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -9,6 +10,10 @@ cd "$(dirname "$0")/.."
 swift format lint --strict --recursive Sources Tests Package.swift
 swift build --build-tests
 swift test "$@"
+
+# The Android recorder (clients/android) on the JVM: compiled once with Debian's kotlinc, then its
+# JUnit tests, ending with "JUnit: N passed, N failed". The pytest suite below reuses that build.
+clients/android/build.sh test
 
 # The Python suites run the debug binary built above; PULLPARITY_BIN overrides it.
 export PULLPARITY_BIN="${PULLPARITY_BIN:-$(swift build --show-bin-path)/pullparity}"

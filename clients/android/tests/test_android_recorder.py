@@ -126,8 +126,6 @@ def test_the_behaviour_constants_are_the_binarys_profiles(android_build, pullpar
             assert (key in behaviour) == (key in profile), f"{behaviour['name']}.{key}"
 
 
-@pytest.mark.xfail(strict=True, reason="v1.1: the state machine must start a refresh from idle when gesture_observed "
-                   "is false (until the lead's Core change lands, these refreshes are unexpected events)")
 def test_a_callback_only_app_gets_one_completed_session_per_refresh(android_build, pullparity, tmp_path):
     run_build("driver", "callback-only", str(tmp_path / "app"), "--gestures", "40")
     pullparity.ingest(tmp_path / "app")

@@ -34,14 +34,15 @@ package enum CrossSessionQueries {
     package var profile: String
   }
 
-  /// The install's refreshes, screen by screen, in the order they started.
+  /// The install's refreshes, screen by screen, in the order they started (ties by session id,
+  /// byte order: what a distributed run can order by too).
   package static func refreshes(ofInstall install: String, _ db: Database) throws -> [Refresh] {
     try Row.fetchAll(
       db,
       sql: """
         SELECT session_ref, screen, refresh_started_at_ms, refresh_ended_at_ms, repeated_refresh, profile
         FROM sessions WHERE install_id = ? AND refresh_started_at_ms IS NOT NULL
-        ORDER BY screen, refresh_started_at_ms, session_ref
+        ORDER BY screen, refresh_started_at_ms, session_id
         """, arguments: [install]
     ).map { row in
       Refresh(
@@ -66,9 +67,9 @@ package enum CrossSessionQueries {
         SELECT p.refresh_ended_at_ms FROM sessions s JOIN sessions p
           ON p.install_id = s.install_id AND p.screen IS s.screen AND p.refresh_started_at_ms IS NOT NULL
           AND (p.refresh_started_at_ms < s.refresh_started_at_ms
-            OR (p.refresh_started_at_ms = s.refresh_started_at_ms AND p.session_ref < s.session_ref))
+            OR (p.refresh_started_at_ms = s.refresh_started_at_ms AND p.session_id < s.session_id))
         WHERE s.session_ref = ? AND s.install_id IS NOT NULL
-        ORDER BY p.refresh_started_at_ms DESC, p.session_ref DESC LIMIT 1
+        ORDER BY p.refresh_started_at_ms DESC, p.session_id DESC LIMIT 1
         """, arguments: [ref])
     return SessionContext(horizon: horizon, previousRefreshEndedAt: previous?["refresh_ended_at_ms"])
   }

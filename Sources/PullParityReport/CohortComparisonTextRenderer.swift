@@ -36,11 +36,18 @@ package struct CohortComparisonTextRenderer {
         """
         Distances and times: p50 (n = sessions with a value); rates: % of sessions
         judged, with the 95% interval of the change. Worse if higher: flash, premature
-        hide, label violations, arm mismatch and the rules; if lower: hold compliant;
-        either way: distances and times (the goal is the spec, not less). Verdicts
-        need \(comparison.context.policy.minSessions) sessions on each side.
+        hide, label violations, arm mismatch, near misses and the rules; if lower: hold
+        compliant; either way: times, and distances (the goal is the spec, not less).
+        \(armingNote(comparison))Verdicts need \(comparison.context.policy.minSessions) sessions on each side.
         """))
     return out.joined(separator: "\n") + "\n"
+  }
+
+  /// Where the arm distances were judged against, when the profile says.
+  private func armingNote(_ comparison: CohortComparison) -> String {
+    guard let target = comparison.deltas.compactMap(\.target).first else { return "" }
+    let unit = comparison.deltas.first { $0.target != nil }?.unit ?? ""
+    return "Arm distances: nearer the profile's arming point (\(Formatting.number(target)) \(unit)) is better.\n"
   }
 
   private func table(_ comparison: CohortComparison) -> String {

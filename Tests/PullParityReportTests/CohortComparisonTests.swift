@@ -488,3 +488,41 @@ import Testing
     #expect(error.description == message)
   }
 }
+
+/// Arm distances under a profile with an arming point (padel: 24 / 0.72 = 33.3 pt) are judged
+/// by whether they moved toward it: the release that fixes a client arming at 25.8 is no
+/// regression, however far its figure moved.
+@Suite struct ArmingPointComparisonTests {
+  struct Case: Sendable, CustomTestStringConvertible {
+    var before: Double
+    var after: Double
+    var verdict: CohortVerdict
+    var testDescription: String { "\(before) → \(after)" }
+  }
+
+  static let target = 24 / 0.72
+
+  static let cases: [Case] = [
+    Case(before: 25.8, after: 34.8, verdict: .improvement),
+    Case(before: 34.8, after: 25.8, verdict: .regression),
+    // Within the tolerance of the arming point either way: at the spec, never a regression.
+    Case(before: 33.0, after: 35.3, verdict: .unchanged),
+    Case(before: 31.0, after: 33.3, verdict: .improvement),
+    Case(before: 40.0, after: 41.0, verdict: .unchanged),
+    Case(before: 40.0, after: 44.0, verdict: .regression),
+  ]
+
+  @Test(arguments: cases)
+  func aMoveTowardTheArmingPointImproves(_ c: Case) {
+    #expect(
+      MetricDirection.towardTarget(before: c.before, after: c.after, target: Self.target, tolerance: 2) == c.verdict)
+  }
+
+  @Test func compareUsesTheArmingPointForArmDistancesOnly() {
+    let padel = BuiltInProfiles.padel
+    #expect(ComparedFigure.metric(.clientArmDistance).target(padel).map { abs($0 - Self.target) < 1e-9 } == true)
+    #expect(ComparedFigure.metric(.armDistance).target(padel) != nil)
+    #expect(ComparedFigure.metric(.visibleMs).target(padel) == nil)
+    #expect(ComparedFigure.metric(.clientArmDistance).target(BuiltInProfiles.ffci) == nil)
+  }
+}

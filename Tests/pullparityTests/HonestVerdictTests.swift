@@ -99,7 +99,7 @@ import Testing
         "arm_mismatch=100", "--budget", "flash=100", "--budget", "hold_compliance=100", "--budget", "stuck_refresh=100",
         "--min-sessions", "120", "--require-data",
       ],
-      exitCode: 1, says: ["FAIL: some figures have fewer than 120 sessions and --require-data was given."]),
+      exitCode: 1, says: ["FAIL: some figures have no data or fewer than 120 sessions and --require-data was given."]),
     // Phlock 2.1.0 is clean: its pulls pass, its 27 tab re-selects are too few to judge; but
     // phlock ships on one platform, so nothing was compared and the check does not pass.
     Case(

@@ -107,7 +107,7 @@ import Testing
       never: ["PASS 5.", "PASS 6."]),
     Case(
       log: .iosWithoutLabels, arguments: ["report", "--app", "padel", "--min-sessions", "5"], exitCode: 0,
-      says: ["label_text                  ok 0.0% (0/130)                no data      0%"]),
+      says: ["label_text                    ok 0.0% (0/130)                no data      0%"]),
     Case(
       log: .iosWithoutLabels,
       arguments: ["qa", "--app", "padel", "--platform", "ios", "--min-sessions", "5", "--from-sessions"],

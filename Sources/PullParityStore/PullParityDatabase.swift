@@ -79,12 +79,15 @@ package final class PullParityDatabase: Sendable {
     let configuration = readerConfiguration(path, lockTimeout: lockTimeout, cacheMiB: cacheMiB)
     if !ImmutableRead.isNeeded(path) {
       do {
-        return (try open(fileLocation(path), configuration, lockTimeout: lockTimeout, migrate: false), nil)
+        let queue = try open(fileLocation(path), configuration, lockTimeout: lockTimeout, migrate: false)
+        try SchemaVersionCheck.requireCurrent(queue, path: path)
+        return (queue, nil)
       } catch let error as StoreError where [SQLITE_READONLY, SQLITE_CANTOPEN].contains(error.primaryCode) {
         // No -shm file this user can create or use: read the main file as it is.
       }
     }
     let queue = try open(ImmutableRead.uri(path), configuration, lockTimeout: lockTimeout, migrate: false)
+    try SchemaVersionCheck.requireCurrent(queue, path: path)
     return (queue, ImmutableRead.note(path))
   }
 

@@ -99,6 +99,21 @@ import Testing
     #expect(!qa.stdout.contains("FAIL 1."))
   }
 
+  /// A file an older release wrote is refused by a read-only command with the way to upgrade
+  /// it, and `replay` upgrades it.
+  @Test func aFileFromBeforeTheV11RulesIsRefusedUntilReplayed() throws {
+    let dir = try TemporaryDirectory()
+    let db = dir.path("old.sqlite")
+    _ = try OldSchemaFile.create(db, version: 4)
+    let report = try CommandRun.pullparity(["report", "--db", db])
+    #expect(report.exitCode == 2)
+    #expect(report.stderr.contains("written by an older PullParity (schema 0004_exact_run_ledger"), "\(report.stderr)")
+    #expect(report.stderr.contains("run `pullparity replay --db \(db)` once"))
+    #expect(try CommandRun.pullparity(["replay", "--db", db]).exitCode == 0)
+    let after = try CommandRun.pullparity(["runs", "--db", db])
+    #expect(after.exitCode == 0, "\(after.stderr)")
+  }
+
   /// The budgets a team adopts make today's rules pass and keep a new break failing.
   @Test func proposedBudgetsPassTodayAndFailAWorseTomorrow() throws {
     let dir = try TemporaryDirectory()

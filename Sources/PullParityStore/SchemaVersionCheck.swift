@@ -1,0 +1,18 @@
+internal import GRDB
+
+/// A read-only command never migrates, so a file an older release wrote lacks what this one
+/// reads (the v1.1 columns of schema 9, say): it is refused with the way to upgrade it, instead
+/// of an SQL error about a missing column halfway through a report.
+enum SchemaVersionCheck {
+  static func requireCurrent(_ queue: DatabaseQueue, path: String) throws {
+    let applied = try queue.read { db in try PullParityDatabase.migrator.appliedMigrations(db) }
+    let known = PullParityDatabase.migrator.migrations
+    // Only an older file is this check's business: a newer one is refused where it is opened.
+    guard applied.count < known.count, known.starts(with: applied) else { return }
+    throw StoreError(
+      context: "opening \(path)",
+      message: "written by an older PullParity (schema \(applied.last ?? "none"); this one reads "
+        + "\(known.last ?? "")), which a read-only command does not upgrade: run "
+        + "`pullparity replay --db \(path)` once to upgrade it and derive its sessions with today's rules")
+  }
+}

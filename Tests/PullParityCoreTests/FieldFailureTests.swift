@@ -9,10 +9,9 @@ import Testing
   let padel = BuiltInProfiles.padel
   let t0 = 1_795_000_000_000.0
 
-  @Test func aRefreshBeforeTheReleaseIsFoundAndTheRefreshStillRuns() {
-    var f = EventFactory()
-    var machine = MachineSteps(profile: padel)
-    // 20 × 0.72 = 14.4 < 24, then 40 × 0.72 = 28.8 ≥ 24 arms.
+  /// A padel pull that arms at +30 (20 × 0.72 = 14.4 < 24, then 40 × 0.72 = 28.8 ≥ 24), and the
+  /// state once a pull refresh starts at +40 with the finger still down; the caller steps it.
+  func armAndRefreshWithTheFingerDown(_ machine: inout MachineSteps, _ f: inout EventFactory) {
     machine.pull(at: t0, sampleAfter: 20, distance: 20, &f)
     machine.expected.phase = .armed
     machine.expected.machineArm = ArmPoint(at: t0 + 30, distance: 40)
@@ -20,11 +19,17 @@ import Testing
     machine.expected.lastPullDistance = 40
     machine.expected.furthestDistance = 40
     machine.step(f.at(30, .pullMove(distance: 40, offset: nil)))
-    // Fired while the finger is down: early, but the refresh is under way.
     machine.expected.phase = .refreshing
     machine.expected.trigger = .pull
     machine.expected.refreshStartedAt = t0 + 40
     machine.expected.fingerStillDown = true
+  }
+
+  @Test func aRefreshBeforeTheReleaseIsFoundAndTheRefreshStillRuns() {
+    var f = EventFactory()
+    var machine = MachineSteps(profile: padel)
+    armAndRefreshWithTheFingerDown(&machine, &f)
+    // Fired while the finger is down: early, but the refresh is under way.
     machine.step(f.at(40, .refreshStart(trigger: .pull)), [.refreshBeforeRelease])
     // The rest of the drag and its release are the gesture finishing, not findings.
     machine.expected.furthestDistance = 55
@@ -41,18 +46,7 @@ import Testing
     profile.refreshOnThreshold = true
     var f = EventFactory()
     var machine = MachineSteps(profile: profile)
-    // 20 × 0.72 = 14.4 < 24, then 40 × 0.72 = 28.8 ≥ 24 arms.
-    machine.pull(at: t0, sampleAfter: 20, distance: 20, &f)
-    machine.expected.phase = .armed
-    machine.expected.machineArm = ArmPoint(at: t0 + 30, distance: 40)
-    machine.expected.lastPullSampleAt = t0 + 30
-    machine.expected.lastPullDistance = 40
-    machine.expected.furthestDistance = 40
-    machine.step(f.at(30, .pullMove(distance: 40, offset: nil)))
-    machine.expected.phase = .refreshing
-    machine.expected.trigger = .pull
-    machine.expected.refreshStartedAt = t0 + 40
-    machine.expected.fingerStillDown = true
+    armAndRefreshWithTheFingerDown(&machine, &f)
     machine.step(f.at(40, .refreshStart(trigger: .pull)))
   }
 

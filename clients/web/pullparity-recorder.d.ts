@@ -102,6 +102,8 @@ export interface HttpSinkOptions {
   maxRetryDelayMs?: number;
   /** Lines kept unacknowledged (default 10000); beyond, the oldest are dropped and `onError` hears it. */
   maxQueueLines?: number;
+  /** How long a POST may go unanswered (default 15000 ms): then it is aborted and retried as a failure. */
+  requestTimeoutMs?: number;
   fetch?: typeof fetch;
   sendBeacon?: (url: string, body: Blob) => boolean;
   onError?: (error: unknown) => void;

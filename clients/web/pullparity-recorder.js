@@ -90,12 +90,17 @@ const KEEPALIVE_QUOTA_BYTES = 65536;
  * for the sink to see the acknowledgement). Every body stays within `maxBatchBytes` (UTF-8),
  * under the 64 KiB keepalive quota; a single line longer than that is POSTed alone without
  * `keepalive` and never beaconed.
+ *
+ * Every POST is given `requestTimeoutMs`: one that has not answered by then is aborted and
+ * counts as failed (retried with its lines like any failure), so a request the network never
+ * settles cannot hold the queue for the rest of the page's life.
  */
 export class HttpEventSink {
   /**
    * @param {string} url
    * @param {{flushIntervalMs?: number, maxBatchLines?: number, maxBatchBytes?: number,
    *   retryDelayMs?: number, maxRetryDelayMs?: number, maxQueueLines?: number,
+   *   requestTimeoutMs?: number,
    *   fetch?: typeof fetch, sendBeacon?: (url: string, body: Blob) => boolean,
    *   onError?: (error: unknown) => void, listen?: boolean}} [options]
    */
@@ -107,6 +112,7 @@ export class HttpEventSink {
     this.retryDelayMs = options.retryDelayMs ?? 1000;
     this.maxRetryDelayMs = Math.max(this.retryDelayMs, options.maxRetryDelayMs ?? 30000);
     this.maxQueueLines = Math.max(1, options.maxQueueLines ?? 10000);
+    this.requestTimeoutMs = options.requestTimeoutMs ?? 15000;
     this.fetch = options.fetch ?? globalThis.fetch?.bind(globalThis);
     this.sendBeacon = options.sendBeacon ??
       (typeof navigator !== 'undefined' && navigator.sendBeacon ? navigator.sendBeacon.bind(navigator) : undefined);
@@ -153,7 +159,7 @@ export class HttpEventSink {
       if (this.queue.length - this.inFlight >= this.maxBatchLines) this.flush(false);
       else this.schedule(this.flushIntervalMs);
     } catch (error) {
-      this.onError(error);
+      this.report(error);
     }
   }
 
@@ -169,7 +175,21 @@ export class HttpEventSink {
       if (this.retrying || this.request || this.queue.length === 0) return;
       this.post();
     } catch (error) {
+      this.report(error);
+    }
+  }
+
+  /**
+   * Hands `error` to `onError`. A handler that throws is ignored: its exception would otherwise
+   * reach the recorder call that wrote the line (the app's gesture), or stop a retry from being
+   * scheduled.
+   * @param {unknown} error
+   */
+  report(error) {
+    try {
       this.onError(error);
+    } catch {
+      // Nowhere left to report it without throwing into the app.
     }
   }
 
@@ -208,23 +228,33 @@ export class HttpEventSink {
     const bytes = utf8Length(body);
     const request = { lines: lines.length, keepaliveBytes: bytes <= this.maxBatchBytes ? bytes : 0 };
     this.request = request;
+    const controller = typeof AbortController === 'function' ? new AbortController() : undefined;
+    let timeout;
+    // The first of the answer and the timeout settles the request; the other is ignored.
     const settle = (ok, error) => {
+      clearTimeout(timeout);
       if (this.request !== request) return;
       this.request = undefined;
       if (ok) this.acknowledged(request.lines);
       else this.failed(error);
     };
+    // Settled here, not by the abort's rejection: a `fetch` that ignores its signal (a polyfill,
+    // a wrapper) must not hold the queue either.
+    timeout = setTimeout(() => {
+      settle(false, new Error(`PullParity sink: no answer from ${this.url} within ${this.requestTimeoutMs} ms`));
+      controller?.abort();
+    }, this.requestTimeoutMs);
     let response;
     try {
-      response = this.fetch(this.url, {
+      response = Promise.resolve(this.fetch(this.url, {
         method: 'POST', body, keepalive: request.keepaliveBytes > 0,
-        headers: { 'Content-Type': 'text/plain;charset=UTF-8' },
-      });
+        headers: { 'Content-Type': 'text/plain;charset=UTF-8' }, signal: controller?.signal,
+      }));
     } catch (error) {
       response = Promise.reject(error);
     }
     response.then(
-      (response) => settle(response.ok, new Error(`PullParity sink: HTTP ${response.status} from ${this.url}`)),
+      (response) => settle(Boolean(response?.ok), new Error(`PullParity sink: HTTP ${response?.status} from ${this.url}`)),
       (error) => settle(false, error),
     );
   }
@@ -239,7 +269,7 @@ export class HttpEventSink {
 
   /** @param {unknown} error */
   failed(error) {
-    this.onError(error);
+    this.report(error);
     if (this.closed) return;
     clearTimeout(this.timer);
     this.timer = undefined;
@@ -256,7 +286,7 @@ export class HttpEventSink {
     if (this.overflowReported) return;
     // Once per outage, not once per line: the app hears that lines are being lost.
     this.overflowReported = true;
-    this.onError(new Error(`PullParity sink: the queue holds at most ${this.maxQueueLines} lines; dropped the oldest`));
+    this.report(new Error(`PullParity sink: the queue holds at most ${this.maxQueueLines} lines; dropped the oldest`));
   }
 
   /**

@@ -37,7 +37,8 @@ import Testing
     let armedPull = SessionMetrics(
       outcome: .completed, trigger: .pull, timeToArmMs: 115.5, armDistance: 35, clientArmDistance: 35,
       releaseDistance: 60, flash: false, prematureHide: false, lateHide: false, holdCompliant: true,
-      labelViolations: 0, armMismatch: false, loadSucceeded: true, maxSampleGapMs: 16.5, maxOffsetError: 0)
+      labelViolations: 0, armMismatch: false, loadSucceeded: true, maxSampleGapMs: 16.5, maxOffsetError: 0,
+      gestureObserved: true, stuckRefresh: false, droppedRefresh: false)
     func armed(load: Double, visible: Double) -> SessionMetrics {
       var metrics = armedPull
       metrics.loadMs = load
@@ -51,7 +52,7 @@ import Testing
       padel,
       SessionMetrics(
         outcome: .cancelled, trigger: .pull, releaseDistance: 20, labelViolations: 0, maxSampleGapMs: 16.5,
-        maxOffsetError: 0))
+        maxOffsetError: 0, gestureObserved: true, nearMiss: false))
 
     // A 200 ms load held to the 1200 ms minimum.
     #expect(padelScreen.pull(through: padelPull, every: interval))
@@ -96,7 +97,7 @@ import Testing
       phlock,
       SessionMetrics(
         outcome: .completed, trigger: .tabReselect, loadMs: 400, visibleMs: 1300, flash: false,
-        prematureHide: false, lateHide: false, holdCompliant: true, loadSucceeded: true))
+        prematureHide: false, lateHide: false, holdCompliant: true, loadSucceeded: true, stuckRefresh: false))
 
     // A pull that reveals the waveform bar by bar and arms at 80.
     phlockScreen.pull(through: phlockPull, every: interval)
@@ -106,7 +107,8 @@ import Testing
       SessionMetrics(
         outcome: .completed, trigger: .pull, timeToArmMs: 132, armDistance: 80, clientArmDistance: 80,
         releaseDistance: 100, loadMs: 400, visibleMs: 1300, flash: false, prematureHide: false, lateHide: false,
-        holdCompliant: true, armMismatch: false, loadSucceeded: true, maxSampleGapMs: 16.5, maxOffsetError: 0))
+        holdCompliant: true, armMismatch: false, loadSucceeded: true, maxSampleGapMs: 16.5, maxOffsetError: 0,
+        gestureObserved: true, stuckRefresh: false, droppedRefresh: false))
     return played
   }
 

@@ -15,6 +15,10 @@ from selenium.webdriver.support.wait import WebDriverWait
 START_X, START_Y = 200, 250
 FINE_STEP_PX, FINE_UNTIL_PX, COARSE_STEP_PX = 12, 48, 24
 ARMING_DISTANCE = 24 / 0.72  # padel arms on distance × resistance ≥ 24
+# A finger that rests sends no touch event; when it moves on, its first move is a pixel or two
+# (a real finger restarting past touch slop), then it travels as before. 2 px × 0.72 is within
+# the drag tolerance (2 drawn px), so the rest before it is no stall.
+RESTART_PX = 2
 
 
 @dataclass(frozen=True)
@@ -27,6 +31,9 @@ class Pull:
     # A second pull made while this one's refresh runs: the page must ignore it. The load then
     # lasts until the test ends it after that pull (and at least `load_ms`).
     pull_during_refresh: float | None = None
+    # The finger rests `rest_ms` at the first step at or past `rest_at` px on the way out.
+    rest_at: float | None = None
+    rest_ms: int = 300
 
     @property
     def refreshes(self) -> bool:
@@ -55,24 +62,38 @@ class Tally:
         self.queued_at_exit += other.queued_at_exit
 
 
-def touch_drag(driver, distance: float, back_to: float | None = None) -> None:
-    """One finger down, moved to `distance` (and back to `back_to`), lifted."""
+def touch_drag(driver, distance: float, back_to: float | None = None, rest_at: float | None = None,
+               rest_ms: int = 300) -> None:
+    """One finger down, moved to `distance` (resting `rest_ms` on the way, at `rest_at`, and
+    moving on by `RESTART_PX` first), back to `back_to`, lifted. The whole drag is one action
+    sequence: chromedriver plays the rest as a pause, with no touch event during it."""
     finger = PointerInput(interaction.POINTER_TOUCH, "finger")
     actions = ActionBuilder(driver, mouse=finger, duration=0)
     actions.pointer_action.move_to_location(START_X, START_Y).pointer_down()
-    for y in _path(distance, back_to):
-        actions.pointer_action.move_to_location(START_X, round(START_Y + y))
+    for y in _path(distance, back_to, rest_at):
+        if y is REST:
+            actions.pointer_action.pause(rest_ms / 1000)
+        else:
+            actions.pointer_action.move_to_location(START_X, round(START_Y + y))
     actions.pointer_action.pointer_up()
     actions.perform()
 
 
-def _path(distance: float, back_to: float | None) -> list[float]:
-    """The finger's travel at each touch event: out to `distance`, then back to `back_to`."""
-    out: list[float] = []
+REST = None  # in a path: the finger stays where it is, sending nothing
+
+
+def _path(distance: float, back_to: float | None, rest_at: float | None = None) -> list[float | None]:
+    """The finger's travel at each touch event: out to `distance` (with a `REST` once it reached
+    `rest_at`, then a `RESTART_PX` move), then back to `back_to`."""
+    out: list[float | None] = []
     y = 0.0
     while y < distance:
         y = min(distance, y + (FINE_STEP_PX if y < FINE_UNTIL_PX else COARSE_STEP_PX))
         out.append(y)
+        if rest_at is not None and y >= rest_at and y < distance:
+            out += [REST, y + RESTART_PX]
+            y += RESTART_PX
+            rest_at = None
     while back_to is not None and y > back_to:
         y = max(back_to, y - COARSE_STEP_PX)
         out.append(y)
@@ -112,7 +133,7 @@ def visit(driver, url: str, plan: list[Pull]) -> Tally:
             "referenceApp.loadMs = arguments[0]; referenceApp.loadFails = arguments[1];"
             "referenceApp.loadGate = arguments[2] ? new Promise((resolve) => { referenceApp.endLoad = resolve; })"
             " : undefined;", pull.load_ms, pull.fails, gated)
-        touch_drag(driver, pull.distance, pull.back_to)
+        touch_drag(driver, pull.distance, pull.back_to, pull.rest_at, pull.rest_ms)
         tally.gestures += 1
         tally.pulls += 1
         if pull.refreshes:

@@ -93,9 +93,9 @@ public final class PullParityRecorder: Sendable {
     if let installID, !InstallID.isValid(installID) {
       // A bad id costs the id, not the events: every line would be quarantined with it.
       stamped = nil
+      let shown = installID.count > 40 ? installID.prefix(40) + "…" : installID
       onError?(
-        RecorderError(
-          method: "init", field: "installID", requirement: "1–128 characters", value: "\"\(installID.prefix(40))\""))
+        RecorderError(method: "init", field: "installID", requirement: "1–128 characters", value: "\"\(shown)\""))
     }
     identity = Identity(
       platform: platform, app: app, profile: profile, appVersion: appVersion, osVersion: osVersion,

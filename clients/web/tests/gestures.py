@@ -1,6 +1,7 @@
 """Drives the reference PWA with W3C touch-pointer actions, one gesture plan per page visit, and
 counts what the page should have recorded."""
 
+import time
 from dataclasses import dataclass, field
 
 from selenium.webdriver.common.actions import interaction
@@ -19,6 +20,13 @@ ARMING_DISTANCE = 24 / 0.72  # padel arms on distance × resistance ≥ 24
 # (a real finger restarting past touch slop), then it travels as before. 2 px × 0.72 is within
 # the drag tolerance (2 drawn px), so the rest before it is no stall.
 RESTART_PX = 2
+# v1.1 flags a refresh that starts within 1000 ms of the end of the last one on the same install
+# and screen (`repeated_refresh`): a user does not, so a visit waits that long, from the moment
+# it saw a refresh end, before the next pull that refreshes.
+REFRESH_GAP_S = 1.05
+# When a visit last saw a refresh end (monotonic seconds). Module-wide: the install id lives in
+# the browser's storage and outlives a visit, so the next visit's first refresh waits too.
+_last_refresh_ended = float("-inf")
 
 
 @dataclass(frozen=True)
@@ -115,19 +123,23 @@ def hold_lines_for_the_page_hide(driver, timeout: float = 10) -> None:
         "return sink.queue.length === 0 && sink.request === undefined && sink.timer === undefined"))
 
 
-def visit(driver, url: str, plan: list[Pull]) -> Tally:
+def visit(driver, url: str, plan: list[Pull], refresh_gap_s: float = REFRESH_GAP_S) -> Tally:
     """Opens the page, performs `plan`, then leaves it, so that the recorder's last lines go out
     with the page-hide flush (the caller waits for them at the server): the last gesture's lines
-    are always still queued then."""
+    are always still queued then. A pull that refreshes waits until `refresh_gap_s` have passed
+    since the last refresh ended."""
     driver.get(url)
     WebDriverWait(driver, 10, poll_frequency=0.05).until(lambda d: d.execute_script("return !!window.referenceApp"))
     driver.execute_script(
         "window.touchesSeen = 0; document.getElementById('feed')"
         ".addEventListener('touchstart', () => { window.touchesSeen += 1; }, { capture: true, passive: true });")
+    global _last_refresh_ended
     tally = Tally()
     for index, pull in enumerate(plan):
         if index == len(plan) - 1:
             hold_lines_for_the_page_hide(driver)
+        if pull.refreshes:
+            time.sleep(max(0.0, _last_refresh_ended + refresh_gap_s - time.monotonic()))
         gated = pull.refreshes and pull.pull_during_refresh is not None
         driver.execute_script(
             "referenceApp.loadMs = arguments[0]; referenceApp.loadFails = arguments[1];"
@@ -146,6 +158,7 @@ def visit(driver, url: str, plan: list[Pull]) -> Tally:
                 assert driver.execute_script("return referenceApp.refreshing"), "the refresh ended before its load"
                 driver.execute_script("referenceApp.endLoad()")
             wait_until_idle(driver)
+            _last_refresh_ended = time.monotonic()
         else:
             tally.cancelled += 1
     tally.queued_at_exit.append(driver.execute_script("return referenceApp.sink.queue.length"))

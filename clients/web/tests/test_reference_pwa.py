@@ -102,6 +102,9 @@ def test_faithful_page_passes_every_qa_item(browser, pullparity, tmp_path):
     retried = [line for body in server.failed_bodies for line in body.splitlines()]
     assert set(retried) <= set(lines), "a refused line was not sent again byte for byte"
     assert all(tally.queued_at_exit), f"a visit left no line for the page-hide flush: {tally.queued_at_exit}"
+    # One install, made on the first visit and kept in the page's storage, on every line.
+    installs = {json.loads(line).get("install_id") for line in lines}
+    assert len(installs) == 1 and None not in installs, installs
 
     pullparity.ingest(log)
     assert pullparity.query("SELECT count(*) FROM quarantine") == [(0,)]
@@ -121,7 +124,9 @@ def test_faithful_page_passes_every_qa_item(browser, pullparity, tmp_path):
 def test_planted_defect_fails_exactly_its_item(browser, pullparity, tmp_path, query, screen, item):
     log = tmp_path / "events.jsonl"
     with EventServer(log) as server:
-        tally = visit(browser, page(server, screen, query), DEFECT_PLAN)
+        # Refreshes as fast as the page allows: qa has no item on refreshes repeated within a
+        # second, and these visits only need each item's verdict.
+        tally = visit(browser, page(server, screen, query), DEFECT_PLAN, refresh_gap_s=0)
         collect(server, tally)
 
     pullparity.ingest(log)

@@ -30,7 +30,7 @@ public import PullParityCore
 /// A value the format forbids (a negative or non-finite distance, a reveal progress outside
 /// 0–1, a negative `visible`) is refused: no line is written and `onError` hears a
 /// ``RecorderError`` naming the method and the field. Exactly the lines ingest would quarantine
-/// are refused (``RecorderError`` lists them).
+/// are refused: a negative offset or an indicator count of 0 is written (and judged).
 ///
 /// The rest of the module: ``PullToRefreshBehaviour`` (the profile's numbers as constants),
 /// ``hold(atLeast:clock:isolation:_:)`` (the minimum visible time), the sinks ``FileEventSink``

@@ -12,7 +12,7 @@ public import PullParityCore
 /// | `armed(distance:)`, `disarmed(distance:)`, `release(distance:)` | `armed`, `disarmed`, `release` |
 /// | `cancel(reason:)` | `cancel` |
 /// | `label(_:state:)` | `label` |
-/// | `refreshStart(trigger:)` | `refresh_start` (opens a session when no pull or refresh is in progress) |
+/// | `refreshStart(trigger:gestureObserved:)` | `refresh_start` (opens a session when no pull or refresh is in progress; `gestureObserved: false` for a pull only a library's `onRefresh` saw) |
 /// | `indicatorShown(_:)`, `indicatorHidden()` | `indicator_shown`, `indicator_hidden` |
 /// | `fetchStart()`, `loadComplete(ok:error:)` | `fetch_start`, `load_complete` |
 /// | `errorShown(message:)`, `contentCleared()` | `error_shown`, `content_cleared` |
@@ -22,27 +22,33 @@ public import PullParityCore
 ///
 /// Each event is stamped with a time-ordered `event_id` (UUIDv7), the `session_id`, `ts` (epoch
 /// ms with fraction, from ``RecorderClock``, re-anchored to wall time only when a session opens),
-/// a `seq` counting from 0 within the session, and the app's identity, then written as one JSON
-/// line to the ``EventSink``. ``behaviour`` gives the app the profile's numbers to build its
-/// gesture with, and `onFinding` hears every finding of the Core state machine the moment the
-/// event that decides it is recorded.
+/// a `seq` counting from 0 within the session, the app's identity and the `install_id`, then
+/// written as one JSON line to the ``EventSink``. ``behaviour`` gives the app the profile's
+/// numbers to build its gesture with, and `onFinding` hears every finding of the Core state
+/// machine the moment the event that decides it is recorded.
+///
+/// A value the format forbids (a negative or non-finite distance, a reveal progress outside
+/// 0–1, a negative `visible`) is refused: no line is written and `onError` hears a
+/// ``RecorderError`` naming the method and the field. Exactly the lines ingest would quarantine
+/// are refused: a negative offset or an indicator count of 0 is written (and judged).
 ///
 /// The rest of the module: ``PullToRefreshBehaviour`` (the profile's numbers as constants),
 /// ``hold(atLeast:clock:isolation:_:)`` (the minimum visible time), the sinks ``FileEventSink``
 /// (with ``FileSinkError``) and ``ClosureEventSink`` behind ``EventSink``, ``RecorderClock`` and
-/// ``SystemRecorderClock``, ``EventIDSource`` and ``UUIDv7Generator``, ``LiveFinding``, and
-/// ``EventLineEncoder`` for an ``Event`` built elsewhere.
+/// ``SystemRecorderClock``, ``EventIDSource`` and ``UUIDv7Generator``, ``InstallID`` (an install
+/// id kept in a file), ``LiveFinding``, and ``EventLineEncoder`` for an ``Event`` built elsewhere.
 ///
 /// Thread-safe: every call takes one lock (see `Locked`), so the main actor and a load task may
 /// record at once, and each session's `seq`s are contiguous in the order of the calls. The sink
-/// runs under the lock; `onFinding` runs after it, so it may call back into the recorder.
-/// Nothing here throws into the app.
+/// runs under the lock; `onFinding` and `onError` run outside it, so they may call back into the
+/// recorder. Nothing here throws into the app.
 public final class PullParityRecorder: Sendable {
   /// The profile's numbers, from the same catalog the live check and the pipeline use.
   public let behaviour: PullToRefreshBehaviour
   private let identity: Identity
   private let sink: any EventSink
   private let onFinding: (@Sendable (LiveFinding) -> Void)?
+  private let onError: (@Sendable (RecorderError) -> Void)?
   private let state: Locked<MutableState>
 
   private struct Identity: Sendable {
@@ -52,6 +58,7 @@ public final class PullParityRecorder: Sendable {
     var appVersion: String?
     var osVersion: String?
     var device: String?
+    var installID: String?
   }
 
   private struct MutableState {
@@ -65,23 +72,37 @@ public final class PullParityRecorder: Sendable {
 
   /// - Parameters:
   ///   - profile: the profile's name when it is not `app`'s; picks ``behaviour`` either way.
+  ///   - installID: stamped as `install_id` on every event: a random id kept per app install
+  ///     (``InstallID/stored(at:)``); `nil` for none. One ingest would refuse (empty, over 128
+  ///     characters) is left out, and `onError` hears it.
   ///   - profiles: where the profile is looked up; the built-in profiles unless given.
   ///   - onFinding: called for every finding of the live check (a debug build can
   ///     `assertionFailure` on `.flash`); `nil` to only record.
+  ///   - onError: hears each value the recorder refused, with no line written; `nil` to refuse
+  ///     silently.
   public init(
     app: String, appVersion: String? = nil, platform: String = "ios", profile: String? = nil,
-    screen: String? = nil, osVersion: String? = nil, device: String? = nil,
+    screen: String? = nil, osVersion: String? = nil, device: String? = nil, installID: String? = nil,
     sink: any EventSink, clock: any RecorderClock = SystemRecorderClock(),
     ids: any EventIDSource = UUIDv7Generator(), profiles: ProfileCatalog = ProfileCatalog(),
-    onFinding: (@Sendable (LiveFinding) -> Void)? = nil
+    onFinding: (@Sendable (LiveFinding) -> Void)? = nil, onError: (@Sendable (RecorderError) -> Void)? = nil
   ) {
     let resolved = profiles.resolve(profile ?? app)
     behaviour = PullToRefreshBehaviour(resolved)
+    var stamped = installID
+    if let installID, !InstallID.isValid(installID) {
+      // A bad id costs the id, not the events: every line would be quarantined with it.
+      stamped = nil
+      let shown = installID.count > 40 ? installID.prefix(40) + "…" : installID
+      onError?(
+        RecorderError(method: "init", field: "installID", requirement: "1–128 characters", value: "\"\(shown)\""))
+    }
     identity = Identity(
       platform: platform, app: app, profile: profile, appVersion: appVersion, osVersion: osVersion,
-      device: device)
+      device: device, installID: stamped)
     self.sink = sink
     self.onFinding = onFinding
+    self.onError = onError
     state = Locked(MutableState(tracker: SessionTracker(profile: resolved, ids: ids), clock: clock, screen: screen))
   }
 
@@ -109,7 +130,11 @@ public final class PullParityRecorder: Sendable {
   public func release(distance: Double) { record(.release(distance: distance)) }
   public func cancel(reason: String? = nil) { record(.cancel(reason: reason)) }
   public func label(_ text: String, state: LabelState) { record(.label(text: text, state: state)) }
-  public func refreshStart(trigger: RefreshTrigger = .pull) { record(.refreshStart(trigger: trigger)) }
+  /// `gestureObserved: false` for a pull refresh the app only heard of through a library's
+  /// `onRefresh` (no `pullStart` came before it): it opens a session as a programmatic refresh does.
+  public func refreshStart(trigger: RefreshTrigger = .pull, gestureObserved: Bool = true) {
+    record(.refreshStart(trigger: trigger, gestureObserved: gestureObserved))
+  }
   public func indicatorShown(_ config: IndicatorConfig? = nil) { record(.indicatorShown(config)) }
   public func indicatorHidden() { record(.indicatorHidden) }
   public func loadComplete(ok: Bool, error: String? = nil) { record(.loadComplete(ok: ok, error: error)) }
@@ -120,8 +145,13 @@ public final class PullParityRecorder: Sendable {
   public func cacheInvalidated(key: String) { record(.cacheInvalidated(key: key)) }
   public func fetchStart() { record(.fetchStart) }
 
-  /// Records any event: the typed methods above all come here.
+  /// Records any event: the typed methods above all come here. A value the format forbids is
+  /// refused (``RecorderError``): no line, no change to the session, and `onError` hears it.
   public func record(_ payload: EventPayload) {
+    if let refusal = RecorderError.refusal(of: payload) {
+      onError?(refusal)
+      return
+    }
     let findings = state.withLock { state in
       // The clock is read under the lock so that `ts` and `seq` agree on the order.
       if state.tracker.opensSession(with: payload) { state.clock = state.clock.reanchored() }
@@ -131,7 +161,7 @@ public final class PullParityRecorder: Sendable {
         eventID: stamp.eventID, sessionID: stamp.sessionID, timestamp: timestamp, seq: stamp.seq,
         platform: identity.platform, app: identity.app, profile: identity.profile,
         appVersion: identity.appVersion, osVersion: identity.osVersion, device: identity.device,
-        screen: state.screen, empty: state.empty, payload: payload)
+        screen: state.screen, empty: state.empty, installID: identity.installID, payload: payload)
       sink.write(EventLineEncoder.line(for: event))
       return stamp.closing + state.tracker.apply(event)
     }

@@ -73,16 +73,34 @@ import Testing
       // A pull during a refresh is a new interaction; the refresh it interrupts stays incomplete.
       (.pullStart, 4), (.pullMove(distance: 30, offset: nil), 4),
       // The pull was never released: a programmatic refresh is an interaction of its own.
-      (.refreshStart(trigger: .programmatic), 5), (.indicatorShown(nil), 5),
+      (.refreshStart(trigger: .programmatic), 5), (.indicatorShown(nil), 5), (.indicatorHidden, 5),
+      // A pull refresh only the app's `onRefresh` saw (a library that hides the gesture) opens a
+      // session once the last has ended, and a refresh during it is a double refresh...
+      (Self.unobserved, 6), (.indicatorShown(nil), 6), (.loadComplete(ok: true, error: nil), 6), (.indicatorHidden, 6),
+      (Self.unobserved, 7), (Self.unobserved, 7), (.indicatorHidden, 7),
+      // ...and, like a programmatic one, it abandons a pull that never released.
+      (.pullStart, 8), (.pullMove(distance: 30, offset: nil), 8), (Self.unobserved, 9), (.indicatorHidden, 9),
+      // A pull refresh fired before the finger lifted starts at once: the release belongs to it,
+      // and its hide ends the session.
+      (.pullStart, 10), (.pullMove(distance: 90, offset: nil), 10), (.refreshStart(trigger: .pull), 10),
+      (.release(distance: 95), 10), (.indicatorHidden, 10), (Self.unobserved, 11),
     ]
     for (payload, _) in script { recorder.record(payload) }
     let events = Self.decode(lines.all)
     var sessionOrder: [String] = []
     for event in events where !sessionOrder.contains(event.sessionID) { sessionOrder.append(event.sessionID) }
     #expect(events.map { sessionOrder.firstIndex(of: $0.sessionID)! } == script.map(\.1))
-    let seqs = events.map { $0.seq ?? -1 }
-    #expect(seqs == [0, 1, 2, 0, 1, 2, 3, 4, 0, 1, 2, 3, 0, 1, 2, 3, 4, 0, 1, 0, 1])
+    // Each session's events count 0, 1, 2… in the order they were recorded.
+    var recorded: [Int: Int] = [:]
+    let seqs = script.map { _, session in
+      defer { recorded[session, default: 0] += 1 }
+      return recorded[session, default: 0]
+    }
+    #expect(events.map { $0.seq ?? -1 } == seqs)
+    #expect(lines.all.filter { $0.contains(#""gesture_observed":false"#) }.count == 5)
   }
+
+  static let unobserved = EventPayload.refreshStart(trigger: .pull, gestureObserved: false)
 
   @Test func aFlashIsReportedTheMomentTheIndicatorHides() {
     let clock = ManualClock()

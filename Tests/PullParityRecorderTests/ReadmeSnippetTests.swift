@@ -6,16 +6,33 @@ import Testing
 /// this keeps the two the same code.
 @Suite struct ReadmeSnippetTests {
   @Test func theReadmesRefreshSequenceIsTheOneTheTestsRun() throws {
-    let readme = try String(contentsOf: RepositoryPaths.root.appendingPathComponent("README.md"), encoding: .utf8)
+    let snippet = try Self.snippet(of: "ScriptedScreen.swift", from: "recorder.refreshStart(trigger: trigger)")
+    #expect(snippet.contains("hold(atLeast: behaviour.minimumHold, clock: clock)"))
+    let shown = try Self.readme().contains("```swift\n" + snippet + "\n```")
+    #expect(shown, "README.md lacks the scripted screen's refresh sequence:\n\(snippet)")
+  }
+
+  /// "Libraries that only give onRefresh" shows what `CallbackOnlyScreen` records.
+  @Test func theReadmesOnRefreshRecipeIsTheOneTheTestsRun() throws {
+    let snippet = try Self.snippet(
+      of: "CallbackOnlyScreen.swift", from: "recorder.refreshStart(gestureObserved: false)")
+    let shown = try Self.readme().contains("```swift\n" + snippet + "\n```")
+    #expect(shown, "README.md lacks the callback-only screen's refresh:\n\(snippet)")
+  }
+
+  static func readme() throws -> String {
+    try String(contentsOf: RepositoryPaths.root.appendingPathComponent("README.md"), encoding: .utf8)
+  }
+
+  /// The lines of a test file from the one containing `first` to the indicator's hide, as the
+  /// README shows them (without the method body's indentation).
+  static func snippet(of file: String, from first: String) throws -> String {
     let script = try String(
-      contentsOf: RepositoryPaths.root.appendingPathComponent("Tests/PullParityRecorderTests/ScriptedScreen.swift"),
+      contentsOf: RepositoryPaths.root.appendingPathComponent("Tests/PullParityRecorderTests/\(file)"),
       encoding: .utf8)
     let lines = script.split(separator: "\n", omittingEmptySubsequences: false)
-    let start = try #require(lines.firstIndex { $0.contains("recorder.refreshStart(trigger: trigger)") })
+    let start = try #require(lines.firstIndex { $0.contains(first) })
     let end = try #require(lines[start...].firstIndex { $0.contains("recorder.indicatorHidden()") })
-    let snippet = lines[start...end].map { $0.dropFirst(4) }.joined(separator: "\n")
-    #expect(snippet.contains("hold(atLeast: behaviour.minimumHold, clock: clock)"))
-    let shown = readme.contains("```swift\n" + snippet + "\n```")
-    #expect(shown, "README.md lacks the scripted screen's refresh sequence:\n\(snippet)")
+    return lines[start...end].map { $0.dropFirst(4) }.joined(separator: "\n")
   }
 }

@@ -88,6 +88,14 @@ CASES = [
     *[({"type": "load_complete", **fields}, True) for fields in (
         {"ok": True}, {"ok": False, "error": "offline"}, {"ok": False, "error": {"code": 500}})],
     *[({"type": "load_complete", **fields}, False) for fields in ({}, {"ok": "true"}, {"ok": None}, {"ok": 1})],
+    # v1.1: the install id on any event, and a refresh whose gesture went unseen.
+    *[({"install_id": value}, True) for value in ("3f2a9c1e-7b4d-4e8a-9f0c-2d1b5a6e7c8d", "i" * 128, None)],
+    *[({"install_id": value}, False) for value in ("", "i" * 129, 5, True, ["a"])],
+    *[({"type": "refresh_start", **fields}, True) for fields in (
+        {"gesture_observed": False}, {"trigger": "pull", "gesture_observed": False}, {"gesture_observed": True},
+        {"trigger": "programmatic", "gesture_observed": None})],
+    *[({"type": "refresh_start", "gesture_observed": value}, False) for value in ("false", 0, {})],
+    ({"type": "pull_start", "gesture_observed": "no"}, True),
 ]
 NOT_OBJECTS = ["[1, 2]", '"pull_start"', "3", "null"]
 

@@ -36,9 +36,21 @@ export interface RecorderOptions {
   device?: string;
   /** With it, `pullMove` decides arming as the pipeline does; without it `armed`/`disarmed` do. */
   arming?: Arming;
+  /**
+   * Stamped as `install_id` on every line (1–128 characters; identifies an install, not a
+   * person). `null`: none. Left out: a random UUID kept in `storage` under
+   * `INSTALL_ID_STORAGE_KEY`, made on first use; if the storage throws, none (`onError` hears it
+   * once).
+   */
+  installId?: string | null;
+  /** Where the default install id is kept (`localStorage` unless given). */
+  storage?: Pick<Storage, 'getItem' | 'setItem'>;
   /** A sink, or a callback that gets every line. */
   sink: EventSink | ((line: string) => void);
-  /** Hears what went wrong; nothing is ever thrown into the app. */
+  /**
+   * Hears what went wrong (a `RecorderError` for a refused value); nothing is ever thrown into
+   * the app, not even what this handler throws.
+   */
   onError?: (error: unknown) => void;
   /** Epoch ms, used as it is (never re-anchored); given, `wallNow` and `monotonicNow` are unused. */
   now?: () => number;
@@ -51,6 +63,22 @@ export interface RecorderOptions {
   monotonicNow?: () => number;
   /** Fills the array with random bytes; `crypto.getRandomValues` unless given. */
   random?: (bytes: Uint8Array) => Uint8Array;
+}
+
+/** The `localStorage` key of the default install id: `pullparity.install_id`. */
+export declare const INSTALL_ID_STORAGE_KEY: string;
+
+/**
+ * A value the event format forbids, refused with no line written. The message names both:
+ * `pullMove: distance must be a finite number ≥ 0, got -3`.
+ */
+export declare class RecorderError extends Error {
+  /** The recorder method called (`pullMove`), `record` for an unknown type, `PullParityRecorder` for options. */
+  readonly method: string;
+  /** The event's field (`distance`, `indicator.count`, `screen`), or the option (`installId`). */
+  readonly field: string;
+  readonly requirement: string;
+  readonly value: unknown;
 }
 
 export declare class UUIDv7Generator {
@@ -74,6 +102,8 @@ export interface HttpSinkOptions {
   maxRetryDelayMs?: number;
   /** Lines kept unacknowledged (default 10000); beyond, the oldest are dropped and `onError` hears it. */
   maxQueueLines?: number;
+  /** How long a POST may go unanswered (default 15000 ms): then it is aborted and retried as a failure. */
+  requestTimeoutMs?: number;
   fetch?: typeof fetch;
   sendBeacon?: (url: string, body: Blob) => boolean;
   onError?: (error: unknown) => void;
@@ -101,6 +131,8 @@ export declare class PullParityRecorder {
   screen: string | undefined;
   empty: boolean | undefined;
   readonly currentSessionId: string | undefined;
+  /** The `install_id` stamped on every line, if any. */
+  readonly installId: string | undefined;
 
   pullStart(): void;
   pullMove(distance: number, offset?: number): void;
@@ -109,7 +141,11 @@ export declare class PullParityRecorder {
   release(distance: number): void;
   cancel(reason?: string): void;
   label(text: string, state: LabelState): void;
-  refreshStart(trigger?: RefreshTrigger): void;
+  /**
+   * `gestureObserved: false`: a pull refresh the page only heard of through a library's
+   * `onRefresh` (no `pullStart` before it); it opens a session as a programmatic refresh does.
+   */
+  refreshStart(trigger?: RefreshTrigger, options?: { gestureObserved?: boolean }): void;
   indicatorShown(config?: IndicatorConfig): void;
   indicatorHidden(): void;
   loadComplete(ok: boolean, error?: string): void;

@@ -2,7 +2,8 @@
 // `pullparity ingest` reads (one JSON object per line, the event contract v1).
 //
 // No dependencies, no build step: import it as an ES module. Every public method catches its own
-// errors and reports them to `onError`: recording must never break the app's gesture.
+// errors and reports them to `onError` (and an `onError` that throws is caught too): recording
+// must never break the app's gesture.
 
 /**
  * @typedef {'pulling' | 'ready' | 'refreshing'} LabelState
@@ -12,15 +13,19 @@
  * @typedef {{write(line: string): void, flush?(final: boolean): void}} EventSink
  * @typedef {{threshold: number, resistance?: number}} Arming the profile's arm threshold, on
  *   `distance × resistance`; without it the app's `armed`/`disarmed` calls say when it armed
+ * @typedef {{getItem(key: string): string | null, setItem(key: string, value: string): void}} KeyValueStorage
  * @typedef {{
  *   app: string, appVersion?: string, platform?: string, profile?: string, screen?: string,
  *   empty?: boolean, osVersion?: string, device?: string, arming?: Arming,
+ *   installId?: string | null, storage?: KeyValueStorage,
  *   sink: EventSink | ((line: string) => void),
  *   onError?: (error: unknown) => void,
  *   now?: () => number, wallNow?: () => number, monotonicNow?: () => number,
  *   random?: (bytes: Uint8Array) => Uint8Array
  * }} RecorderOptions `now` (epoch ms) is used as it is; without it `ts` is `monotonicNow`
- *   (`performance.now()`) anchored to `wallNow` (`Date.now()`) as AnchoredClock says
+ *   (`performance.now()`) anchored to `wallNow` (`Date.now()`) as AnchoredClock says.
+ *   `installId`: the id stamped as `install_id`; `null` for none; by default one kept in
+ *   `storage` (`localStorage`) under `INSTALL_ID_STORAGE_KEY`, made on first use
  */
 
 /** Where a session is, as far as it decides when the next one starts (the Core's phases). */
@@ -85,12 +90,17 @@ const KEEPALIVE_QUOTA_BYTES = 65536;
  * for the sink to see the acknowledgement). Every body stays within `maxBatchBytes` (UTF-8),
  * under the 64 KiB keepalive quota; a single line longer than that is POSTed alone without
  * `keepalive` and never beaconed.
+ *
+ * Every POST is given `requestTimeoutMs`: one that has not answered by then is aborted and
+ * counts as failed (retried with its lines like any failure), so a request the network never
+ * settles cannot hold the queue for the rest of the page's life.
  */
 export class HttpEventSink {
   /**
    * @param {string} url
    * @param {{flushIntervalMs?: number, maxBatchLines?: number, maxBatchBytes?: number,
    *   retryDelayMs?: number, maxRetryDelayMs?: number, maxQueueLines?: number,
+   *   requestTimeoutMs?: number,
    *   fetch?: typeof fetch, sendBeacon?: (url: string, body: Blob) => boolean,
    *   onError?: (error: unknown) => void, listen?: boolean}} [options]
    */
@@ -102,6 +112,7 @@ export class HttpEventSink {
     this.retryDelayMs = options.retryDelayMs ?? 1000;
     this.maxRetryDelayMs = Math.max(this.retryDelayMs, options.maxRetryDelayMs ?? 30000);
     this.maxQueueLines = Math.max(1, options.maxQueueLines ?? 10000);
+    this.requestTimeoutMs = options.requestTimeoutMs ?? 15000;
     this.fetch = options.fetch ?? globalThis.fetch?.bind(globalThis);
     this.sendBeacon = options.sendBeacon ??
       (typeof navigator !== 'undefined' && navigator.sendBeacon ? navigator.sendBeacon.bind(navigator) : undefined);
@@ -148,7 +159,7 @@ export class HttpEventSink {
       if (this.queue.length - this.inFlight >= this.maxBatchLines) this.flush(false);
       else this.schedule(this.flushIntervalMs);
     } catch (error) {
-      this.onError(error);
+      this.report(error);
     }
   }
 
@@ -164,7 +175,21 @@ export class HttpEventSink {
       if (this.retrying || this.request || this.queue.length === 0) return;
       this.post();
     } catch (error) {
+      this.report(error);
+    }
+  }
+
+  /**
+   * Hands `error` to `onError`. A handler that throws is ignored: its exception would otherwise
+   * reach the recorder call that wrote the line (the app's gesture), or stop a retry from being
+   * scheduled.
+   * @param {unknown} error
+   */
+  report(error) {
+    try {
       this.onError(error);
+    } catch {
+      // Nowhere left to report it without throwing into the app.
     }
   }
 
@@ -203,23 +228,33 @@ export class HttpEventSink {
     const bytes = utf8Length(body);
     const request = { lines: lines.length, keepaliveBytes: bytes <= this.maxBatchBytes ? bytes : 0 };
     this.request = request;
+    const controller = typeof AbortController === 'function' ? new AbortController() : undefined;
+    let timeout;
+    // The first of the answer and the timeout settles the request; the other is ignored.
     const settle = (ok, error) => {
+      clearTimeout(timeout);
       if (this.request !== request) return;
       this.request = undefined;
       if (ok) this.acknowledged(request.lines);
       else this.failed(error);
     };
+    // Settled here, not by the abort's rejection: a `fetch` that ignores its signal (a polyfill,
+    // a wrapper) must not hold the queue either.
+    timeout = setTimeout(() => {
+      settle(false, new Error(`PullParity sink: no answer from ${this.url} within ${this.requestTimeoutMs} ms`));
+      controller?.abort();
+    }, this.requestTimeoutMs);
     let response;
     try {
-      response = this.fetch(this.url, {
+      response = Promise.resolve(this.fetch(this.url, {
         method: 'POST', body, keepalive: request.keepaliveBytes > 0,
-        headers: { 'Content-Type': 'text/plain;charset=UTF-8' },
-      });
+        headers: { 'Content-Type': 'text/plain;charset=UTF-8' }, signal: controller?.signal,
+      }));
     } catch (error) {
       response = Promise.reject(error);
     }
     response.then(
-      (response) => settle(response.ok, new Error(`PullParity sink: HTTP ${response.status} from ${this.url}`)),
+      (response) => settle(Boolean(response?.ok), new Error(`PullParity sink: HTTP ${response?.status} from ${this.url}`)),
       (error) => settle(false, error),
     );
   }
@@ -234,7 +269,7 @@ export class HttpEventSink {
 
   /** @param {unknown} error */
   failed(error) {
-    this.onError(error);
+    this.report(error);
     if (this.closed) return;
     clearTimeout(this.timer);
     this.timer = undefined;
@@ -251,7 +286,7 @@ export class HttpEventSink {
     if (this.overflowReported) return;
     // Once per outage, not once per line: the app hears that lines are being lost.
     this.overflowReported = true;
-    this.onError(new Error(`PullParity sink: the queue holds at most ${this.maxQueueLines} lines; dropped the oldest`));
+    this.report(new Error(`PullParity sink: the queue holds at most ${this.maxQueueLines} lines; dropped the oldest`));
   }
 
   /**
@@ -356,18 +391,138 @@ class CallbackEventSink {
   }
 }
 
+/** The `localStorage` key of the install id the recorder makes when the app gives none. */
+export const INSTALL_ID_STORAGE_KEY = 'pullparity.install_id';
+
+/**
+ * A value the event format forbids, refused before anything is written: the method the app
+ * called, the event's field, what the field must be and what it was. The message reads
+ * `pullMove: distance must be a finite number ≥ 0, got -3`, as the Swift recorder's
+ * `RecorderError` does.
+ */
+export class RecorderError extends Error {
+  /** @param {string} method @param {string} field @param {string} requirement @param {unknown} value */
+  constructor(method, field, requirement, value) {
+    super(`${method}: ${field} must be ${requirement}, got ${describe(value)}`);
+    this.name = 'RecorderError';
+    this.method = method;
+    this.field = field;
+    this.requirement = requirement;
+    this.value = value;
+  }
+}
+
+/** `value` as an error message shows it, whatever it is (printing must not throw). */
+function describe(value) {
+  try {
+    if (typeof value === 'string') return JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value);
+    if (typeof value === 'bigint') return `${value}n`;
+    if (typeof value === 'object' && value !== null) {
+      const json = JSON.stringify(value);
+      return json.length > 60 ? `${json.slice(0, 60)}…` : json;
+    }
+    return String(value);
+  } catch {
+    return Object.prototype.toString.call(value);
+  }
+}
+
+const absent = (value) => value === undefined || value === null;
+const optional = (test) => (value) => absent(value) || test(value);
+const isString = (value) => typeof value === 'string';
+const isBoolean = (value) => typeof value === 'boolean';
+const isNumber = (value) => typeof value === 'number';
+const isObject = (value) => typeof value === 'object' && value !== null && !Array.isArray(value);
+const oneOf = (values) => (value) => values.includes(value);
+/** The decoder reads a number as an integer only below 9e15, where a double still counts in ones. */
+const isInteger = (value) => Number.isInteger(value) && Math.abs(value) < 9e15;
+
+const DISTANCE = ['distance', (v) => isNumber(v) && v >= 0 && Number.isFinite(v), 'a finite number ≥ 0'];
+
+/**
+ * What `pullparity ingest` quarantines a line for, field by field (EventDecoder.swift), as the
+ * line would be written: exactly that is refused, nothing more. A non-finite number has no JSON
+ * spelling and is written as `null` (as the Swift recorder writes it), which ingest reads as no
+ * value: refused where the field is required (`distance`, `progress`, `visible`), written where
+ * it is optional (`offset`, the indicator's numbers), since ingest stores that line. Free text
+ * (`reason`, `error`, `message`) may be anything.
+ * @type {Map<string, Array<[string, (value: unknown) => boolean, string]>>}
+ */
+const PAYLOAD_RULES = new Map([
+  ['pull_start', []],
+  ['pull_move', [DISTANCE, ['offset', optional(isNumber), 'a number']]],
+  ['armed', [DISTANCE]],
+  ['disarmed', [DISTANCE]],
+  ['release', [DISTANCE]],
+  ['cancel', []],
+  ['label', [
+    ['text', isString, 'a string'],
+    ['state', oneOf(['pulling', 'ready', 'refreshing']), 'one of pulling, ready, refreshing'],
+  ]],
+  ['refresh_start', [
+    ['trigger', optional(oneOf(['pull', 'tab_reselect', 'programmatic'])), 'one of pull, tab_reselect, programmatic'],
+    ['gesture_observed', optional(isBoolean), 'a boolean'],
+  ]],
+  ['indicator_shown', [
+    ['indicator', optional(isObject), 'an object'],
+    ['indicator.kind', optional(oneOf(['balls', 'waveform', 'native'])), 'one of balls, waveform, native'],
+    ['indicator.count', optional((v) => isNumber(v) && (!Number.isFinite(v) || isInteger(v))), 'an integer'],
+    ['indicator.stagger_ms', optional(isNumber), 'a number'],
+    ['indicator.cycle_ms', optional(isNumber), 'a number'],
+  ]],
+  ['indicator_hidden', []],
+  ['reveal', [
+    ['progress', (v) => isNumber(v) && v >= 0 && v <= 1, 'a number from 0 to 1'],
+    ['visible', (v) => isInteger(v) && v >= 0, 'an integer ≥ 0'],
+  ]],
+  ['scroll_to_top', []],
+  ['cache_invalidated', [['key', isString, 'a string']]],
+  ['fetch_start', []],
+  ['load_complete', [['ok', isBoolean, 'a boolean']]],
+  ['error_shown', []],
+  ['content_cleared', []],
+]);
+
+/** The rules for the fields the recorder stamps from its own properties on every line. */
+const STAMPED_RULES = [['screen', optional(isString), 'a string'], ['empty', optional(isBoolean), 'a boolean']];
+
+/** `pull_move` → `pullMove`: the method that records the type. */
+const methodName = (type) => type.replace(/_([a-z])/g, (_, letter) => letter.toUpperCase());
+
+/** Whether ingest takes `value` as an identifier: a string of 1–128 characters (grapheme clusters). */
+function isIdentifier(value) {
+  if (typeof value !== 'string' || value.length === 0) return false;
+  if (value.length <= 128) return true;
+  const characters = typeof Intl === 'object' && Intl.Segmenter
+    ? [...new Intl.Segmenter().segment(value)].length : [...value].length;
+  return characters <= 128;
+}
+
+/** A random (version 4) UUID: `crypto.randomUUID` where the page has it (secure contexts). */
+function randomUUID(random = (bytes) => crypto.getRandomValues(bytes)) {
+  if (typeof globalThis.crypto?.randomUUID === 'function') return globalThis.crypto.randomUUID();
+  const bytes = random(new Uint8Array(16));
+  bytes[6] = (bytes[6] & 0x0f) | 0x40;
+  bytes[8] = (bytes[8] & 0x3f) | 0x80;
+  const hex = Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}
+
 /**
  * Records a page's pull-to-refresh, one method per moment of the gesture, and writes each event
  * as one JSON line to the sink. Stamps `event_id` (UUIDv7), `session_id`, `ts` (epoch ms,
  * sub-millisecond: `performance.now()`, monotonic within a session, anchored to `Date.now()` again
  * when a session opens and wall time moved more than a second), `seq` (from 0 per session),
- * `platform`, `app`, `app_version`, `screen` and `empty`.
+ * `platform`, `app`, `app_version`, `screen`, `empty` and `install_id`.
  *
  * Sessions split where the pipeline splits them: `pullStart` always opens one; `refreshStart`
  * and `scrollToTop` open one when the last has ended (indicator hidden, pull cancelled or released
- * short of arming), and a refresh that no finger started also when the last pull never released;
- * any other event joins the last session, even an ended one (a late `loadComplete` or
- * `errorShown` belongs to it).
+ * short of arming), and a refresh that no finger of the recorder's started (another trigger, or
+ * `gestureObserved: false`) also when the last pull never released; any other event joins the
+ * last session, even an ended one (a late `loadComplete` or `errorShown` belongs to it).
+ *
+ * A value the format forbids (a negative distance, a label state that is not one) is refused:
+ * no line, and `onError` hears a `RecorderError` naming the method and the field.
  */
 export class PullParityRecorder {
   /** @param {RecorderOptions} options */
@@ -388,6 +543,8 @@ export class PullParityRecorder {
       options.wallNow ?? (() => Date.now()), options.monotonicNow ?? (() => performance.now()));
     this.ids = new UUIDv7Generator(options.random);
     this.arming = options.arming;
+    /** The `install_id` on every line, or `undefined` for none. */
+    this.installId = this.installIdFrom(options);
     /** @type {{id: string, nextSeq: number, phase: string} | undefined} */
     this.session = undefined;
   }
@@ -410,15 +567,28 @@ export class PullParityRecorder {
   cancel(reason) { this.record('cancel', { reason }); }
   /** @param {string} text @param {LabelState} state */
   label(text, state) { this.record('label', { text, state }); }
-  /** @param {RefreshTrigger} [trigger] */
-  refreshStart(trigger = 'pull') { this.record('refresh_start', { trigger }); }
+  /**
+   * @param {RefreshTrigger} [trigger]
+   * @param {{gestureObserved?: boolean}} [options] `gestureObserved: false` for a pull refresh the
+   *   page only heard of through a library's `onRefresh`, with no `pullStart` before it: it
+   *   starts a session of its own, as a programmatic refresh does
+   */
+  refreshStart(trigger = 'pull', options = undefined) {
+    this.recordBuilt('refresh_start', () => {
+      const observed = options?.gestureObserved;
+      // Written only when false: a line without it is an observed refresh.
+      return { trigger, gesture_observed: observed === true ? undefined : observed };
+    });
+  }
   /** @param {IndicatorConfig} [config] */
   indicatorShown(config) {
-    // Members in the Swift recorder's order, whatever order the app wrote them in.
-    const indicator = config && {
-      kind: config.kind, count: config.count, stagger_ms: config.stagger_ms, cycle_ms: config.cycle_ms,
-    };
-    this.record('indicator_shown', { indicator });
+    this.recordBuilt('indicator_shown', () => ({
+      // Members in the Swift recorder's order, whatever order the app wrote them in; anything
+      // but an object is left as it is, for the check to refuse.
+      indicator: isObject(config)
+        ? { kind: config.kind, count: config.count, stagger_ms: config.stagger_ms, cycle_ms: config.cycle_ms }
+        : config,
+    }));
   }
   indicatorHidden() { this.record('indicator_hidden'); }
   /** @param {boolean} ok @param {string} [error] */
@@ -443,16 +613,19 @@ export class PullParityRecorder {
     try {
       this.sink.flush?.(false);
     } catch (error) {
-      this.onError(error);
+      this.report(error);
     }
   }
 
   /**
-   * Records any event type with its payload fields; the methods above all come here.
+   * Records any event type with its payload fields; the methods above all come here. A type
+   * the contract does not know, or a value it forbids, is refused (see `RecorderError`).
    * @param {string} type @param {Record<string, unknown>} [payload]
    */
   record(type, payload = {}) {
     try {
+      const refusal = this.refusal(type, payload);
+      if (refusal) return this.report(refusal);
       const opens = !this.session || opensSession(type, payload, this.session.phase);
       if (opens) this.clock.reanchor();
       const ts = this.clock.now();
@@ -461,7 +634,74 @@ export class PullParityRecorder {
       this.session.phase = nextPhase(this.session.phase, type, payload, this.arming);
       this.sink.write(this.line(type, payload, ts, seq));
     } catch (error) {
+      this.report(error);
+    }
+  }
+
+  /** Records `type` with what `build` returns: reading the app's arguments may throw too. */
+  recordBuilt(type, build) {
+    let payload;
+    try {
+      payload = build();
+    } catch (error) {
+      return this.report(error);
+    }
+    this.record(type, payload);
+  }
+
+  /** The `RecorderError` for the first field of the line ingest would quarantine, if any. */
+  refusal(type, payload) {
+    const rules = PAYLOAD_RULES.get(type);
+    if (!rules) return new RecorderError('record', 'type', 'an event type of the contract', type);
+    for (const [field, test, requirement] of rules) {
+      const value = field.split('.').reduce((object, key) => object?.[key], payload);
+      if (!test(value)) return new RecorderError(methodName(type), field, requirement, value);
+    }
+    for (const [field, test, requirement] of STAMPED_RULES) {
+      if (!test(this[field])) return new RecorderError(methodName(type), field, requirement, this[field]);
+    }
+    return undefined;
+  }
+
+  /**
+   * Hands `error` to `onError`. A handler that throws is ignored: its exception would otherwise
+   * reach the app's gesture code, which called the recorder.
+   * @param {unknown} error
+   */
+  report(error) {
+    try {
       this.onError(error);
+    } catch {
+      // Nowhere left to report it without throwing into the app.
+    }
+  }
+
+  /**
+   * The id to stamp as `install_id`: the one given, none for `null`, else the one kept in
+   * `storage` under `INSTALL_ID_STORAGE_KEY` (made and kept on first use). A storage that
+   * throws (private browsing, storage disabled, a sandboxed frame) costs only the id: `onError`
+   * hears it, once, and the recorder records without one.
+   */
+  installIdFrom(options) {
+    const given = options.installId;
+    if (given === null) return undefined;
+    if (given !== undefined) {
+      if (isIdentifier(given)) return given;
+      this.report(new RecorderError('PullParityRecorder', 'installId', 'a string of 1–128 characters', given));
+      return undefined;
+    }
+    try {
+      // Reading `localStorage` itself throws where storage is denied.
+      const storage = options.storage ?? globalThis.localStorage;
+      const kept = storage.getItem(INSTALL_ID_STORAGE_KEY);
+      if (isIdentifier(kept)) return kept;
+      const made = randomUUID(options.random);
+      storage.setItem(INSTALL_ID_STORAGE_KEY, made);
+      return made;
+    } catch (error) {
+      this.report(new Error(`PullParity recorder: no install_id, the storage failed: ${describe(String(error))}`,
+        { cause: error }));
+      return undefined;
     }
   }
 
@@ -471,11 +711,19 @@ export class PullParityRecorder {
       event_id: this.ids.next(ts), session_id: this.session.id, ts, seq,
       platform: this.platform, app: this.app, type, ...payload,
       profile: this.profile, app_version: this.appVersion, os_version: this.osVersion,
-      device: this.device, screen: this.screen, empty: this.empty,
+      device: this.device, screen: this.screen, empty: this.empty, install_id: this.installId,
     };
     // JSON.stringify drops undefined fields; null is kept out the same way.
     return JSON.stringify(event, (key, value) => (value === null ? undefined : value));
   }
+}
+
+/**
+ * A refresh that no finger the recorder saw started: another trigger, or a pull only the app's
+ * `onRefresh` heard of (`gesture_observed: false`).
+ */
+function unstarted(payload) {
+  return (payload.trigger ?? 'pull') !== 'pull' || payload.gesture_observed === false;
 }
 
 /**
@@ -488,7 +736,7 @@ function opensSession(type, payload, phase) {
   switch (type) {
     case 'pull_start': return true;
     case 'refresh_start':
-      return ended || ((payload.trigger ?? 'pull') !== 'pull' && (phase === Phase.pulling || phase === Phase.armed));
+      return ended || (unstarted(payload) && (phase === Phase.pulling || phase === Phase.armed));
     case 'scroll_to_top': return ended;
     default: return false;
   }
@@ -497,7 +745,7 @@ function opensSession(type, payload, phase) {
 /**
  * The phase after an event, as the Core machine moves it: with the profile's threshold a
  * `pull_move` decides arming, without one the app's `armed`/`disarmed` do; a release short of
- * arming ends the pull.
+ * arming ends the pull; a pull refresh fired while the finger is still down starts refreshing.
  */
 function nextPhase(phase, type, payload, arming) {
   const pulling = phase === Phase.pulling || phase === Phase.armed;
@@ -513,8 +761,10 @@ function nextPhase(phase, type, payload, arming) {
     case 'release': return pulling ? (phase === Phase.armed ? Phase.released : Phase.cancelled) : phase;
     case 'cancel': return pulling || phase === Phase.released ? Phase.cancelled : phase;
     case 'refresh_start':
-      return phase === Phase.released || (phase === Phase.idle && (payload.trigger ?? 'pull') !== 'pull')
-        ? Phase.refreshing : phase;
+      if (phase === Phase.released || (phase === Phase.idle && unstarted(payload))) return Phase.refreshing;
+      // Fired before the finger lifted (early, or on reaching the threshold): the refresh runs,
+      // and the rest of the drag belongs to it.
+      return pulling && !unstarted(payload) ? Phase.refreshing : phase;
     case 'load_complete': return phase === Phase.refreshing ? Phase.holding : phase;
     case 'indicator_hidden': return running ? Phase.done : phase;
     default: return phase;

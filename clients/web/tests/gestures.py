@@ -1,6 +1,7 @@
 """Drives the reference PWA with W3C touch-pointer actions, one gesture plan per page visit, and
 counts what the page should have recorded."""
 
+import time
 from dataclasses import dataclass, field
 
 from selenium.webdriver.common.actions import interaction
@@ -15,6 +16,17 @@ from selenium.webdriver.support.wait import WebDriverWait
 START_X, START_Y = 200, 250
 FINE_STEP_PX, FINE_UNTIL_PX, COARSE_STEP_PX = 12, 48, 24
 ARMING_DISTANCE = 24 / 0.72  # padel arms on distance × resistance ≥ 24
+# A finger that rests sends no touch event; when it moves on, its first move is a pixel or two
+# (a real finger restarting past touch slop), then it travels as before. 2 px × 0.72 is within
+# the drag tolerance (2 drawn px), so the rest before it is no stall.
+RESTART_PX = 2
+# v1.1 flags a refresh that starts within 1000 ms of the end of the last one on the same install
+# and screen (`repeated_refresh`): a user does not, so a visit waits that long, from the moment
+# it saw a refresh end, before the next pull that refreshes.
+REFRESH_GAP_S = 1.05
+# When a visit last saw a refresh end (monotonic seconds). Module-wide: the install id lives in
+# the browser's storage and outlives a visit, so the next visit's first refresh waits too.
+_last_refresh_ended = float("-inf")
 
 
 @dataclass(frozen=True)
@@ -27,6 +39,9 @@ class Pull:
     # A second pull made while this one's refresh runs: the page must ignore it. The load then
     # lasts until the test ends it after that pull (and at least `load_ms`).
     pull_during_refresh: float | None = None
+    # The finger rests `rest_ms` at the first step at or past `rest_at` px on the way out.
+    rest_at: float | None = None
+    rest_ms: int = 300
 
     @property
     def refreshes(self) -> bool:
@@ -55,24 +70,38 @@ class Tally:
         self.queued_at_exit += other.queued_at_exit
 
 
-def touch_drag(driver, distance: float, back_to: float | None = None) -> None:
-    """One finger down, moved to `distance` (and back to `back_to`), lifted."""
+def touch_drag(driver, distance: float, back_to: float | None = None, rest_at: float | None = None,
+               rest_ms: int = 300) -> None:
+    """One finger down, moved to `distance` (resting `rest_ms` on the way, at `rest_at`, and
+    moving on by `RESTART_PX` first), back to `back_to`, lifted. The whole drag is one action
+    sequence: chromedriver plays the rest as a pause, with no touch event during it."""
     finger = PointerInput(interaction.POINTER_TOUCH, "finger")
     actions = ActionBuilder(driver, mouse=finger, duration=0)
     actions.pointer_action.move_to_location(START_X, START_Y).pointer_down()
-    for y in _path(distance, back_to):
-        actions.pointer_action.move_to_location(START_X, round(START_Y + y))
+    for y in _path(distance, back_to, rest_at):
+        if y is REST:
+            actions.pointer_action.pause(rest_ms / 1000)
+        else:
+            actions.pointer_action.move_to_location(START_X, round(START_Y + y))
     actions.pointer_action.pointer_up()
     actions.perform()
 
 
-def _path(distance: float, back_to: float | None) -> list[float]:
-    """The finger's travel at each touch event: out to `distance`, then back to `back_to`."""
-    out: list[float] = []
+REST = None  # in a path: the finger stays where it is, sending nothing
+
+
+def _path(distance: float, back_to: float | None, rest_at: float | None = None) -> list[float | None]:
+    """The finger's travel at each touch event: out to `distance` (with a `REST` once it reached
+    `rest_at`, then a `RESTART_PX` move), then back to `back_to`."""
+    out: list[float | None] = []
     y = 0.0
     while y < distance:
         y = min(distance, y + (FINE_STEP_PX if y < FINE_UNTIL_PX else COARSE_STEP_PX))
         out.append(y)
+        if rest_at is not None and y >= rest_at and y < distance:
+            out += [REST, y + RESTART_PX]
+            y += RESTART_PX
+            rest_at = None
     while back_to is not None and y > back_to:
         y = max(back_to, y - COARSE_STEP_PX)
         out.append(y)
@@ -94,25 +123,29 @@ def hold_lines_for_the_page_hide(driver, timeout: float = 10) -> None:
         "return sink.queue.length === 0 && sink.request === undefined && sink.timer === undefined"))
 
 
-def visit(driver, url: str, plan: list[Pull]) -> Tally:
+def visit(driver, url: str, plan: list[Pull], refresh_gap_s: float = REFRESH_GAP_S) -> Tally:
     """Opens the page, performs `plan`, then leaves it, so that the recorder's last lines go out
     with the page-hide flush (the caller waits for them at the server): the last gesture's lines
-    are always still queued then."""
+    are always still queued then. A pull that refreshes waits until `refresh_gap_s` have passed
+    since the last refresh ended."""
     driver.get(url)
     WebDriverWait(driver, 10, poll_frequency=0.05).until(lambda d: d.execute_script("return !!window.referenceApp"))
     driver.execute_script(
         "window.touchesSeen = 0; document.getElementById('feed')"
         ".addEventListener('touchstart', () => { window.touchesSeen += 1; }, { capture: true, passive: true });")
+    global _last_refresh_ended
     tally = Tally()
     for index, pull in enumerate(plan):
         if index == len(plan) - 1:
             hold_lines_for_the_page_hide(driver)
+        if pull.refreshes:
+            time.sleep(max(0.0, _last_refresh_ended + refresh_gap_s - time.monotonic()))
         gated = pull.refreshes and pull.pull_during_refresh is not None
         driver.execute_script(
             "referenceApp.loadMs = arguments[0]; referenceApp.loadFails = arguments[1];"
             "referenceApp.loadGate = arguments[2] ? new Promise((resolve) => { referenceApp.endLoad = resolve; })"
             " : undefined;", pull.load_ms, pull.fails, gated)
-        touch_drag(driver, pull.distance, pull.back_to)
+        touch_drag(driver, pull.distance, pull.back_to, pull.rest_at, pull.rest_ms)
         tally.gestures += 1
         tally.pulls += 1
         if pull.refreshes:
@@ -125,6 +158,7 @@ def visit(driver, url: str, plan: list[Pull]) -> Tally:
                 assert driver.execute_script("return referenceApp.refreshing"), "the refresh ended before its load"
                 driver.execute_script("referenceApp.endLoad()")
             wait_until_idle(driver)
+            _last_refresh_ended = time.monotonic()
         else:
             tally.cancelled += 1
     tally.queued_at_exit.append(driver.execute_script("return referenceApp.sink.queue.length"))

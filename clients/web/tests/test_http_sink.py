@@ -1,8 +1,9 @@
 """The HTTP sink's delivery in real Chromium against a real collector: nothing is lost to a
 page hide while the collector is down, no body exceeds the 64 KiB keepalive quota, a retry
-waits and backs off, the queue is bounded, and a collector on another origin gets POSTs
-without a preflight. Where the browser's network cannot show a rule deterministically (how many
-POSTs a write causes, when retries go), a fake `fetch` stands in for it."""
+waits and backs off, a request that never answers is aborted and retried, the queue is bounded,
+an `onError` that throws changes nothing, and a collector on another origin gets POSTs without
+a preflight. Where the browser's network cannot show a rule deterministically (how many POSTs a
+write causes, when retries go), a fake `fetch` stands in for it."""
 
 import json
 import time
@@ -189,7 +190,7 @@ def test_retries_back_off_and_reset_after_a_success(run_js):
       globalThis.setTimeout = (callback, ms, ...rest) => (log.push(ms), realSetTimeout(callback, ms, ...rest));
       try {
         const sink = new m.HttpEventSink('/events', { fetch, flushIntervalMs: 1, retryDelayMs: 30,
-          maxRetryDelayMs: 240, listen: false });
+          maxRetryDelayMs: 240, requestTimeoutMs: 5000, listen: false });
         let posted = deliveredOnce();
         sink.write('a');
         await posted;
@@ -205,12 +206,97 @@ def test_retries_back_off_and_reset_after_a_success(run_js):
       }
     """)
     assert result["afterA"] == 0 and result["left"] == 0 and result["answersLeft"] == 0
-    # The write waits the flush interval; each failure doubles the wait, up to the maximum; a
-    # success sends nothing more (the queue is empty), and resets the wait: 'b' fails once and
-    # is retried after the first delay again, not the maximum.
+    # The write waits the flush interval; each POST gets its timeout; each failure doubles the
+    # wait, up to the maximum; a success sends nothing more (the queue is empty), and resets the
+    # wait: 'b' fails once and is retried after the first delay again, not the maximum.
+    timeout = 5000
     assert result["log"] == [
-        1, "post fails", 30, "post fails", 60, "post fails", 120, "post fails", 240, "post fails", 240, "post ok",
-        1, "post fails", 30, "post ok"]
+        1, timeout, "post fails", 30, timeout, "post fails", 60, timeout, "post fails", 120, timeout, "post fails",
+        240, timeout, "post fails", 240, timeout, "post ok",
+        1, timeout, "post fails", 30, timeout, "post ok"]
+
+
+@pytest.mark.parametrize("fetch_honours_the_abort", [True, False], ids=["fetch-aborts", "fetch-ignores-the-signal"])
+def test_a_post_that_never_answers_is_aborted_after_the_timeout_and_retried(run_js, fetch_honours_the_abort):
+    # The first POST never settles by itself. Whether or not the fetch honours its signal, the
+    # timeout fails the request once (a late AbortError is not a second failure) and the retry
+    # carries the same lines.
+    result = run_js("""
+      const [honours] = arguments;
+      const log = [], bodies = [], signals = [];
+      const realSetTimeout = globalThis.setTimeout;
+      let delivered;
+      const posted = new Promise((resolve) => { delivered = resolve; });
+      const fetch = (url, init) => {
+        bodies.push(init.body);
+        signals.push(init.signal);
+        if (bodies.length === 1) {
+          log.push('post hangs');
+          return new Promise((resolve, reject) => {
+            if (honours) init.signal.addEventListener('abort', () => reject(init.signal.reason));
+          });
+        }
+        log.push('post ok');
+        delivered();
+        return Promise.resolve({ ok: true, status: 204 });
+      };
+      globalThis.setTimeout = (callback, ms, ...rest) => (log.push(ms), realSetTimeout(callback, ms, ...rest));
+      try {
+        const sink = new m.HttpEventSink('/events', { fetch, flushIntervalMs: 1, retryDelayMs: 30, requestTimeoutMs: 50,
+          listen: false, onError: (e) => log.push(String(e)) });
+        sink.write('a');
+        sink.write('b');
+        await posted;
+        globalThis.setTimeout = realSetTimeout;
+        await sleep(30);  // long enough for a late rejection to be (wrongly) reported
+        return { log, bodies, aborted: signals.map((s) => s.aborted), left: sink.queue.length };
+      } finally {
+        globalThis.setTimeout = realSetTimeout;
+      }
+    """, fetch_honours_the_abort)
+    assert result["log"] == [
+        1, 50, "post hangs", "Error: PullParity sink: no answer from /events within 50 ms", 30, 50, "post ok"]
+    assert result["bodies"] == ["a\nb\n", "a\nb\n"]
+    assert result["aborted"] == [True, False]
+    assert result["left"] == 0
+
+
+def test_a_request_the_collector_holds_is_aborted_and_its_lines_arrive_with_a_retry(run_js, collector):
+    lines = event_lines(3)
+    collector.answering.clear()
+    try:
+        held = run_js("""
+          const [lines] = arguments;
+          window.heldErrors = [];
+          window.heldSink = new m.HttpEventSink('/events', { flushIntervalMs: 10, retryDelayMs: 50, maxRetryDelayMs: 50,
+            requestTimeoutMs: 300, listen: false, onError: (e) => heldErrors.push(String(e)) });
+          lines.forEach((line) => heldSink.write(line));
+          await until(() => heldErrors.length > 0, 5000);
+          return { errors: [...heldErrors], left: heldSink.queue.length };
+        """, lines)
+    finally:
+        collector.answering.set()
+    assert held == {"errors": ["Error: PullParity sink: no answer from /events within 300 ms"], "left": 3}
+    left = run_js("await until(() => heldSink.queue.length === 0, 8000); return heldSink.queue.length;")
+    assert left == 0, "the sink never delivered after its first request hung"
+    wait_for_lines(collector, lines)
+
+
+def test_an_on_error_that_throws_stops_neither_the_writes_nor_the_retries(run_js):
+    result = run_js("""
+      const bodies = [];
+      let failures = 1, heard = 0;
+      const fetch = (url, init) => (bodies.push(init.body),
+        failures-- > 0 ? Promise.reject(new TypeError('offline')) : Promise.resolve({ ok: true, status: 204 }));
+      const sink = new m.HttpEventSink('/events', { fetch, flushIntervalMs: 5, retryDelayMs: 10, maxQueueLines: 2,
+        listen: false, onError: () => { heard += 1; throw new Error('the handler broke'); } });
+      ['a', 'b', 'c'].forEach((line) => sink.write(line));  // 'a' is dropped: the handler hears it and throws
+      await until(() => sink.queue.length === 0, 2000);      // the failed POST's handler threw too
+      sink.close();
+      sink.write('late');                                     // refused, and the handler throws again
+      return { bodies, heard, left: sink.queue.length };
+    """)
+    assert result == {"bodies": ["b\nc\n", "b\nc\n"], "heard": 3, "left": 0}
 
 
 def test_the_queue_keeps_the_newest_lines_up_to_its_cap(run_js):

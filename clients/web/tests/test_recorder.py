@@ -1,8 +1,10 @@
 """The web recorder's own behaviour, run as an ES module in the test browser: where sessions
-split (the Swift recorder's rules), the exact line it writes, time-ordered ids, the HTTP sink's
-batching, retry and page-hide beacon, and that nothing it does throws into the app."""
+split (the Swift recorder's rules), the exact line it writes, the install id, the values it
+refuses (exactly those ingest quarantines), time-ordered ids, the HTTP sink's batching, retry and
+page-hide beacon, and that nothing it does throws into the app."""
 
 import json
+import re
 
 import pytest
 
@@ -19,6 +21,8 @@ def run_js(browser, tmp_path_factory):
         yield module_runner(browser)
 
 
+UNOBSERVED = {"gestureObserved": False}
+
 # The Swift recorder's test `sessionsSplitWhereTheContractSplitsThem`, call for call: each call
 # with the index of the session it must land in.
 SPLIT_SCRIPT = [
@@ -32,9 +36,21 @@ SPLIT_SCRIPT = [
     # A pull during a refresh is a new interaction; the refresh it interrupts stays incomplete.
     ("pullStart", [], 4), ("pullMove", [30], 4),
     # The pull was never released: a programmatic refresh is an interaction of its own.
-    ("refreshStart", ["programmatic"], 5), ("indicatorShown", [], 5),
+    ("refreshStart", ["programmatic"], 5), ("indicatorShown", [], 5), ("indicatorHidden", [], 5),
+    # A pull refresh only the app's onRefresh saw (a library that hides the gesture) opens a
+    # session once the last has ended, and a refresh during it is a double refresh...
+    ("refreshStart", ["pull", UNOBSERVED], 6), ("indicatorShown", [], 6), ("loadComplete", [True], 6),
+    ("indicatorHidden", [], 6),
+    ("refreshStart", ["pull", UNOBSERVED], 7), ("refreshStart", ["pull", UNOBSERVED], 7), ("indicatorHidden", [], 7),
+    # ...and, like a programmatic one, it abandons a pull that never released.
+    ("pullStart", [], 8), ("pullMove", [30], 8), ("refreshStart", ["pull", UNOBSERVED], 9), ("indicatorHidden", [], 9),
+    # A pull refresh fired before the finger lifted starts at once: the release belongs to it,
+    # and its hide ends the session.
+    ("pullStart", [], 10), ("pullMove", [90], 10), ("refreshStart", ["pull"], 10), ("release", [95], 10),
+    ("indicatorHidden", [], 10), ("refreshStart", ["pull", UNOBSERVED], 11),
 ]
-SPLIT_SEQS = [0, 1, 2, 0, 1, 2, 3, 4, 0, 1, 2, 3, 0, 1, 2, 3, 4, 0, 1, 0, 1]
+SPLIT_SEQS = [0, 1, 2, 0, 1, 2, 3, 4, 0, 1, 2, 3, 0, 1, 2, 3, 4, 0, 1, 0, 1, 2, 0, 1, 2, 3, 0, 1, 2, 0, 1, 0, 1,
+              0, 1, 2, 3, 4, 0]
 
 RECORD_SCRIPT = """
   const [script, arming] = arguments;
@@ -60,7 +76,11 @@ def test_sessions_split_where_the_swift_recorder_splits_them(run_js, pullparity,
     pullparity.ingest(log)
     assert pullparity.query("SELECT count(*) FROM quarantine") == [(0,)]
     outcomes = pullparity.query("SELECT outcome FROM sessions ORDER BY started_at_ms")
-    assert [o for (o,) in outcomes] == ["cancelled", "completed", "completed", "incomplete", "incomplete", "incomplete"]
+    assert [o for (o,) in outcomes] == [
+        "cancelled", "completed", "completed", "incomplete", "incomplete", "completed", "completed", "completed",
+        "incomplete", "completed", "completed", "incomplete"]
+    unobserved = [e for e in events if e["type"] == "refresh_start" and "gesture_observed" in e]
+    assert len(unobserved) == 5 and all(e["gesture_observed"] is False for e in unobserved)
 
 
 @pytest.mark.parametrize(
@@ -89,34 +109,44 @@ def test_arming_follows_the_threshold_or_the_app(run_js, arming, calls, sessions
 
 
 def test_a_line_is_written_exactly_as_the_swift_recorder_writes_it(run_js):
-    line = run_js("""
+    lines = run_js("""
       const recorder = new m.PullParityRecorder({
         app: 'padel', platform: 'pwa', profile: 'padel', appVersion: '3.9.0', osVersion: '18.1',
-        device: 'Pixel 9', screen: 'Matches\\\\Today\\n\\t\\u0001', empty: true,
-        sink: (l) => (recorder.last = l), now: () => 1794800000123.125, random: (bytes) => bytes });
+        device: 'Pixel 9', screen: 'Matches\\\\Today\\n\\t\\u0001', empty: true, installId: 'install-1',
+        sink: (l) => recorder.lines.push(l), now: () => 1794800000123.125, random: (bytes) => bytes });
+      recorder.lines = [];
       recorder.pullMove(35.1, 25.272);
-      return recorder.last;
+      recorder.refreshStart('pull', { gestureObserved: false });
+      return recorder.lines;
     """)
-    assert line == (
+    # The Swift recorder's EventLineEncoderTests, byte for byte.
+    assert lines == [
         '{"event_id":"01a1e26a-9c7b-7001-8000-000000000000","session_id":"01a1e26a-9c7b-7000-8000-000000000000",'
         '"ts":1794800000123.125,"seq":0,"platform":"pwa","app":"padel","type":"pull_move",'
         '"distance":35.1,"offset":25.272,"profile":"padel","app_version":"3.9.0","os_version":"18.1",'
-        '"device":"Pixel 9","screen":"Matches\\\\Today\\n\\t\\u0001","empty":true}')
+        '"device":"Pixel 9","screen":"Matches\\\\Today\\n\\t\\u0001","empty":true,"install_id":"install-1"}',
+        '{"event_id":"01a1e26a-9c7b-7002-8000-000000000000","session_id":"01a1e26a-9c7b-7000-8000-000000000000",'
+        '"ts":1794800000123.125,"seq":1,"platform":"pwa","app":"padel","type":"refresh_start",'
+        '"trigger":"pull","gesture_observed":false,"profile":"padel","app_version":"3.9.0","os_version":"18.1",'
+        '"device":"Pixel 9","screen":"Matches\\\\Today\\n\\t\\u0001","empty":true,"install_id":"install-1"}']
 
 
 def test_optional_fields_left_out_are_not_written(run_js):
     lines = run_js("""
       const lines = [];
-      const recorder = new m.PullParityRecorder({ app: 'padel', sink: (l) => lines.push(l) });
+      const recorder = new m.PullParityRecorder({ app: 'padel', installId: null, sink: (l) => lines.push(l) });
       recorder.pullStart(); recorder.pullMove(3); recorder.cancel(); recorder.indicatorShown();
       recorder.loadComplete(false); recorder.errorShown();
       recorder.indicatorShown({ cycle_ms: 800, stagger_ms: 120, count: 4, kind: 'balls' });
+      recorder.refreshStart('pull', { gestureObserved: true }); recorder.refreshStart();
       return lines;
     """)
     keys = [list(json.loads(line)) for line in lines]
     head = ["event_id", "session_id", "ts", "seq", "platform", "app", "type"]
     assert keys[:6] == [head, head + ["distance"], head, head, head + ["ok"], head]
     assert '"indicator":{"kind":"balls","count":4,"stagger_ms":120,"cycle_ms":800}' in lines[6]
+    # `gesture_observed` is written only when false.
+    assert keys[7:] == [head + ["trigger"], head + ["trigger"]]
     assert json.loads(lines[0])["platform"] == "pwa"
 
 
@@ -233,13 +263,34 @@ def test_nothing_the_recorder_does_throws_into_the_app(run_js):
       const lines = [];
       const recorder = new m.PullParityRecorder({ app: 'padel', onError: (e) => errors.push(String(e)),
         sink: (l) => lines.push(l) });
-      recorder.pullMove(10n);  // a BigInt cannot be written as JSON
+      recorder.cancel(10n);  // a BigInt cannot be written as JSON
       recorder.pullStart();
       return { errors, lines: lines.length };
     """)
     assert errors["errors"][0] == "Error: disk full"
     assert "BigInt" in errors["errors"][1]
     assert errors["lines"] == 1
+
+
+def test_an_on_error_that_throws_never_reaches_the_app(run_js):
+    # Every path to onError at once: a storage that throws, a refused value, a sink that throws,
+    # a flush that throws, arguments whose reading throws. Any exception escaping a call fails
+    # the script.
+    heard = run_js("""
+      const heard = [];
+      const recorder = new m.PullParityRecorder({ app: 'padel',
+        storage: { getItem() { throw new Error('denied'); }, setItem() {} },
+        onError: (e) => { heard.push(String(e)); throw new Error('the handler broke too'); },
+        sink: { write() { throw new Error('disk full'); }, flush() { throw new Error('offline'); } } });
+      recorder.pullStart();
+      recorder.pullMove(-3);
+      recorder.flush();
+      recorder.refreshStart('pull', { get gestureObserved() { throw new Error('getter'); } });
+      recorder.indicatorShown({ get kind() { throw new Error('getter'); } });
+      return heard;
+    """)
+    assert [h.split(":")[0] for h in heard] == ["Error", "Error", "RecorderError", "Error", "Error", "Error"]
+    assert "no install_id" in heard[0] and heard[1] == "Error: disk full" and heard[3] == "Error: offline"
 
 
 def test_the_http_sink_batches_and_sends_a_failed_batch_again_unchanged(run_js):
@@ -285,3 +336,171 @@ def test_the_page_hide_flush_beacons_what_no_post_carries_and_keeps_it_queued(ru
     # beacon is never acknowledged, so its lines stay queued until a POST of them is.
     assert result == {"inFlight": 2, "beacons": ["c\n"], "left": 3, "type": "text/plain;charset=utf-8",
                       "after": ["c", "d"]}
+
+
+def test_the_install_id_is_made_once_kept_in_local_storage_and_stamped_on_every_line(run_js):
+    result = run_js("""
+      localStorage.removeItem(m.INSTALL_ID_STORAGE_KEY);
+      const lines = [];
+      const first = new m.PullParityRecorder({ app: 'padel', sink: (l) => lines.push(l) });
+      first.pullStart(); first.pullMove(10, 7.2); first.cancel();
+      // A later page load: the same install.
+      const again = new m.PullParityRecorder({ app: 'padel', sink: (l) => lines.push(l) });
+      again.refreshStart('programmatic');
+      return { lines, kept: localStorage.getItem(m.INSTALL_ID_STORAGE_KEY), key: m.INSTALL_ID_STORAGE_KEY,
+        ids: [first.installId, again.installId] };
+    """)
+    kept = result["kept"]
+    assert result["key"] == "pullparity.install_id"
+    assert re.fullmatch(r"[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}", kept), kept
+    assert result["ids"] == [kept, kept]
+    events = [json.loads(line) for line in result["lines"]]
+    assert len(events) == 4
+    # The last field, as the Swift recorder writes it.
+    assert all(list(e)[-1] == "install_id" and e["install_id"] == kept for e in events)
+
+
+@pytest.mark.parametrize(("given", "stamped", "complaint"), [
+    ("'install-7'", "install-7", None),
+    ("'x'.repeat(128)", "x" * 128, None),
+    # 128 characters of two code points each: ingest counts characters.
+    ("'e\\u0301'.repeat(128)", "e\u0301" * 128, None),
+    ("null", None, None),
+    ("''", None, 'RecorderError: PullParityRecorder: installId must be a string of 1–128 characters, got ""'),
+    ("'x'.repeat(129)", None, "installId must be a string of 1–128 characters"),
+    ("42", None, "RecorderError: PullParityRecorder: installId must be a string of 1–128 characters, got 42"),
+])
+def test_a_given_install_id_is_stamped_unless_ingest_would_refuse_it(run_js, given, stamped, complaint):
+    result = run_js(f"""
+      const lines = [], errors = [];
+      const recorder = new m.PullParityRecorder({{ app: 'padel', installId: {given},
+        sink: (l) => lines.push(l), onError: (e) => errors.push(String(e)) }});
+      recorder.pullStart(); recorder.cancel();
+      return {{ lines, errors }};
+    """)
+    events = [json.loads(line) for line in result["lines"]]
+    assert len(events) == 2, "a bad install id must cost the id, not the events"
+    assert [e.get("install_id") for e in events] == [stamped, stamped]
+    if complaint is None:
+        assert result["errors"] == []
+    else:
+        assert len(result["errors"]) == 1 and complaint in result["errors"][0]
+
+
+def test_a_storage_that_throws_costs_only_the_install_id_and_is_reported_once(run_js):
+    result = run_js("""
+      const lines = [], errors = [];
+      for (const storage of [
+        { getItem() { throw new DOMException('denied', 'SecurityError'); }, setItem() {} },
+        { getItem() { return null; }, setItem() { throw new DOMException('full', 'QuotaExceededError'); } },
+      ]) {
+        const recorder = new m.PullParityRecorder({ app: 'padel', storage,
+          sink: (l) => lines.push(l), onError: (e) => errors.push(String(e)) });
+        recorder.pullStart(); recorder.pullMove(5); recorder.cancel();
+      }
+      return { lines, errors };
+    """)
+    assert len(result["lines"]) == 6
+    assert all("install_id" not in json.loads(line) for line in result["lines"])
+    assert len(result["errors"]) == 2
+    assert "no install_id" in result["errors"][0] and "SecurityError" in result["errors"][0]
+    assert "QuotaExceededError" in result["errors"][1]
+
+
+# Each call with a value at the edge of what the format allows, and whether the recorder must
+# refuse it (with the field it names), given as JS. The test below holds the recorder to ingest:
+# every line it writes is stored, and every line it refused is quarantined for that field.
+EDGES = [
+    ("recorder.pullMove(-3)", "pullMove: distance must be a finite number ≥ 0, got -3"),
+    ("recorder.pullMove(NaN)", "pullMove: distance must be a finite number ≥ 0, got NaN"),
+    ("recorder.pullMove(Infinity, 3)", "pullMove: distance must be a finite number ≥ 0, got Infinity"),
+    ("recorder.pullMove('3')", 'pullMove: distance must be a finite number ≥ 0, got "3"'),
+    ("recorder.pullMove()", "pullMove: distance must be a finite number ≥ 0, got undefined"),
+    ("recorder.pullMove(3, '2')", 'pullMove: offset must be a number, got "2"'),
+    ("recorder.armed(-0.5)", "armed: distance must be a finite number ≥ 0, got -0.5"),
+    ("recorder.disarmed(null)", "disarmed: distance must be a finite number ≥ 0, got null"),
+    ("recorder.release(-Infinity)", "release: distance must be a finite number ≥ 0, got -Infinity"),
+    ("recorder.label('Släpp', 'armed')", 'label: state must be one of pulling, ready, refreshing, got "armed"'),
+    ("recorder.label(3, 'ready')", "label: text must be a string, got 3"),
+    ("recorder.label(undefined, 'ready')", "label: text must be a string, got undefined"),
+    ("recorder.refreshStart('tap')", 'refreshStart: trigger must be one of pull, tab_reselect, programmatic, got "tap"'),
+    ("recorder.refreshStart('pull', { gestureObserved: 'no' })", 'refreshStart: gesture_observed must be a boolean, got "no"'),
+    ("recorder.indicatorShown('balls')", 'indicatorShown: indicator must be an object, got "balls"'),
+    ("recorder.indicatorShown({ kind: 'dots' })", 'indicatorShown: indicator.kind must be one of balls, waveform, native, got "dots"'),
+    ("recorder.indicatorShown({ count: 4.5 })", "indicatorShown: indicator.count must be an integer, got 4.5"),
+    ("recorder.indicatorShown({ count: '4' })", 'indicatorShown: indicator.count must be an integer, got "4"'),
+    ("recorder.indicatorShown({ stagger_ms: '120' })", 'indicatorShown: indicator.stagger_ms must be a number, got "120"'),
+    ("recorder.indicatorShown({ cycle_ms: true })", "indicatorShown: indicator.cycle_ms must be a number, got true"),
+    ("recorder.reveal(1.2, 1)", "reveal: progress must be a number from 0 to 1, got 1.2"),
+    ("recorder.reveal(-0.1, 0)", "reveal: progress must be a number from 0 to 1, got -0.1"),
+    ("recorder.reveal(NaN, 0)", "reveal: progress must be a number from 0 to 1, got NaN"),
+    ("recorder.reveal(0.5, -1)", "reveal: visible must be an integer ≥ 0, got -1"),
+    ("recorder.reveal(0.5, 2.5)", "reveal: visible must be an integer ≥ 0, got 2.5"),
+    ("recorder.reveal(0.5, NaN)", "reveal: visible must be an integer ≥ 0, got NaN"),
+    ("recorder.cacheInvalidated(5)", "cacheInvalidated: key must be a string, got 5"),
+    ("recorder.loadComplete('true')", 'loadComplete: ok must be a boolean, got "true"'),
+    ("recorder.loadComplete()", "loadComplete: ok must be a boolean, got undefined"),
+    ("recorder.screen = 5; recorder.fetchStart()", "fetchStart: screen must be a string, got 5"),
+    ("recorder.empty = 'yes'; recorder.contentCleared()", 'contentCleared: empty must be a boolean, got "yes"'),
+    ("recorder.record('pull_started')", 'record: type must be an event type of the contract, got "pull_started"'),
+    # Allowed, however odd: ingest stores these lines.
+    ("recorder.pullMove(0, -4)", None),
+    ("recorder.pullMove(-0)", None),
+    ("recorder.pullMove(3, NaN)", None),  # written as `"offset":null`, read as no offset
+    ("recorder.release(0)", None),
+    ("recorder.label('', 'refreshing')", None),
+    ("recorder.refreshStart(null)", None),
+    ("recorder.refreshStart('pull', { gestureObserved: null })", None),
+    ("recorder.refreshStart('tab_reselect', { gestureObserved: false })", None),
+    ("recorder.indicatorShown(null)", None),
+    ("recorder.indicatorShown({})", None),
+    ("recorder.indicatorShown({ kind: 'native', count: 0, stagger_ms: -1, cycle_ms: Infinity })", None),
+    ("recorder.indicatorShown({ count: -2 })", None),
+    ("recorder.reveal(0, 0)", None),
+    ("recorder.reveal(1, 5.0)", None),
+    ("recorder.cacheInvalidated('')", None),
+    ("recorder.loadComplete(false, { code: 500 })", None),
+    ("recorder.cancel({ why: 'scroll' })", None),
+    ("recorder.errorShown(404)", None),
+    ("recorder.screen = ''; recorder.fetchStart()", None),
+]
+
+
+def test_the_recorder_refuses_exactly_what_ingest_would_quarantine(run_js, pullparity, tmp_path):
+    results = run_js("""
+      const [calls] = arguments;
+      return calls.map((call) => {
+        const run = (check) => {
+          const lines = [], errors = [];
+          const recorder = new m.PullParityRecorder({ app: 'phlock', installId: 'edges', sink: (l) => lines.push(l),
+            onError: (e) => errors.push(e), now: () => 1794800000000 });
+          if (!check) recorder.refusal = () => undefined;  // the line it would have written
+          new Function('recorder', call)(recorder);
+          return { lines, errors: errors.map((e) => ({ text: e.message, recorderError: e instanceof m.RecorderError })) };
+        };
+        return { checked: run(true), unchecked: run(false) };
+      });
+    """, [call for call, _ in EDGES])
+
+    written, refused = [], []
+    for (call, refusal), result in zip(EDGES, results):
+        checked = result["checked"]
+        if refusal is None:
+            assert checked["errors"] == [] and len(checked["lines"]) == 1, call
+            written.append(checked["lines"][0])
+        else:
+            assert checked["lines"] == [], f"{call} wrote a line"
+            assert checked["errors"] == [{"text": refusal, "recorderError": True}], call
+            assert result["unchecked"]["errors"] == [] and len(result["unchecked"]["lines"]) == 1, call
+            field = refusal.split(":")[1].split()[0]
+            refused.append((result["unchecked"]["lines"][0], field))
+
+    log = tmp_path / "edges.jsonl"
+    log.write_text("\n".join(written + [line for line, _ in refused]) + "\n", encoding="utf-8")
+    pullparity.ingest(log)
+    stored = {raw for (raw,) in pullparity.query("SELECT raw FROM events")}
+    quarantined = dict(pullparity.query("SELECT raw, reason FROM quarantine"))
+    assert [line for line in written if line not in stored] == [], "the recorder wrote a line ingest refuses"
+    for line, field in refused:
+        assert line in quarantined, f"refused a line ingest stores: {line}"
+        assert f"`{field}`" in quarantined[line], (field, quarantined[line])

@@ -34,6 +34,13 @@ FEED_PLAN = (
 )
 EMPTY_PLAN = [Pull(10), Pull(25)] + [Pull(d) for d in (36, 50, 70, 90, 110, 130, 150, 180)]
 
+# Fingers that rest mid-pull, each 300 ms without a touch event before moving on: refreshes and
+# pulls let go short of the threshold, 8 pulls for the drag-tracking item's verdict.
+RESTING_PLAN = (
+    [Pull(d, rest_at=24) for d in (40, 60, 90, 130, 170)]
+    + [Pull(30, rest_at=12), Pull(28, rest_at=24), Pull(20, rest_at=12)]
+)
+
 # Each defect gets the same ten gestures: two short pulls and eight refreshes of fast loads.
 DEFECT_PLAN = [Pull(10), Pull(20)] + [Pull(d) for d in (36, 40, 48, 60, 80, 100, 130, 160)]
 DEFECTS = [
@@ -95,6 +102,9 @@ def test_faithful_page_passes_every_qa_item(browser, pullparity, tmp_path):
     retried = [line for body in server.failed_bodies for line in body.splitlines()]
     assert set(retried) <= set(lines), "a refused line was not sent again byte for byte"
     assert all(tally.queued_at_exit), f"a visit left no line for the page-hide flush: {tally.queued_at_exit}"
+    # One install, made on the first visit and kept in the page's storage, on every line.
+    installs = {json.loads(line).get("install_id") for line in lines}
+    assert len(installs) == 1 and None not in installs, installs
 
     pullparity.ingest(log)
     assert pullparity.query("SELECT count(*) FROM quarantine") == [(0,)]
@@ -114,7 +124,9 @@ def test_faithful_page_passes_every_qa_item(browser, pullparity, tmp_path):
 def test_planted_defect_fails_exactly_its_item(browser, pullparity, tmp_path, query, screen, item):
     log = tmp_path / "events.jsonl"
     with EventServer(log) as server:
-        tally = visit(browser, page(server, screen, query), DEFECT_PLAN)
+        # Refreshes as fast as the page allows: qa has no item on refreshes repeated within a
+        # second, and these visits only need each item's verdict.
+        tally = visit(browser, page(server, screen, query), DEFECT_PLAN, refresh_gap_s=0)
         collect(server, tally)
 
     pullparity.ingest(log)
@@ -123,3 +135,28 @@ def test_planted_defect_fails_exactly_its_item(browser, pullparity, tmp_path, qu
     failed = {check for check, status in statuses(report).items() if status == "fail"}
     assert failed == {item}, json.dumps(report["items"], indent=1, ensure_ascii=False)
     assert code == 1
+
+
+def test_fingers_resting_mid_pull_pass_drag_tracking(browser, pullparity, tmp_path):
+    # A still finger sends no touchmove, so the samples either side of a rest are far apart in
+    # time; the finger barely moved between them (the restart's 2 px), so it is no stall.
+    log = tmp_path / "events.jsonl"
+    with EventServer(log) as server:
+        tally = visit(browser, page(server, "feed"), RESTING_PLAN)
+        lines = collect(server, tally)
+
+    # Every pull really rested: somewhere in it, two samples ≥ 300 ms apart.
+    samples: dict[str, list[float]] = {}
+    for event in (json.loads(line) for line in distinct_events(lines).values()):
+        if event["type"] in ("pull_start", "pull_move"):
+            samples.setdefault(event["session_id"], []).append(event["ts"])
+    longest = [max(b - a for a, b in zip(ts, ts[1:])) for ts in (sorted(t) for t in samples.values())]
+    assert len(longest) == len(RESTING_PLAN) and min(longest) >= 300, longest
+
+    pullparity.ingest(log)
+    assert pullparity.query("SELECT count(*) FROM quarantine") == [(0,)]
+    code, report = pullparity.qa("--app", "padel", "--platform", "pwa", "--min-sessions", MIN_SESSIONS)
+    drag = next(item for item in report["items"] if item["check"] == "drag_tracking")
+    assert (drag["status"], drag["checked"]) == ("pass", len(RESTING_PLAN)), json.dumps(drag, indent=1)
+    assert "fail" not in statuses(report).values(), json.dumps(report["items"], indent=1, ensure_ascii=False)
+    assert code == 0

@@ -1,0 +1,72 @@
+"""A page whose pull-to-refresh library only gives `onRefresh` (reference/callback-only.html, its
+library a stand-in in reference/refresh-library.js): real touches pull, the library decides and
+refreshes, and the page records only what README's recipe records. Every refresh must be one
+completed pull session that the pipeline takes whole: nothing quarantined, nothing unexpected."""
+
+import json
+import time
+
+from selenium.webdriver.support.wait import WebDriverWait
+
+from event_server import EventServer
+from gestures import touch_drag
+
+# The finger's travel per pull. The library refreshes at 60 px of spinner, travel × 0.5: 40 and
+# 100 fall short and must record nothing at all.
+PULLS = [160, 40, 200, 130, 100, 180]
+REFRESHES = sum(distance * 0.5 >= 60 for distance in PULLS)
+
+
+def test_each_refresh_of_a_callback_only_library_is_one_completed_pull_session(browser, pullparity, tmp_path):
+    log = tmp_path / "events.jsonl"
+    with EventServer(log) as server:
+        browser.get(f"{server.url}/reference/callback-only.html?load=200")
+        WebDriverWait(browser, 10, poll_frequency=0.05).until(lambda d: d.execute_script("return !!window.callbackApp"))
+        # What the page records, type by type, as it hands lines to its sink.
+        browser.execute_script(
+            "window.recorded = []; const sink = callbackApp.sink, write = sink.write.bind(sink);"
+            "sink.write = (line) => { recorded.push(JSON.parse(line).type); write(line); };")
+        refreshed = 0
+        for distance in PULLS:
+            touch_drag(browser, distance)
+            if distance * 0.5 >= 60:
+                refreshed += 1
+                WebDriverWait(browser, 10, poll_frequency=0.05).until(lambda d: d.execute_script(
+                    "return recorded.filter((type) => type === 'indicator_hidden').length") == refreshed)
+                # A user pulling again a moment later, not the repeated refresh v1.1 flags (one
+                # starting within 1 s of the last one's end on the same install and screen).
+                time.sleep(1.1)
+        recorded = browser.execute_script("return recorded")
+        install_id = browser.execute_script("return callbackApp.recorder.installId")
+        browser.get("about:blank")  # the page hide sends what is still queued
+        lines = collect(server, REFRESHES)
+
+    # The short pulls recorded nothing; each refresh recorded what the recipe says, no gesture.
+    assert recorded == ["refresh_start", "indicator_shown", "fetch_start", "load_complete", "indicator_hidden"] * REFRESHES
+    events = [json.loads(line) for line in lines]
+    assert all(e.get("install_id") == install_id for e in events) and install_id
+    assert all(e["gesture_observed"] is False for e in events if e["type"] == "refresh_start")
+
+    pullparity.ingest(log)
+    assert pullparity.query("SELECT count(*) FROM quarantine") == [(0,)]
+    sessions = pullparity.query(
+        "SELECT outcome, trigger, gesture_observed, install_id FROM sessions ORDER BY started_at_ms")
+    assert sessions == [("completed", "pull", 0, install_id)] * REFRESHES
+    per_session = pullparity.query(
+        "SELECT count(*) FROM events WHERE type = 'refresh_start' GROUP BY session_id")
+    assert per_session == [(1,)] * REFRESHES, "not one session per refresh"
+    assert pullparity.query("SELECT kind, count(*) FROM violations GROUP BY kind") == []
+
+
+def collect(server: EventServer, refreshes: int, timeout: float = 10) -> list[str]:
+    """The collector's lines once every refresh's start and hide arrived, one line per event id
+    (delivery is at least once)."""
+    deadline = time.monotonic() + timeout
+    while True:
+        by_id = {json.loads(line)["event_id"]: line for line in server.lines()}
+        types = [json.loads(line)["type"] for line in by_id.values()]
+        complete = types.count("refresh_start") == types.count("indicator_hidden") == refreshes
+        if complete or time.monotonic() > deadline:
+            assert complete, f"the collector is missing lines: {types}"
+            return list(by_id.values())
+        time.sleep(0.05)

@@ -7,12 +7,8 @@ import Testing
 /// The Android recorder (`clients/android`) writes its lines field for field as this recorder
 /// does: the Kotlin test `GoldenGestureTest` records one fixed scripted gesture into
 /// `clients/fixtures/scripted-gesture.android.jsonl`, and this test records the same calls,
-/// with the same pinned clock and seeded ids, and must write the same lines.
-///
-/// The file carries the v1.1 fields this recorder does not write yet: `install_id` (the last
-/// field of every line) and `"gesture_observed":false` (the one callback-only refresh). Until it
-/// does, they are taken out of the expected lines, and the callback-only refresh is recorded as
-/// a plain `refreshStart(trigger: .pull)`; see `fieldsThisRecorderDoesNotWriteYet`.
+/// with the same pinned clock, seeded ids and install id, and must write the same lines, the
+/// v1.1 fields included (`install_id` last, `"gesture_observed":false` after `trigger`).
 @Suite struct AndroidParityTests {
   static let fixture = RepositoryPaths.root.appendingPathComponent("clients/fixtures/scripted-gesture.android.jsonl")
   static let installID = "5c8f3e1a-2b4d-4f6a-9e0c-7d1b3a5f8e2c"
@@ -28,13 +24,6 @@ import Testing
         return 1_794_812_512_591.125 + readings * 16.375
       }
     }
-  }
-
-  /// What the expected lines lose until this recorder writes the v1.1 fields: delete it (and
-  /// its call below) once `install_id` and `gesture_observed` are written.
-  static func fieldsThisRecorderDoesNotWriteYet(_ line: String) -> String {
-    line.replacingOccurrences(of: ",\"install_id\":\"\(installID)\"", with: "")
-      .replacingOccurrences(of: ",\"gesture_observed\":false", with: "")
   }
 
   /// `GoldenGesture.record` in `clients/android`, call for call.
@@ -95,7 +84,7 @@ import Testing
     // A callback-only refresh: the library's onRefresh, no finger seen. Kotlin:
     // `refreshStart(RefreshTrigger.PULL, gestureObserved = false)`.
     recorder.screen = nil
-    recorder.refreshStart(trigger: .pull)
+    recorder.refreshStart(trigger: .pull, gestureObserved: false)
     recorder.indicatorShown()
     recorder.loadComplete(ok: true)
     recorder.indicatorHidden()
@@ -133,11 +122,12 @@ import Testing
 
   @Test func theSwiftRecorderWritesTheAndroidRecordersLinesForTheSameGesture() throws {
     let expected = try String(contentsOf: Self.fixture, encoding: .utf8)
-      .split(separator: "\n").map { Self.fieldsThisRecorderDoesNotWriteYet(String($0)) }
+      .split(separator: "\n").map(String.init)
     let lines = Collected<String>()
     let recorder = PullParityRecorder(
       app: "padel", appVersion: "3.9.0-android", platform: "android", profile: "padel", screen: "feed",
-      osVersion: "14", device: "Pixel 8", sink: lines.sink, clock: SteppingClock(), ids: UUIDv7Generator.seeded(7))
+      osVersion: "14", device: "Pixel 8", installID: Self.installID, sink: lines.sink, clock: SteppingClock(),
+      ids: UUIDv7Generator.seeded(7))
     Self.record(recorder)
     #expect(lines.all.count == expected.count)
     for (index, (line, want)) in zip(lines.all, expected).enumerated() {

@@ -92,8 +92,10 @@ class PullParityRecorder(
 
     /** The finger has travelled [distance] dp since [pullStart]; [offset] is where the indicator is drawn. */
     fun pullMove(distance: Double, offset: Double? = null) =
-        record("pull_move", Step.PullMove(distance), refuseDistance("distance", distance) ?: refuseDistance("offset", offset)) {
-            it.number("distance", distance).number("offset", offset)
+        record("pull_move", Step.PullMove(distance), refuseDistance("distance", distance)) {
+            // Refused only where ingest would quarantine the line, as the web and Swift recorders
+            // do: an offset may be negative, and one JSON cannot hold is left out.
+            it.number("distance", distance).number("offset", finiteOrNull(offset))
         }
 
     fun armed(distance: Double) = recordDistance("armed", Step.Armed, distance)
@@ -121,13 +123,13 @@ class PullParityRecorder(
     }
 
     fun indicatorShown(config: IndicatorConfig? = null) =
-        record("indicator_shown", Step.Other, refuseIndicator(config)) { json ->
+        record("indicator_shown", Step.Other) { json ->
             if (config != null) {
                 json.obj("indicator", JsonObjectWriter()
                     .string("kind", config.kind?.wire)
                     .integer("count", config.count)
-                    .number("stagger_ms", config.staggerMs)
-                    .number("cycle_ms", config.cycleMs))
+                    .number("stagger_ms", finiteOrNull(config.staggerMs))
+                    .number("cycle_ms", finiteOrNull(config.cycleMs)))
             }
         }
 
@@ -276,13 +278,7 @@ class PullParityRecorder(
 
         fun refuseMissing(name: String, value: Any?): String? = if (value == null) "$name is missing" else null
 
-        fun refuseIndicator(config: IndicatorConfig?): String? {
-            if (config == null) return null
-            if (config.count != null && config.count < 0) return "indicator count ${config.count} is negative"
-            for ((name, value) in listOf("stagger_ms" to config.staggerMs, "cycle_ms" to config.cycleMs)) {
-                refuseDistance("indicator $name", value)?.let { return it }
-            }
-            return null
-        }
+        /** A number JSON can hold, else none: the recorders leave such an optional field out. */
+        fun finiteOrNull(value: Double?): Double? = value?.takeIf { it.isFinite() }
     }
 }

@@ -16,6 +16,9 @@ Steps (docs/distributed-formats.md has the formats):
      session_ids): the first version by (source, offset) is kept, like ingest; a later copy
      with the same bytes is a duplicate, one with other bytes a conflict (quarantined);
   4. repartition by session_id, sort within partitions, pipe to `pullparity derive`;
+     then derive again, with their context lines, only the sessions whose verdict the other
+     sessions change (a stuck or dropped refresh the data has moved past, a repeated refresh):
+     what `pullparity load` does after loading, so that the run's own tables hold it too;
   5. write events, sessions, violations, quarantine and profiles as JSON lines and Parquet,
      and summary.json with the counts, the damaged inputs and where the time went; exit 2 when
      an input was damaged, as ingest does.
@@ -600,7 +603,9 @@ def _schemas():
                     "visible_ms double, flash long, premature_hide long, late_hide long, hold_compliant long, "
                     "label_violations long, arm_mismatch long, load_ok long, max_sample_gap_ms double, "
                     "max_offset_error double, violation_count long, event_count long, started_at_ms double, "
-                    "ended_at_ms double",
+                    "ended_at_ms double, install_id string, gesture_observed long, stuck_refresh long, "
+                    "dropped_refresh long, repeated_refresh long, near_miss long, refresh_started_at_ms double, "
+                    "refresh_ended_at_ms double, judge_again_at_ms double",
         "violations": "session_id string, ordinal long, kind string, ts_ms double, expected string, actual string",
         "profiles": "name string, version long, content_hash string, definition string",
     }
@@ -608,6 +613,93 @@ def _schemas():
 
 
 DERIVED_SCHEMAS = _schemas()
+
+
+# ---------------------------------------------------------------------------------------------
+# Judging across sessions (docs/events.md §5): what one session's events cannot decide
+# ---------------------------------------------------------------------------------------------
+
+# SessionMetrics.comparisonSlack: a hair, so that binary rounding never decides a finding.
+COMPARISON_SLACK = 1e-6
+# Profile.defaultRepeatWithinMs, for a definition that does not spell the key out.
+DEFAULT_REPEAT_WITHIN_MS = 1000.0
+
+
+def judge_across_sessions(spark, derived, by_session, binary, profiles, partitions):
+    """Derives again, with the context the whole run gives them, the sessions that `derive`
+    judged alone and that `pullparity load` (CrossSessionJudge) would derive again: so that the
+    run's own tables, and PostgreSQL loaded from them, hold ingest's verdicts on stuck, dropped
+    and repeated refreshes. One extra pass over those sessions' events only: deriving every
+    session again would repeat the whole derive phase (and its shuffle) to change a few rows,
+    and a session's verdict needs only its own events and two numbers. Returns the tables with
+    the chosen sessions' rows replaced, and the chosen sessions (persisted, to unpersist)."""
+    from pyspark import StorageLevel
+    from pyspark.sql import functions as F
+    windows = repeat_windows(derived["profiles"])
+    contexts = contexts_to_judge_again(spark, derived["sessions"], windows).persist(StorageLevel.MEMORY_AND_DISK)
+    if contexts.count() == 0:
+        return derived, contexts
+    events = by_session.join(contexts.select("session_id"), "session_id", "left_semi").select(
+        "session_id", F.lit(1).alias("_rank"),
+        F.to_json(F.struct("kind", "source", "offset", "line", "session_id", "raw")).alias("line"))
+    # Written by Python's json (repr: the shortest text that reads back as the same double), so
+    # that derive compares the very horizon the sessions hold, whatever the JVM prints.
+    context_rows = spark.createDataFrame(contexts.rdd.map(lambda row: (row["session_id"], 0, context_line(row))),
+                                         "session_id string, _rank int, line string")
+    # Each session's context line first, then its events, all in one partition: derive's input.
+    lines = (context_rows.unionByName(events).repartition(partitions, "session_id")
+             .sortWithinPartitions("session_id", "_rank").select("line").rdd.map(lambda row: row[0]))
+    redone = derived_tables(spark, lines.mapPartitions(derive_partition(binary, profiles)).cache())
+    chosen = contexts.select("session_id")
+    tables = dict(derived)
+    for table in ("sessions", "violations"):
+        tables[table] = derived[table].join(chosen, "session_id", "left_anti").unionByName(redone[table])
+    return tables, contexts
+
+
+def context_line(row):
+    """derive's context line for a session (docs/distributed-formats.md); NULL is left out."""
+    context = {"kind": "context", "session_id": row["session_id"], "horizon": row["horizon"],
+               "previous_refresh_ended_at": row["previous_refresh_ended_at"]}
+    return json.dumps({key: value for key, value in context.items() if value is not None})
+
+
+def repeat_windows(profiles):
+    """Each profile's `repeat_within_ms` by name, read from the definitions derive wrote (a few
+    rows, collected): the window is the profile's, from the built-ins or a --profiles file."""
+    return {row["name"]: float(json.loads(row["definition"]).get("repeat_within_ms", DEFAULT_REPEAT_WITHIN_MS))
+            for row in profiles.select("name", "definition").collect()}
+
+
+def contexts_to_judge_again(spark, sessions, windows):
+    """The sessions CrossSessionJudge would derive again, with what it would hand each:
+    (session_id, horizon, previous_refresh_ended_at), by the rules of CrossSessionQueries.
+
+    - horizon: the newest session end of its app and platform (SQLite's data_horizons);
+    - previous_refresh_ended_at: the refresh end of the session before it on the same install
+      and screen (NULL screens are one screen, as SQLite's `IS` compares them), by refresh
+      start, ties by session id in byte order (Spark compares strings by their UTF-8 bytes, as
+      SQLite does);
+    - chosen: a judgement still open that the horizon has passed, or, among the refreshes of an
+      install, a repeated-refresh flag that is not what the predecessor says, or one that
+      repeats (its finding names the gap, which the session alone could not know)."""
+    from pyspark.sql import Window
+    from pyspark.sql import functions as F
+    horizons = sessions.groupBy("app", "platform").agg(F.max("ended_at_ms").alias("horizon"))
+    window = spark.createDataFrame(list(windows.items()), "profile string, repeat_within_ms double")
+    order = Window.partitionBy("install_id", "screen").orderBy("refresh_started_at_ms", "session_id")
+    previous_end = F.lag("refresh_ended_at_ms").over(order)
+    repeats = previous_end.isNotNull() & (
+        F.col("refresh_started_at_ms") - previous_end < F.col("repeat_within_ms") - COMPARISON_SLACK)
+    # A stored NULL differs from either verdict, as in CrossSessionJudge.misjudgedRepeats.
+    misjudged = repeats | ~(F.col("repeated_refresh") == 1).eqNullSafe(repeats)
+    refreshes = (sessions.where("install_id IS NOT NULL AND refresh_started_at_ms IS NOT NULL")
+                 .join(F.broadcast(window), "profile")
+                 .select("session_id", previous_end.alias("previous_refresh_ended_at"), misjudged.alias("misjudged")))
+    due = F.col("judge_again_at_ms") <= F.col("horizon")  # NULL when no judgement is open
+    return (sessions.join(F.broadcast(horizons), ["app", "platform"]).join(refreshes, "session_id", "left")
+            .where(due | F.coalesce("misjudged", F.lit(False)))
+            .select("session_id", "horizon", "previous_refresh_ended_at"))
 
 
 def write_table(df, out, table):
@@ -680,6 +772,10 @@ def run_job(spark, paths, out, binary, profiles=None, partitions=None):
     derived = derived_tables(spark, derive_input.mapPartitions(derive_partition(binary, profiles)).cache())
     n_sessions = derived["sessions"].count()
     laps.lap("derive_s")
+    derived, judged_again = judge_across_sessions(spark, derived, by_session, binary, profiles, partitions)
+    n_judged_again = judged_again.count()
+    derived["sessions"].count()  # the pass's derive runs here, so that its time is its own
+    laps.lap("judge_across_sessions_s")
 
     quarantine = quarantine_rows(decoded.where("kind = 'rejected'"), fates.where("_fate = 'conflict'"))
     events_table = by_session.select(
@@ -700,11 +796,12 @@ def run_job(spark, paths, out, binary, profiles=None, partitions=None):
         "duplicates": fate_counts.get("duplicate", 0), "conflicts": bad_counts.get((True, True), 0),
         "quarantined": bad_counts.get((False, True), 0),
         "already_quarantined": bad_counts.get((True, False), 0) + bad_counts.get((False, False), 0),
-        "sessions_derived": n_sessions, "input_errors": input_errors, "duration_ms": laps.total_ms(),
+        "sessions_derived": n_sessions, "sessions_judged_again": n_judged_again, "input_errors": input_errors,
+        "duration_ms": laps.total_ms(),
         "tool_version": tool_version(binary), "engine": f"spark {spark.version}", "timings": laps.timings,
     }
     write_text(spark, f"{out}/summary.json", json.dumps(summary, indent=2, sort_keys=True) + "\n")
-    for df in (decoded, fates, by_session):
+    for df in (decoded, fates, by_session, judged_again):
         df.unpersist()
     return summary
 

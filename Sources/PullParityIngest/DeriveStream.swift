@@ -7,6 +7,8 @@ internal import PullParityStore
 /// line is decoded again by ingest's `LineDecoder` and each session derived by Core's
 /// `SessionDeriver`, exactly as `ingest` and `replay` do; the order of events within a session
 /// does not matter (the deriver puts them in log order), but a session's events must be together.
+/// A `context` line before a session's events judges it with what the store would know (the
+/// data's horizon, the install's previous refresh); without one, it is judged alone.
 package struct DeriveStream {
   private let profiles: ProfileCatalog
   private var decoder: LineDecoder
@@ -17,6 +19,8 @@ package struct DeriveStream {
   /// sessions here as in ingest.
   private var finished: Set<ByteIdentity> = []
   private var profilesUsed: Set<String> = []
+  /// The context line read for the session whose events come next, and where it was read.
+  private var context: (line: ContextLine, location: PipeLocation)?
 
   package init(profiles: ProfileCatalog, parser: ParserKind = .simdjson) {
     self.profiles = profiles
@@ -35,39 +39,71 @@ package struct DeriveStream {
       maxLineBytes: IngestOptions.largestMaxLineBytes)
     try reader.forEachLine { line in
       if line.isBlank { return }
-      let decoded = try read(Data(line.bytes), inputName: inputName, number: line.number)
-      guard decoded.kind == .event, let sessionID = decoded.sessionID else { return }
-      if let current = pending.first?.event.sessionID, ByteIdentity(current) != ByteIdentity(sessionID) {
-        try flush(emit)
+      let location = PipeLocation(input: inputName, line: line.number)
+      switch try read(Data(line.bytes), at: location) {
+      case .context(let context): try accept(context, at: location, emit)
+      case .decoded(let decoded):
+        guard decoded.kind == .event, let sessionID = decoded.sessionID else { return }
+        try begin(sessionID, at: location, emit)
+        try requireContextUsed(by: sessionID)
+        pending.append(try recorded(decoded, at: location))
       }
-      guard !finished.contains(ByteIdentity(sessionID)) else {
-        throw PipeFormatError(
-          input: inputName, line: line.number,
-          message: "session \"\(sessionID)\" appears again after other sessions; "
-            + "derive needs each session's events together")
-      }
-      pending.append(try recorded(decoded, inputName: inputName, number: line.number))
     }
     try flush(emit)
+    try requireContextUsed(by: nil)
     for name in profilesUsed.sorted() {
       try emit(try encode(TableLine(table: "profiles", row: ProfileRow(profiles.resolve(name)))))
     }
     return finished.count
   }
 
-  private func read(_ data: Data, inputName: String, number: Int) throws -> DecodedLine {
+  private func read(_ data: Data, at location: PipeLocation) throws -> DeriveInputLine {
     do {
-      return try jsonDecoder.decode(DecodedLine.self, from: data)
+      return try jsonDecoder.decode(DeriveInputLine.self, from: data)
     } catch {
-      throw PipeFormatError(input: inputName, line: number, message: "not a line of `pullparity decode`: \(error)")
+      throw location.error("not a line of `pullparity decode` nor a context line: \(error)")
     }
   }
 
+  /// Before a line of `sessionID`: derives the session before it, and refuses a session seen
+  /// before, whose two parts would be derived as two sessions.
+  private mutating func begin(_ sessionID: String, at location: PipeLocation, _ emit: (String) throws -> Void) throws {
+    if let current = pending.first?.event.sessionID, ByteIdentity(current) != ByteIdentity(sessionID) {
+      try flush(emit)
+    }
+    guard !finished.contains(ByteIdentity(sessionID)) else {
+      throw location.error(
+        "session \"\(sessionID)\" appears again after other sessions; derive needs each session's events together")
+    }
+  }
+
+  /// A context line comes before its session's events (docs/distributed-formats.md): one found
+  /// among them says the engine did not put the input together as it meant to, and is refused
+  /// rather than guessed at.
+  private mutating func accept(
+    _ line: ContextLine, at location: PipeLocation, _ emit: (String) throws -> Void
+  ) throws {
+    if let current = pending.first?.event.sessionID, ByteIdentity(current) == ByteIdentity(line.sessionID) {
+      throw location.error("the context of session \"\(line.sessionID)\" comes after its events; it must precede them")
+    }
+    try begin(line.sessionID, at: location, emit)
+    try requireContextUsed(by: nil)
+    context = (line, location)
+  }
+
+  /// A context is for the session that follows it: one followed by another session's line (or
+  /// by nothing) names a session that has no events here, and would otherwise be dropped
+  /// silently, leaving that session judged without it.
+  private func requireContextUsed(by sessionID: String?) throws {
+    guard let (line, location) = context else { return }
+    if let sessionID, ByteIdentity(sessionID) == ByteIdentity(line.sessionID) { return }
+    throw location.error("context line for session \"\(line.sessionID)\" is not followed by that session's events")
+  }
+
   /// The event again from its raw line, by the same rules that accepted it.
-  private mutating func recorded(_ decoded: DecodedLine, inputName: String, number: Int) throws -> RecordedEvent {
+  private mutating func recorded(_ decoded: DecodedLine, at location: PipeLocation) throws -> RecordedEvent {
     guard let raw = decoded.raw, case .event(let event) = decoder.decode(raw) else {
-      throw PipeFormatError(
-        input: inputName, line: number, message: "`raw` of an event line is missing or not an event")
+      throw location.error("`raw` of an event line is missing or not an event")
     }
     // Without a line number the offset keeps the same order within the source.
     return RecordedEvent(event: event, source: decoded.source, line: decoded.line ?? decoded.offset)
@@ -75,8 +111,9 @@ package struct DeriveStream {
 
   private mutating func flush(_ emit: (String) throws -> Void) throws {
     guard !pending.isEmpty else { return }
-    let session = SessionDeriver.derive(pending, profiles: profiles)
+    let session = SessionDeriver.derive(pending, profiles: profiles, context: context?.line.context ?? SessionContext())
     pending.removeAll(keepingCapacity: true)
+    context = nil
     finished.insert(ByteIdentity(session.sessionID))
     profilesUsed.insert(session.profileName)
     try emit(try encode(TableLine(table: "sessions", row: SessionRow(session))))

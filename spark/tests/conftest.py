@@ -5,6 +5,7 @@ import sys
 
 import pytest
 
+from field_failure_log import write_field_failure_log
 from spark_run import REPO, run_and_load
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
@@ -38,3 +39,14 @@ def spark():
 def sample_run(spark, binary, tmp_path_factory):
     """One Spark run over sample-events/, shared by the equivalence and PostgreSQL tests."""
     return run_and_load(spark, binary, REPO, ["sample-events"], str(tmp_path_factory.mktemp("sample-run")))
+
+
+@pytest.fixture(scope="session")
+def field_failure_run(spark, binary, tmp_path_factory):
+    """One Spark run over the log of field_failure_log (verdicts that need other sessions), shared
+    by the equivalence and PostgreSQL tests: the summary, the output, the loaded SQLite file,
+    and the folder the log is in (as `field-failures.jsonl`)."""
+    root = tmp_path_factory.mktemp("field-failures")
+    write_field_failure_log(str(root / "field-failures.jsonl"))
+    summary, out, db = run_and_load(spark, binary, str(root), ["field-failures.jsonl"], str(root))
+    return summary, out, db, str(root)

@@ -12,16 +12,22 @@ import subprocess
 import pytest
 
 from chaos import write_chaos
+from field_failure_log import JUDGED_AGAIN, VERDICTS
 from spark_run import REPO, run_and_load
 
-SESSION_COLUMNS = """session_id, app, profile, profile_version, platform, app_version, os_version, device, screen,
-  empty, outcome, final_state, "trigger", time_to_arm_ms, arm_distance, client_arm_distance, release_distance,
-  load_ms, visible_ms, flash, premature_hide, late_hide, hold_compliant, label_violations, arm_mismatch, load_ok,
-  max_sample_gap_ms, max_offset_error, violation_count, event_count, started_at_ms, ended_at_ms"""
+SESSION_FIELDS = [
+    "session_id", "app", "profile", "profile_version", "platform", "app_version", "os_version", "device", "screen",
+    "empty", "outcome", "final_state", "trigger", "time_to_arm_ms", "arm_distance", "client_arm_distance",
+    "release_distance", "load_ms", "visible_ms", "flash", "premature_hide", "late_hide", "hold_compliant",
+    "label_violations", "arm_mismatch", "load_ok", "max_sample_gap_ms", "max_offset_error", "violation_count",
+    "event_count", "started_at_ms", "ended_at_ms", "install_id", "gesture_observed", "stuck_refresh",
+    "dropped_refresh", "repeated_refresh", "near_miss", "refresh_started_at_ms", "refresh_ended_at_ms",
+    "judge_again_at_ms"]
+VIOLATION_FIELDS = ["session_id", "ordinal", "kind", "ts_ms", "expected", "actual"]
+SESSION_COLUMNS = ", ".join('"' + field + '"' for field in SESSION_FIELDS)  # "trigger" is an SQL keyword
 QUERIES = {
     "sessions": f"SELECT {SESSION_COLUMNS} FROM sessions ORDER BY session_id",
-    "violations": "SELECT session_id, ordinal, kind, ts_ms, expected, actual FROM violations "
-                  "ORDER BY session_id, ordinal",
+    "violations": f"SELECT {', '.join(VIOLATION_FIELDS)} FROM violations ORDER BY session_id, ordinal",
     "quarantine": "SELECT source, line, byte_offset, category, reason, raw, event_id, raw_hash FROM quarantine "
                   "ORDER BY source, byte_offset",
     "events": "SELECT e.event_id, e.id_hash, e.session_id, e.ts_ms, e.seq, e.platform, e.app, e.type, s.name, "
@@ -55,11 +61,45 @@ def assert_same(expected, got):
     assert expected["sessions"] and expected["violations"] and expected["quarantine"]
 
 
-def test_sample_events(sample_run, binary, tmp_path):
-    summary, _, db = sample_run
+def run_tables(spark, out):
+    """The run's own sessions and violations (its Parquet files, what PostgreSQL is loaded from),
+    in the SQLite queries' columns and order: `load` judges across sessions again, so only these
+    show what the job itself did."""
+    def rows(table, fields):
+        return sorted(tuple(row) for row in spark.read.parquet(f"{out}/parquet/{table}").select(*fields).collect())
+    return {"sessions": rows("sessions", SESSION_FIELDS), "violations": rows("violations", VIOLATION_FIELDS)}
+
+
+def derived_rows(tables):
+    return {table: tables[table] for table in ("sessions", "violations")}
+
+
+def test_sample_events(sample_run, spark, binary, tmp_path):
+    summary, out, db = sample_run
     expected = ingest(binary, REPO, ["sample-events"], str(tmp_path / "ingest.sqlite"))
     assert_same(expected, dump(db))
-    assert set(summary["timings"]) == {"read_and_number_s", "decode_s", "dedup_and_shuffle_s", "derive_s", "write_s"}
+    assert run_tables(spark, out) == derived_rows(expected)
+    # The samples' padel sessions whose log stops mid-refresh while later ones go on (defects H1
+    # and H2 of sample-events/EXPECTED.json): stuck once the data has moved past them.
+    stuck = SESSION_FIELDS.index("stuck_refresh")
+    assert sum(row[stuck] == 1 for row in expected["sessions"]) == 8
+    assert set(summary["timings"]) == {"read_and_number_s", "decode_s", "dedup_and_shuffle_s", "derive_s",
+                                       "judge_across_sessions_s", "write_s"}
+
+
+def test_the_runs_own_tables_judge_across_sessions_as_ingest(field_failure_run, spark, binary, tmp_path):
+    """Stuck and dropped refreshes the data has moved past, one at its edge and one on a platform
+    whose data stops sooner, and refreshes of one install within 1000 ms of the one before: the
+    job's own tables hold ingest's verdicts, having derived again only the sessions they need."""
+    summary, out, db, folder = field_failure_run
+    expected = ingest(binary, folder, ["field-failures.jsonl"], str(tmp_path / "ingest.sqlite"))
+    flags = [SESSION_FIELDS.index(field) for field in ("stuck_refresh", "dropped_refresh", "repeated_refresh")]
+    assert {row[0]: tuple(row[i] for i in flags) for row in expected["sessions"]} == VERDICTS
+    assert run_tables(spark, out) == derived_rows(expected)
+    loaded = dump(db)
+    for table in QUERIES:  # (this log has no bad lines: assert_same wants some)
+        assert loaded[table] == expected[table], f"{table} differs"
+    assert summary["sessions_judged_again"] == len(JUDGED_AGAIN)
 
 
 def test_chaos_log_split_across_files(spark, binary, tmp_path):

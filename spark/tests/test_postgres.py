@@ -13,6 +13,7 @@ import tempfile
 import pytest
 
 import load_postgres
+from field_failure_log import VERDICTS
 
 PG_BIN = "/usr/lib/postgresql/15/bin"
 VIEWS = {
@@ -72,6 +73,10 @@ def loaded(postgres, sample_run):
 @pytest.mark.parametrize("view", sorted(VIEWS))
 def test_views_return_the_sqlite_rows(loaded, view):
     dsn, db = loaded
+    assert_same_view(dsn, db, view)
+
+
+def assert_same_view(dsn, db, view):
     order = VIEWS[view]
     with sqlite3.connect(db) as conn:
         cursor = conn.execute(f"SELECT * FROM {view} ORDER BY {order}")
@@ -94,6 +99,33 @@ def test_tables_hold_every_row(loaded):
         hashes = conn.execute("SELECT raw_hash FROM quarantine ORDER BY source, byte_offset").fetchall()
     got = psql_rows(dsn, "SELECT raw_hash FROM quarantine ORDER BY source, byte_offset")
     assert [str(h[0]) for h in hashes] == [row[0] for row in got]
+
+
+# What the rules that look past one session leave in a session's row.
+CROSS_SESSION_COLUMNS = ["install_id", "gesture_observed", "stuck_refresh", "dropped_refresh", "repeated_refresh",
+                         "near_miss", "refresh_started_at_ms", "refresh_ended_at_ms", "judge_again_at_ms",
+                         "violation_count"]
+
+
+def test_refreshes_judged_across_sessions_load_with_ingests_verdicts(empty_db, field_failure_run):
+    """PostgreSQL is loaded from the run's own tables, not from `load`'s SQLite file: the stuck,
+    dropped and repeated refreshes in them (and daily_parity's rates of them) are judged with
+    the whole run's sessions, as ingest judges them (field_failure_log)."""
+    _, out, db, _ = field_failure_run
+    load_postgres.load(out, empty_db, create=True)
+    columns = ", ".join(CROSS_SESSION_COLUMNS)
+    with sqlite3.connect(db) as conn:
+        expected = {row[0]: row[1:] for row in conn.execute(f"SELECT session_id, {columns} FROM sessions")}
+        kinds = conn.execute("SELECT session_id, ordinal, kind FROM violations ORDER BY 1, 2").fetchall()
+    got = {row[0]: row[1:] for row in psql_rows(empty_db, f"SELECT session_id, {columns} FROM sessions")}
+    assert set(got) == set(expected) == set(VERDICTS)
+    for session_id, want in expected.items():
+        assert all(same(w, g) for w, g in zip(want, got[session_id])), f"{session_id}: {want} != {got[session_id]}"
+    flags = [CROSS_SESSION_COLUMNS.index(c) for c in ("stuck_refresh", "dropped_refresh", "repeated_refresh")]
+    assert {s: tuple(None if row[i] == "" else int(row[i]) for i in flags) for s, row in got.items()} == VERDICTS
+    pg_kinds = psql_rows(empty_db, "SELECT session_id, ordinal, kind FROM violations")
+    assert sorted((s, int(o), k) for s, o, k in pg_kinds) == sorted(kinds)
+    assert_same_view(empty_db, db, "daily_parity")
 
 
 # Each loaded table in full, in the order of its key, one JSON object a row: a reload that

@@ -6,7 +6,7 @@ extension PullParity {
     static let configuration = CommandConfiguration(
       abstract: "Derive sessions and violations from decoded events, as JSON lines (no database).",
       discussion: """
-        Reads the event lines of `pullparity decode` (other lines are skipped), each session's events together, and writes the `sessions` and `violations` rows of every session, then a `profiles` row per profile used. A session seen again after another is an error (exit 2). Formats: docs/distributed-formats.md.
+        Reads the event lines of `pullparity decode` (other lines are skipped), each session's events together, and writes the `sessions` and `violations` rows of every session, then a `profiles` row per profile used. A session seen again after another is an error (exit 2). A `context` line before a session's events hands it the data's horizon and the install's previous refresh end, which the rules that look past one session need. Formats: docs/distributed-formats.md.
 
         Example:
           pullparity decode < lines.tsv | sort-by-session | pullparity derive

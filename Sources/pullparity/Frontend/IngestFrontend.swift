@@ -14,8 +14,8 @@ struct IngestFrontend {
   var options: IngestOptions
   var quiet: Bool
 
-  func run(paths: [String]) throws -> IngestSummary {
-    let inputs = try InputCatalog.expand(paths)
+  /// `inputs`: the command's paths expanded (`InputCatalog.expand`).
+  func run(_ inputs: [InputFile]) throws -> IngestSummary {
     InterruptFlag.install()
     var progressBar = ProgressBar(quiet: quiet)
     var summary = try Ingestor(database: database, options: options).run(

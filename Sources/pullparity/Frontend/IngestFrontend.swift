@@ -22,7 +22,7 @@ struct IngestFrontend {
       inputs, shouldStop: { InterruptFlag.isRequested }, progress: { progressBar.update($0) })
     progressBar.finish()
     // An interrupted run should stop now; the next run brings the digests up to date.
-    if summary.stoppedAt == nil { summary.stageTimes.reportDigests = DigestFrontend.refresh(database) }
+    if summary.stoppedAt == nil { summary.stageTimes.reportDigests = try DigestFrontend.refresh(database) }
     return summary
   }
 

@@ -13,7 +13,7 @@ struct LoadFrontend {
 
   func run(directory: String) throws -> RunSummaryFile {
     let summary = try PipeDiagnostic.reporting { try RunLoader(database: database).load(directory: directory) }
-    DigestFrontend.refresh(database)
+    try DigestFrontend.refresh(database)
     return summary
   }
 

@@ -113,8 +113,10 @@ struct ReportFrontend {
     }
     return try ids.compactMap { id in
       guard let ref = refs[ByteIdentity(id)] else { return nil }
-      // A session whose lines no longer decode is still drawn: its violations are stored.
-      let events = (try? decoder.sessionEvents(try queries.storedEvents(ofSession: ref), sessionID: id)) ?? []
+      // A session whose lines no longer decode is still drawn: its violations are stored. Only
+      // that is forgiven: a read that fails (a damaged file) fails the report.
+      let stored = try queries.storedEvents(ofSession: ref)
+      let events = (try? decoder.sessionEvents(stored, sessionID: id)) ?? []
       return SessionTimeline(events: events, violations: try queries.violations(ofSession: ref))
     }
   }

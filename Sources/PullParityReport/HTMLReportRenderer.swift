@@ -329,6 +329,14 @@ package struct HTMLReportRenderer {
       "<figcaption><strong>\(e(timeline.title))</strong><br><small>session <code>\(e(timeline.sessionID))</code></small></figcaption>",
       "<div class=\"scroll\">\n" + chart.render() + "\n</div>",
     ]
+    if timeline.marks.count < timeline.eventCount || timeline.violations.count < timeline.violationCount {
+      // A page draws a bounded number of marks, however long the session: say which.
+      out.append(
+        "<p class=\"note\">Drawn: \(timeline.marks.count) of \(timeline.eventCount) events and "
+          + "\(timeline.violations.count) of \(timeline.violationCount) violations, evenly spaced in log order (the "
+          + "first and the last, and where the indicator showed and hid, always). "
+          + "<code>pullparity session</code> replays every one.</p>")
+    }
     if !timeline.violations.isEmpty {
       out.append(
         "<ul>"
@@ -336,9 +344,11 @@ package struct HTMLReportRenderer {
             "<li><span class=\"kind\">\(e($0.label))</span> at +\(Formatting.oneDecimal($0.offsetMs)) ms: \(e($0.detail))</li>"
           }.joined() + "</ul>")
     }
+    let listed =
+      timeline.marks.count < timeline.eventCount
+      ? "\(timeline.marks.count) of \(timeline.eventCount) events" : "All \(timeline.eventCount) events"
     out.append(
-      "<details><summary>All \(timeline.marks.count) events</summary><div class=\"table-wrap\"><table class=\"events\">"
-    )
+      "<details><summary>\(listed)</summary><div class=\"table-wrap\"><table class=\"events\">")
     out.append(
       "<thead><tr><th scope=\"col\">+ms</th><th scope=\"col\">event</th><th scope=\"col\">detail</th></tr></thead><tbody>"
     )

@@ -111,6 +111,16 @@ package struct ReportQueries {
       atMs: row.double(4), expected: row.optionalString(5), actual: row.optionalString(6))
   }
 
+  /// The raw events of the session with ref `ref`, one at a time (`StoredLineSQL.forEachLine`).
+  package func forEachStoredEvent(
+    ofSession ref: Int64, _ body: (UnsafeRawBufferPointer, String, Int) throws -> Void
+  ) throws {
+    try database.read { db in
+      let statement = try RawStatement(db, IngestStatementSQL.eventsOfSession, [ref.databaseValue])
+      try StoredLineSQL.forEachLine(statement, "reading events of session \(ref)", body)
+    }
+  }
+
   /// The raw events of the session with ref `ref`.
   package func storedEvents(ofSession ref: Int64) throws -> [StoredEvent] {
     try database.read { db in try Self.storedEvents(ofSession: ref, db) }

@@ -99,9 +99,13 @@ public struct Profile: Equatable, Sendable, Codable {
   public func budget(for rule: ProfileRule) -> Double { budgets[rule] ?? 0 }
 
   /// The logical screen a platform's screen belongs to: the key of `screens` that maps
-  /// `platform` to `screen`, else the screen's own name.
+  /// `platform` to `screen`, else the screen's own name. Names match byte for byte, as
+  /// `--screen` selects them in the database.
   public func logicalScreen(_ screen: String, on platform: String) -> String {
-    for (logical, names) in screens where names[platform] == screen { return logical }
+    let name = ByteIdentity(screen)
+    for (logical, names) in screens where names[platform].map({ ByteIdentity($0) == name }) == true {
+      return logical
+    }
     return screen
   }
 

@@ -55,6 +55,13 @@ package struct RunLoader {
     return summary
   }
 
+  /// Reads what `load` reads before it touches the database (the summary and the profiles), so
+  /// that a directory that is not a run's output fails before the database file is created.
+  package static func check(directory: String) throws {
+    _ = try summary(in: directory)
+    _ = try profiles(in: directory)
+  }
+
   static func summary(in directory: String) throws -> RunSummaryFile {
     let path = directory + "/summary.json"
     guard let data = FileManager.default.contents(atPath: path) else {

@@ -97,11 +97,14 @@ package struct CSVReportRenderer {
   }
 
   /// A cell of text from the logs: control characters other than line breaks (which a quoted
-  /// cell holds) shown as `\u{…}` (CSV is read in terminals too), and a leading `=`, `+`, `-` or `@` made inert with a `'`, so that a
-  /// spreadsheet shows it rather than running it as a formula.
+  /// cell holds) shown as `\u{…}` (CSV is read in terminals too), and a leading `=`, `+`, `-`,
+  /// `@`, tab or carriage return (OWASP's list: a spreadsheet skips the last two and runs what
+  /// follows) made inert with a `'`, so that a spreadsheet shows it rather than running it as a
+  /// formula.
   static func text(_ value: String) -> String {
     let visible = TerminalText.escapedKeepingLineBreaks(value)
-    guard let first = visible.first, "=+-@".contains(first) else { return visible }
+    // By scalar: "\r\n" is one Character, which no one-scalar Character equals.
+    guard let first = visible.unicodeScalars.first, "=+-@\t\r".unicodeScalars.contains(first) else { return visible }
     return "'" + visible
   }
 

@@ -40,7 +40,8 @@ package struct CohortComparison: Equatable, Sendable, Encodable {
     let after = kept(candidateSessions)
     self.baseline = baseline
     self.candidate = candidate
-    self.apps = Set((before + after).map(\.app)).sorted()
+    // Byte for byte, as the database keeps names apart (`SessionCell`).
+    self.apps = Set((before + after).map { ByteIdentity($0.app) }).sorted().map(\.text)
     self.trigger = trigger
     self.context = context
     self.context.span(before + after)

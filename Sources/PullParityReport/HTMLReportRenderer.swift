@@ -52,12 +52,13 @@ package struct HTMLReportRenderer {
   private func groupSessions(_ input: HTMLReportInput) -> [GroupKey: [String: [SessionMetrics]]] {
     let report = input.report
     var profileOf: [AppKey: Profile] = [:]
-    for app in report.apps { profileOf[AppKey(app: app.app, version: app.profile.version)] = app.profile }
+    for app in report.apps { profileOf[AppKey(app: ByteIdentity(app.app), version: app.profile.version)] = app.profile }
     var groups: [GroupKey: [String: [SessionMetrics]]] = [:]
     for session in input.sessions {
-      let key = AppKey(app: session.app, version: session.profileVersion)
+      let key = AppKey(app: ByteIdentity(session.app), version: session.profileVersion)
       let slice = profileOf[key].map { report.groupedBy.value(of: session, profile: $0) } ?? ""
-      groups[GroupKey(app: key, group: slice), default: [:]][session.platform, default: []].append(session.metrics)
+      groups[GroupKey(app: key, group: ByteIdentity(slice)), default: [:]][session.platform, default: []].append(
+        session.metrics)
     }
     return groups
   }
@@ -93,8 +94,8 @@ package struct HTMLReportRenderer {
       lines.append("<p class=\"note\">Sessions of this app were also derived with \(e(versions)): judged apart.</p>")
     }
     for (groupIndex, group) in app.groups.enumerated() {
-      let key = AppKey(app: app.app, version: profile.version)
-      let metrics = sessionsByGroup[GroupKey(app: key, group: group.value)] ?? [:]
+      let key = AppKey(app: ByteIdentity(app.app), version: profile.version)
+      let metrics = sessionsByGroup[GroupKey(app: key, group: ByteIdentity(group.value))] ?? [:]
       lines.append(
         render(group, metrics: metrics, profile: profile, palette: palette, id: "a\(appIndex).g\(groupIndex)"))
     }
@@ -125,14 +126,15 @@ package struct HTMLReportRenderer {
     """
   }
 
+  /// Names byte for byte, as the report's groups are (`SessionCell`).
   private struct AppKey: Hashable {
-    var app: String
+    var app: ByteIdentity
     var version: Int
   }
 
   private struct GroupKey: Hashable {
     var app: AppKey
-    var group: String
+    var group: ByteIdentity
   }
 
   private func e(_ text: String) -> String { HTMLEscaping.escape(text) }
@@ -357,7 +359,7 @@ package struct HTMLReportRenderer {
     let version = input.sessions.first { ByteIdentity($0.sessionID) == ByteIdentity(timeline.sessionID) }?
       .profileVersion
     let profile = input.report.apps.first {
-      $0.app == timeline.app && (version == nil || $0.profile.version == version)
+      ByteIdentity($0.app) == ByteIdentity(timeline.app) && (version == nil || $0.profile.version == version)
     }
     let chart = TimelineChart(id: "timeline.\(index)", timeline: timeline, minHoldMs: profile?.profile.minHoldMs ?? 0)
     var out = [
@@ -365,6 +367,14 @@ package struct HTMLReportRenderer {
       "<figcaption><strong>\(e(timeline.title))</strong><br><small>session <code>\(e(timeline.sessionID))</code></small></figcaption>",
       "<div class=\"scroll\">\n" + chart.render() + "\n</div>",
     ]
+    if timeline.marks.count < timeline.eventCount || timeline.violations.count < timeline.violationCount {
+      // A page draws a bounded number of marks, however long the session: say which.
+      out.append(
+        "<p class=\"note\">Drawn: \(timeline.marks.count) of \(timeline.eventCount) events and "
+          + "\(timeline.violations.count) of \(timeline.violationCount) violations, evenly spaced in log order (the "
+          + "first and the last, and where the indicator showed and hid, always). "
+          + "<code>pullparity session</code> replays every one.</p>")
+    }
     if !timeline.violations.isEmpty {
       out.append(
         "<ul>"
@@ -372,9 +382,11 @@ package struct HTMLReportRenderer {
             "<li><span class=\"kind\">\(e($0.label))</span> at +\(Formatting.oneDecimal($0.offsetMs)) ms: \(e($0.detail))</li>"
           }.joined() + "</ul>")
     }
+    let listed =
+      timeline.marks.count < timeline.eventCount
+      ? "\(timeline.marks.count) of \(timeline.eventCount) events" : "All \(timeline.eventCount) events"
     out.append(
-      "<details><summary>All \(timeline.marks.count) events</summary><div class=\"table-wrap\"><table class=\"events\">"
-    )
+      "<details><summary>\(listed)</summary><div class=\"table-wrap\"><table class=\"events\">")
     out.append(
       "<thead><tr><th scope=\"col\">+ms</th><th scope=\"col\">event</th><th scope=\"col\">detail</th></tr></thead><tbody>"
     )

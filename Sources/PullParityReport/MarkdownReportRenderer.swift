@@ -161,19 +161,34 @@ package struct MarkdownReportRenderer {
 
   /// Names come from event logs: backslash-escape what Markdown or a table would act on, drop
   /// line breaks, which would end the table row, and show other control characters as
-  /// `\u{…}` (a Markdown file is read in terminals too).
+  /// `\u{…}` (a Markdown file is read in terminals too). GitHub also links bare URLs, `www.`
+  /// names and e-mail addresses (and pings an `@user`): the `:` of `scheme://`, `mailto:` and
+  /// `xmpp:`, the `.` after `www` and every `@` are escaped, which the page shows as written.
   static func escape(_ text: String) -> String {
     var out = ""
-    let visible = TerminalText.escaped(String(text.map { $0.isNewline || $0 == "\t" ? " " : $0 }))
-    for character in visible {
+    let visible = Array(TerminalText.escaped(String(text.map { $0.isNewline || $0 == "\t" ? " " : $0 })))
+    for (index, character) in visible.enumerated() {
       switch character {
-      case "\\", "`", "*", "_", "[", "]", "<", ">", "|", "~", "&", "#", "!", "(", ")", "{", "}":
+      case "\\", "`", "*", "_", "[", "]", "<", ">", "|", "~", "&", "#", "!", "(", ")", "{", "}", "@":
         out.append("\\")
-        out.append(character)
+      case ":" where startsAutolink(visible, colon: index):
+        out.append("\\")
+      case "." where index >= 3 && String(visible[index - 3..<index]).lowercased() == "www":
+        out.append("\\")
       default:
-        out.append(character)
+        break
       }
+      out.append(character)
     }
     return out
+  }
+
+  /// Whether the `:` at `colon` ends a scheme GitHub links: letters then `//`, or `mailto`/`xmpp`.
+  private static func startsAutolink(_ text: [Character], colon: Int) -> Bool {
+    var start = colon
+    while start > 0, text[start - 1].isASCII, text[start - 1].isLetter { start -= 1 }
+    guard start < colon else { return false }
+    if ["mailto", "xmpp"].contains(String(text[start..<colon]).lowercased()) { return true }
+    return text[(colon + 1)...].prefix(2) == ["/", "/"]
   }
 }

@@ -8,7 +8,32 @@ package struct ParityGroup: Equatable, Sendable, Encodable {
   /// `nil` when the group has a single platform.
   package var referencePlatform: String?
   package var platforms: [PlatformSummary]
-  package var comparisons: [MetricComparison]
+  package private(set) var comparisons: [MetricComparison]
+  /// Where each platform's comparison of each metric is in `comparisons`: every format looks
+  /// one up per platform and metric, and a scan made a report of 10,000 platforms take 90 s.
+  private var comparisonIndex: [ComparisonKey: Int]
+
+  private struct ComparisonKey: Hashable {
+    var metric: ParityMetric
+    var platform: String
+  }
+
+  package init(
+    dimension: String, value: String, referencePlatform: String?, platforms: [PlatformSummary],
+    comparisons: [MetricComparison]
+  ) {
+    self.dimension = dimension
+    self.value = value
+    self.referencePlatform = referencePlatform
+    self.platforms = platforms
+    self.comparisons = comparisons
+    var index: [ComparisonKey: Int] = [:]
+    for (position, comparison) in comparisons.enumerated() {
+      let key = ComparisonKey(metric: comparison.metric, platform: comparison.platform)
+      if index[key] == nil { index[key] = position }
+    }
+    comparisonIndex = index
+  }
 
   /// The reference platform first, then the others in name order: the column order of every
   /// format.
@@ -23,7 +48,7 @@ package struct ParityGroup: Equatable, Sendable, Encodable {
 
   /// How `platform` compares with the reference on `metric`.
   package func comparison(of metric: ParityMetric, for platform: String) -> MetricComparison? {
-    comparisons.first { $0.metric == metric && $0.platform == platform }
+    comparisonIndex[ComparisonKey(metric: metric, platform: platform)].map { comparisons[$0] }
   }
 
   /// The budget of `rule` (percent): as the platforms' results were judged against it, else the

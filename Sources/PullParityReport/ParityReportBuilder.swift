@@ -13,26 +13,24 @@ package struct ParityReportBuilder {
     self.dimension = dimension
   }
 
-  /// An app's sessions derived with one version of its profile.
+  /// An app's sessions derived with one version of its profile. Names are compared and sorted
+  /// byte for byte, as the database keeps them apart (`SessionCell`).
   private struct AppKey: Hashable, Comparable {
-    var app: String
-    var profile: String
+    var app: ByteIdentity
+    var profile: ByteIdentity
     var version: Int
 
     init(_ cell: SessionCell) {
-      (app, profile, version) = (cell.app, cell.profile, cell.profileVersion)
+      (app, profile, version) = (ByteIdentity(cell.app), ByteIdentity(cell.profile), cell.profileVersion)
+    }
+
+    init(app: ByteIdentity, profile: ByteIdentity, version: Int) {
+      (self.app, self.profile, self.version) = (app, profile, version)
     }
 
     static func < (lhs: AppKey, rhs: AppKey) -> Bool {
       (lhs.app, lhs.profile, lhs.version) < (rhs.app, rhs.profile, rhs.version)
     }
-  }
-
-  /// One slice of an app's sessions on one platform: what a platform summary counts.
-  private struct Cell: Hashable {
-    var app: AppKey
-    var slice: String
-    var platform: String
   }
 
   package func build(_ sessions: [SessionRecord], context: ReportContext) -> ParityReport {
@@ -54,40 +52,47 @@ package struct ParityReportBuilder {
   package func build(context: ReportContext, digests: [SessionCell: SessionDigest]) -> ParityReport {
     var context = context
     var profileOf: [AppKey: Profile] = [:]
-    var cells: [Cell: SessionDigest] = [:]
+    // App, then slice, then platform: one pass over the cells, and each app handed only its own.
+    var slicesOf: [AppKey: [ByteIdentity: [String: SessionDigest]]] = [:]
     for (cell, digest) in digests {
       context.include(digest)
       let app = AppKey(cell)
-      if profileOf[app] == nil { profileOf[app] = profiles.profile(app.profile, version: app.version).profile }
-      let key = Cell(app: app, slice: dimension.value(of: cell, profile: profileOf[app]!), platform: cell.platform)
-      cells[key, default: SessionDigest()].merge(digest)
+      if profileOf[app] == nil { profileOf[app] = profiles.profile(cell.profile, version: app.version).profile }
+      let slice = ByteIdentity(dimension.value(of: cell, profile: profileOf[app]!))
+      slicesOf[app, default: [:]][slice, default: [:]][cell.platform, default: SessionDigest()].merge(digest)
     }
     let keys = profileOf.keys.sorted()
+    var keysOfApp: [ByteIdentity: [AppKey]] = [:]
+    for key in keys { keysOfApp[key.app, default: []].append(key) }
     let apps = keys.map { key in
-      let others = keys.filter { $0.app == key.app && $0 != key }.map(\.version)
-      return appParity(key, cells.filter { $0.key.app == key }, otherVersions: others, context: context)
+      let others = keysOfApp[key.app, default: []].filter { $0 != key }.map(\.version)
+      return appParity(key, slicesOf[key] ?? [:], otherVersions: others, context: context)
     }
-    context.profiles = Array(Set(keys.map { profiles.profile($0.profile, version: $0.version).stamp }))
-      .sorted { ($0.name, $0.version) < ($1.name, $1.version) }
+    // Once per profile name and version (keys of one profile differ by app), byte for byte.
+    var stamps: [AppKey: ProfileStamp] = [:]
+    for key in keys {
+      let profile = AppKey(app: ByteIdentity(""), profile: key.profile, version: key.version)
+      if stamps[profile] == nil { stamps[profile] = profiles.profile(key.profile.text, version: key.version).stamp }
+    }
+    context.profiles = stamps.sorted { $0.key < $1.key }.map(\.value)
     return ParityReport(context: context, groupedBy: dimension, apps: apps)
   }
 
   private func appParity(
-    _ key: AppKey, _ cells: [Cell: SessionDigest], otherVersions: [Int], context: ReportContext
+    _ key: AppKey, _ slices: [ByteIdentity: [String: SessionDigest]], otherVersions: [Int], context: ReportContext
   ) -> AppParity {
-    let (profile, stamp) = profiles.profile(key.profile, version: key.version)
-    var slices: [String: [String: SessionDigest]] = [:]
-    for (cell, digest) in cells { slices[cell.slice, default: [:]][cell.platform] = digest }
+    let (profile, stamp) = profiles.profile(key.profile.text, version: key.version)
+    let pull = ByteIdentity("pull")
     let order = slices.keys.sorted { lhs, rhs in
       // Pull refreshes first: they are what the parity spec is about.
-      if (lhs == "pull") != (rhs == "pull") { return lhs == "pull" }
+      if (lhs == pull) != (rhs == pull) { return lhs == pull }
       return lhs < rhs
     }
     var judge = GroupJudge(profile: profile, context: context)
     judge.dimension = dimension.rawValue
-    let groups = order.map { judge.group($0, slices[$0]!) }
+    let groups = order.map { judge.group($0.text, slices[$0]!) }
     return AppParity(
-      app: key.app, profile: profile, profileHash: stamp.contentHash, otherProfileVersions: otherVersions,
+      app: key.app.text, profile: profile, profileHash: stamp.contentHash, otherProfileVersions: otherVersions,
       groups: groups)
   }
 

@@ -26,16 +26,17 @@ package struct QAChecklist {
   package func evaluate(
     context: ReportContext, sessions: (_ add: (SessionRecord) -> Void) throws -> Void
   ) rethrows -> QAReport {
-    var firstProfile: [String: AppProfile] = [:]
-    var digests: [String: [String: SessionDigest]] = [:]
+    // Apps by their bytes, as the database keeps them apart (`SessionCell`).
+    var firstProfile: [ByteIdentity: AppProfile] = [:]
+    var digests: [ByteIdentity: [String: SessionDigest]] = [:]
     try sessions { session in
-      if firstProfile[session.app] == nil {
+      let app = ByteIdentity(session.app)
+      if firstProfile[app] == nil {
         let profile = profiles.profile(session.profile, version: session.profileVersion).profile
-        firstProfile[session.app] = AppProfile(
-          name: session.profile, version: session.profileVersion, rules: .init(profile))
+        firstProfile[app] = AppProfile(name: session.profile, version: session.profileVersion, rules: .init(profile))
       }
-      digests[session.app, default: [:]][session.platform, default: SessionDigest()].add(
-        session, profile: firstProfile[session.app]!.rules)
+      digests[app, default: [:]][session.platform, default: SessionDigest()].add(
+        session, profile: firstProfile[app]!.rules)
     }
     return evaluate(context: context, digests: digests, profileOf: firstProfile)
   }
@@ -44,17 +45,20 @@ package struct QAChecklist {
   /// than one profile version, since the checklist judges an app with the profile of its first
   /// session, which digests do not record.
   package func evaluate(context: ReportContext, digests: [SessionCell: SessionDigest]) -> QAReport? {
-    var profileOf: [String: AppProfile] = [:]
-    var byApp: [String: [String: SessionDigest]] = [:]
+    var profileOf: [ByteIdentity: AppProfile] = [:]
+    var byApp: [ByteIdentity: [String: SessionDigest]] = [:]
     for (cell, digest) in digests {
-      if let known = profileOf[cell.app], (known.name, known.version) != (cell.profile, cell.profileVersion) {
+      let app = ByteIdentity(cell.app)
+      if let known = profileOf[app],
+        (ByteIdentity(known.name), known.version) != (ByteIdentity(cell.profile), cell.profileVersion)
+      {
         return nil
       }
-      if profileOf[cell.app] == nil {
+      if profileOf[app] == nil {
         let profile = profiles.profile(cell.profile, version: cell.profileVersion).profile
-        profileOf[cell.app] = AppProfile(name: cell.profile, version: cell.profileVersion, rules: .init(profile))
+        profileOf[app] = AppProfile(name: cell.profile, version: cell.profileVersion, rules: .init(profile))
       }
-      byApp[cell.app, default: [:]][cell.platform, default: SessionDigest()].merge(digest)
+      byApp[app, default: [:]][cell.platform, default: SessionDigest()].merge(digest)
     }
     return evaluate(context: context, digests: byApp, profileOf: profileOf)
   }
@@ -67,19 +71,21 @@ package struct QAChecklist {
   }
 
   private func evaluate(
-    context: ReportContext, digests: [String: [String: SessionDigest]], profileOf: [String: AppProfile]
+    context: ReportContext, digests: [ByteIdentity: [String: SessionDigest]], profileOf: [ByteIdentity: AppProfile]
   ) -> QAReport {
     var context = context
     for digest in digests.values.flatMap(\.values) { context.include(digest) }
     var items: [QAItemResult] = []
+    // A set beside the list: thousands of apps each with a profile of its own stay linear.
+    var stamped = Set(context.profiles)
     for app in digests.keys.sorted() {
       let (profile, stamp) = profiles.profile(profileOf[app]!.name, version: profileOf[app]!.version)
-      if !context.profiles.contains(stamp) { context.profiles.append(stamp) }
+      if stamped.insert(stamp).inserted { context.profiles.append(stamp) }
       let byPlatform = digests[app]!
       let reference = ParityReportBuilder.referencePlatform(profile: profile, among: Array(byPlatform.keys))
       for platform in byPlatform.keys.sorted() {
         let platformContext = Context(
-          app: app, platform: platform, profile: profile, digest: byPlatform[platform]!,
+          app: app.text, platform: platform, profile: profile, digest: byPlatform[platform]!,
           reference: reference.flatMap { byPlatform[$0] }, referencePlatform: reference,
           tolerances: context.tolerances, policy: context.policy)
         for check in QACheck.allCases where check.applies(to: profile) {

@@ -4,19 +4,20 @@ package import PullParityStore
 /// The profiles sessions were derived with, as the database stores them: reports judge and
 /// label sessions with these, whatever profiles the reporting command itself knows.
 package struct SessionProfiles: Sendable {
-  private var stored: [String: [Int: StoredProfile]] = [:]
+  /// By name byte for byte, as sessions name them: `café` and `cafe` + U+0301 are two profiles.
+  private var stored: [ByteIdentity: [Int: StoredProfile]] = [:]
   private let fallback: ProfileCatalog
 
   /// - Parameter fallback: stands in for a profile the database lacks (a file written before
   ///   profiles were stored), when its name and version match.
   package init(stored rows: [StoredProfile], fallback: ProfileCatalog = ProfileCatalog()) {
-    for row in rows { stored[row.name, default: [:]][row.version] = row }
+    for row in rows { stored[ByteIdentity(row.name), default: [:]][row.version] = row }
     self.fallback = fallback
   }
 
   /// The profile a session derived with `name` version `version` is judged with.
   package func profile(_ name: String, version: Int) -> (profile: Profile, stamp: ProfileStamp) {
-    if let row = stored[name]?[version] {
+    if let row = stored[ByteIdentity(name)]?[version] {
       return (row.profile, ProfileStamp(name: name, version: version, contentHash: row.contentHash, stored: true))
     }
     var profile = fallback.resolve(name)
@@ -30,11 +31,12 @@ package struct SessionProfiles: Sendable {
 
   /// The profiles `sessions` were derived with, each once, by name and version.
   package func stamps(of sessions: some Sequence<SessionRecord>) -> [ProfileStamp] {
-    var seen: [String: Set<Int>] = [:]
+    var seen: [ByteIdentity: Set<Int>] = [:]
     var stamps: [ProfileStamp] = []
-    for session in sessions where seen[session.profile, default: []].insert(session.profileVersion).inserted {
+    for session in sessions
+    where seen[ByteIdentity(session.profile), default: []].insert(session.profileVersion).inserted {
       stamps.append(profile(session.profile, version: session.profileVersion).stamp)
     }
-    return stamps.sorted { ($0.name, $0.version) < ($1.name, $1.version) }
+    return stamps.sorted { (ByteIdentity($0.name), $0.version) < (ByteIdentity($1.name), $1.version) }
   }
 }

@@ -1,3 +1,5 @@
+internal import PullParityCore
+
 /// How many sessions a rule or checklist item judged, how many of them failed it, and the first
 /// few failing ids in id order: counted one session at a time (`add`), without collecting the
 /// sessions themselves.
@@ -7,7 +9,8 @@ package struct SessionTally: Equatable, Sendable {
 
   package private(set) var judged = 0
   package private(set) var failing = 0
-  /// The smallest failing ids (String order), at most `exampleLimit`.
+  /// The smallest failing ids in byte order (SQLite's, so that every path names the same ones:
+  /// `String`'s order calls `é` and `e` + U+0301 equal), at most `exampleLimit`.
   package private(set) var examples: [String] = []
 
   /// Nothing counted yet.
@@ -25,11 +28,11 @@ package struct SessionTally: Equatable, Sendable {
     failing += 1
     let id = id()
     if examples.count == Self.exampleLimit {
-      guard id < examples[Self.exampleLimit - 1] else { return }
+      guard ByteIdentity(id) < ByteIdentity(examples[Self.exampleLimit - 1]) else { return }
       examples.removeLast()
     }
     // After any equal id, as a stable sort of all failing ids would keep them.
-    let position = examples.firstIndex { id < $0 } ?? examples.endIndex
+    let position = examples.firstIndex { ByteIdentity(id) < ByteIdentity($0) } ?? examples.endIndex
     examples.insert(id, at: position)
   }
 

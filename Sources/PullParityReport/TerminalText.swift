@@ -28,6 +28,29 @@ package enum TerminalText {
     }
   }
 
+  /// `text` with the `\u{…}` escapes of `escaped` turned back into their characters, so that an
+  /// id copied from any output (`a\u{0}b`) names the stored one; nil when it holds none.
+  package static func unescaped(_ text: String) -> String? {
+    guard text.contains("\\u{") else { return nil }
+    var out = ""
+    var rest = Substring(text)
+    while let start = rest.range(of: "\\u{") {
+      out += rest[..<start.lowerBound]
+      let digits = rest[start.upperBound...].prefix { $0.isHexDigit }
+      let close = digits.endIndex
+      if close < rest.endIndex, rest[close] == "}", digits.count <= 6, let value = UInt32(digits, radix: 16),
+        let scalar = Unicode.Scalar(value), !isInert(scalar)
+      {
+        out.unicodeScalars.append(scalar)
+        rest = rest[rest.index(after: close)...]
+      } else {
+        out += rest[start]
+        rest = rest[start.upperBound...]
+      }
+    }
+    return out + rest
+  }
+
   /// How `scalar` is shown: nil when it is inert and kept as it is. Also the HTML report's
   /// rule for control characters, so a page printed to a terminal is as safe as text.
   static func shown(_ scalar: Unicode.Scalar) -> String? {

@@ -3,23 +3,26 @@ package import PullParityCore
 
 /// What the rules that look past one session read of the stored sessions (schema 9): how far
 /// each app and platform's data has moved, the sessions waiting for it, and one install's
-/// refreshes in order.
+/// refreshes in order. Read through SQLite's C API (`RawStatement`): installs and screens are
+/// keys, and GRDB would cut their text at a NUL.
 package enum CrossSessionQueries {
   /// Sessions with a judgement still open that their app and platform's data has now moved past.
   package static func dueForJudgement(_ db: Database) throws -> [Int64] {
-    try Int64.fetchAll(
+    try RawStatement(
       db,
-      sql: """
-        SELECT s.session_ref FROM data_horizons h
-        JOIN sessions s ON s.app = h.app AND s.platform = h.platform
-          AND s.judge_again_at_ms IS NOT NULL AND s.judge_again_at_ms <= h.newest_ts_ms
-        """)
+      """
+      SELECT s.session_ref FROM data_horizons h
+      JOIN sessions s ON s.app = h.app AND s.platform = h.platform
+        AND s.judge_again_at_ms IS NOT NULL AND s.judge_again_at_ms <= h.newest_ts_ms
+      """
+    ).rows("finding sessions the data has moved past") { $0.int64(0) }
   }
 
   /// The installs whose sessions were written since their repeated refreshes were last judged,
   /// and the list emptied: the caller judges them in the same transaction.
   package static func takeInstallsToJudge(_ db: Database) throws -> [String] {
-    let installs = try String.fetchAll(db, sql: "SELECT install_id FROM installs_to_judge ORDER BY install_id")
+    let installs = try RawStatement(db, "SELECT install_id FROM installs_to_judge ORDER BY install_id")
+      .rows("reading the installs to judge") { $0.string(0) }
     try db.execute(sql: "DELETE FROM installs_to_judge")
     return installs
   }
@@ -37,40 +40,44 @@ package enum CrossSessionQueries {
   /// The install's refreshes, screen by screen, in the order they started (ties by session id,
   /// byte order: what a distributed run can order by too).
   package static func refreshes(ofInstall install: String, _ db: Database) throws -> [Refresh] {
-    try Row.fetchAll(
+    let statement = try RawStatement(
       db,
-      sql: """
-        SELECT session_ref, screen, refresh_started_at_ms, refresh_ended_at_ms, repeated_refresh, profile
-        FROM sessions WHERE install_id = ? AND refresh_started_at_ms IS NOT NULL
-        ORDER BY screen, refresh_started_at_ms, session_id
-        """, arguments: [install]
-    ).map { row in
+      """
+      SELECT session_ref, screen, refresh_started_at_ms, refresh_ended_at_ms, repeated_refresh, profile
+      FROM sessions WHERE install_id = ?1 AND refresh_started_at_ms IS NOT NULL
+      ORDER BY screen, refresh_started_at_ms, session_id
+      """)
+    statement.bind(1, install)
+    return try statement.rows("reading an install's refreshes") { row in
       Refresh(
-        ref: row["session_ref"], screen: row["screen"], startedAt: row["refresh_started_at_ms"],
-        endedAt: row["refresh_ended_at_ms"], repeated: (row["repeated_refresh"] as Int?).map { $0 != 0 },
-        profile: row["profile"])
+        ref: row.int64(0), screen: row.optionalString(1), startedAt: row.double(2), endedAt: row.optionalDouble(3),
+        repeated: row.optionalFlag(4), profile: row.string(5))
     }
   }
 
   /// What the stored session `ref` is judged with besides its events: its app and platform's
   /// horizon, and the end of the refresh before its own on the same install and screen.
   package static func context(of ref: Int64, _ db: Database) throws -> SessionContext {
-    let horizon = try Double.fetchOne(
+    let horizon = try RawStatement(
       db,
-      sql: """
-        SELECT h.newest_ts_ms FROM sessions s JOIN data_horizons h ON h.app = s.app AND h.platform = s.platform
-        WHERE s.session_ref = ?
-        """, arguments: [ref])
-    let previous = try Row.fetchOne(
+      """
+      SELECT h.newest_ts_ms FROM sessions s JOIN data_horizons h ON h.app = s.app AND h.platform = s.platform
+      WHERE s.session_ref = ?1
+      """)
+    horizon.bind(1, ref)
+    let previous = try RawStatement(
       db,
-      sql: """
-        SELECT p.refresh_ended_at_ms FROM sessions s JOIN sessions p
-          ON p.install_id = s.install_id AND p.screen IS s.screen AND p.refresh_started_at_ms IS NOT NULL
-          AND (p.refresh_started_at_ms < s.refresh_started_at_ms
-            OR (p.refresh_started_at_ms = s.refresh_started_at_ms AND p.session_id < s.session_id))
-        WHERE s.session_ref = ? AND s.install_id IS NOT NULL
-        ORDER BY p.refresh_started_at_ms DESC, p.session_id DESC LIMIT 1
-        """, arguments: [ref])
-    return SessionContext(horizon: horizon, previousRefreshEndedAt: previous?["refresh_ended_at_ms"])
+      """
+      SELECT p.refresh_ended_at_ms FROM sessions s JOIN sessions p
+        ON p.install_id = s.install_id AND p.screen IS s.screen AND p.refresh_started_at_ms IS NOT NULL
+        AND (p.refresh_started_at_ms < s.refresh_started_at_ms
+          OR (p.refresh_started_at_ms = s.refresh_started_at_ms AND p.session_id < s.session_id))
+      WHERE s.session_ref = ?1 AND s.install_id IS NOT NULL
+      ORDER BY p.refresh_started_at_ms DESC, p.session_id DESC LIMIT 1
+      """)
+    previous.bind(1, ref)
+    return SessionContext(
+      horizon: try horizon.rows("reading a session's horizon") { $0.optionalDouble(0) }.first ?? nil,
+      previousRefreshEndedAt: try previous.rows("reading the previous refresh") { $0.optionalDouble(0) }.first ?? nil)
   }
 }

@@ -1,3 +1,5 @@
+import Foundation
+
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Darwin)
@@ -5,6 +7,12 @@
 #endif
 
 /// `<database>-lock`, beside the database: byte-range locks that only a live process can hold.
+///
+/// `<database>` is the file's own path, every symbolic link followed (`resolvedPath`), as
+/// SQLite names its `-wal` and `-shm` files: a database named through a link
+/// (`current.sqlite -> 2026-11.sqlite`) and through its real path is one file with one lock.
+/// Locking the name given instead let two ingests migrate one new file at once and mark each
+/// other's live runs `interrupted`.
 ///
 /// Byte 0 is held while a writer opens and migrates the database, so that processes started
 /// together migrate one after the other. Byte `run_id` is held by the ingest run of that id for
@@ -17,8 +25,13 @@ final class DatabaseLockFile: Sendable {
   let path: String
   private let descriptor: Int32
 
+  /// The lock file of the database at `databasePath`.
+  static func path(forDatabase databasePath: String) -> String {
+    resolvedPath(of: databasePath) + "-lock"
+  }
+
   init(databasePath: String) throws {
-    path = databasePath + "-lock"
+    path = Self.path(forDatabase: databasePath)
     descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
     guard descriptor >= 0 else {
       throw StoreError(context: "opening \(path)", message: String(cString: strerror(errno)))
@@ -26,6 +39,26 @@ final class DatabaseLockFile: Sendable {
   }
 
   deinit { close(descriptor) }
+
+  /// `path` made absolute with every symbolic link followed: those of its directories, and the
+  /// file's own, even when the link's target does not exist yet (SQLite creates the target).
+  static func resolvedPath(of path: String) -> String {
+    var file = URL(fileURLWithPath: path).standardizedFileURL.path
+    // As SQLite's unix VFS, which gives up after 100 links.
+    for _ in 0..<100 {
+      var status = stat()
+      guard lstat(file, &status) == 0, status.st_mode & S_IFMT == S_IFLNK,
+        let target = try? FileManager.default.destinationOfSymbolicLink(atPath: file)
+      else { break }
+      let base = URL(fileURLWithPath: file).deletingLastPathComponent()
+      file = URL(fileURLWithPath: target, relativeTo: base).standardizedFileURL.path
+    }
+    let url = URL(fileURLWithPath: file)
+    let directory = url.deletingLastPathComponent().path
+    guard let real = realpath(directory, nil) else { return file }
+    defer { free(real) }
+    return URL(fileURLWithPath: String(cString: real)).appendingPathComponent(url.lastPathComponent).path
+  }
 
   /// Takes the write lock on `byte`, waiting up to `timeout` seconds for its holder. Returns
   /// false when the time ran out.

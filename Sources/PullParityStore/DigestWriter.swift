@@ -31,20 +31,25 @@ package struct DigestWriter {
         try ReportQueries.forEachSession(db, StoredDigest.filter(SessionFilter(), day: day), few: true, add)
       }
       try db.execute(sql: "DELETE FROM session_digests WHERE day = ?", arguments: [day])
-      let insert = try db.cachedStatement(
-        sql: """
-          INSERT INTO session_digests (day, app, profile, profile_version, platform, "trigger", screen,
-                                       app_version, sessions, completed, cancelled, incomplete,
-                                       digest_version, digest)
-          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-          """)
+      // Through SQLite's C API: the cell's names are keys, and GRDB would store them up to
+      // their first NUL (`demo\u{0}x` counted into `demo`'s digests).
+      let insert = try RawStatement(
+        db,
+        """
+        INSERT INTO session_digests (day, app, profile, profile_version, platform, "trigger", screen,
+                                     app_version, sessions, completed, cancelled, incomplete,
+                                     digest_version, digest)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+        """)
       for digest in digests {
         let (cell, outcomes) = (digest.cell, digest.outcomes)
-        try insert.execute(arguments: [
+        let values: [(any DatabaseValueConvertible)?] = [
           day, cell.app, cell.profile, cell.profileVersion, cell.platform, cell.trigger, cell.screen,
           cell.appVersion, digest.sessions, outcomes[.completed] ?? 0, outcomes[.cancelled] ?? 0,
           outcomes[.incomplete] ?? 0, digest.version, Data(digest.bytes),
-        ])
+        ]
+        for (index, value) in values.enumerated() { insert.bind(Int32(index + 1), value?.databaseValue ?? .null) }
+        try insert.execute("writing the digests of day \(day)")
       }
       try db.execute(sql: "DELETE FROM stale_digest_days WHERE day = ?", arguments: [day])
     }

@@ -371,16 +371,7 @@ package final class IngestTransaction {
     ofSession ref: Int64, _ body: (UnsafeRawBufferPointer, String, Int) throws -> Void
   ) throws {
     eventsOfSession.bind(1, ref)
-    var source = ""
-    let (rawColumn, sourceColumn, lineColumn) = (
-      eventsOfSession.column("raw"), eventsOfSession.column("source"), eventsOfSession.column("line")
-    )
-    try eventsOfSession.forEachRow("reading events of session \(ref)") { row in
-      // Consecutive events mostly share a source: its name is made once per run of them.
-      let name = row.bytes(sourceColumn)
-      if !source.utf8.elementsEqual(name) { source = String(decoding: name, as: UTF8.self) }
-      try body(row.bytes(rawColumn), source, Int(row.int64(lineColumn)))
-    }
+    try StoredLineSQL.forEachLine(eventsOfSession, "reading events of session \(ref)", body)
   }
 
   /// Replaces the derived rows of a session. `isNew`: it has no rows yet, nothing to clear.

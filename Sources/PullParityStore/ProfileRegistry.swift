@@ -44,14 +44,22 @@ package enum ProfileRegistry {
 
   /// Stores the profiles not stored yet; a stored name and version is left as it is.
   package static func store(_ profiles: [Profile], in db: Database, at date: Date) throws {
+    // Through SQLite's C API: a name is a key, and GRDB would store `demo\u{0}x` as `demo`, which
+    // the unique (name, version) then takes for another profile's row.
+    let insert = try RawStatement(
+      db,
+      """
+      INSERT OR IGNORE INTO profiles (name, version, content_hash, definition, stored_at)
+      VALUES (?, ?, ?, ?, ?)
+      """)
     for profile in profiles {
       let (json, hash) = definition(of: profile)
-      try db.execute(
-        sql: """
-          INSERT OR IGNORE INTO profiles (name, version, content_hash, definition, stored_at)
-          VALUES (?, ?, ?, ?, ?)
-          """,
-        arguments: [profile.name, profile.version, hash, json, IngestLedger.timestamp(date)])
+      insert.bind(1, profile.name)
+      insert.bind(2, profile.version)
+      insert.bind(3, hash)
+      insert.bind(4, json)
+      insert.bind(5, IngestLedger.timestamp(date))
+      try insert.execute("storing profile \(profile.name) v\(profile.version)")
     }
   }
 

@@ -48,7 +48,7 @@ package final class PullParityDatabase: Sendable {
       return
     }
     try DatabaseIdentity.checkHeader(path)
-    let lockFileExisted = FileManager.default.fileExists(atPath: path + "-lock")
+    let lockFileExisted = FileManager.default.fileExists(atPath: DatabaseLockFile.path(forDatabase: path))
     let lockFile = try DatabaseLockFile(databasePath: path)
     guard try lockFile.lock(byte: 0, timeout: lockTimeout) else {
       throw StoreError(context: "opening \(path)", message: Self.busyMessage(lockTimeout, doing: "opening it"))
@@ -95,12 +95,13 @@ package final class PullParityDatabase: Sendable {
   private static func open(
     _ location: String, _ configuration: Configuration, lockTimeout: Double, migrate: Bool
   ) throws -> DatabaseQueue {
+    let start = ContinuousClock.now
     do {
       let queue = try DatabaseQueue(path: location, configuration: configuration)
       if migrate { try Self.migrator.migrate(queue) }
       return queue
     } catch let error as DatabaseError {
-      throw storeError(error, context: "opening \(location)", lockTimeout: lockTimeout)
+      throw storeError(error, context: "opening \(location)", lockTimeout: lockTimeout, waited: start.secondsAgo)
     }
   }
 
@@ -221,17 +222,22 @@ package final class PullParityDatabase: Sendable {
   }
 
   private func wrap<T>(_ context: String, _ body: () throws -> T) throws -> T {
+    let start = ContinuousClock.now
     do {
       return try body()
     } catch let error as DatabaseError {
-      throw Self.storeError(error, context: context, lockTimeout: lockTimeout)
+      throw Self.storeError(error, context: context, lockTimeout: lockTimeout, waited: start.secondsAgo)
     }
   }
 
-  static func storeError(_ error: DatabaseError, context: String, lockTimeout: Double) -> StoreError {
+  /// `waited`: seconds from the start of what failed, when known, so that a busy database is
+  /// reported with the wait it really cost.
+  static func storeError(
+    _ error: DatabaseError, context: String, lockTimeout: Double, waited: Double? = nil
+  ) -> StoreError {
     if error.resultCode == .SQLITE_BUSY {
       return StoreError(
-        context: context, message: busyMessage(lockTimeout, doing: "waiting for it"), sql: error.sql,
+        context: context, message: busyMessage(lockTimeout, waited: waited, doing: "waiting for it"), sql: error.sql,
         resultCode: error.extendedResultCode.rawValue)
     }
     return StoreError(
@@ -239,8 +245,24 @@ package final class PullParityDatabase: Sendable {
       resultCode: error.extendedResultCode.rawValue)
   }
 
-  static func busyMessage(_ timeout: Double, doing: String) -> String {
-    "another process kept the database busy for \(Int(timeout.rounded())) s while \(doing) "
+  /// Says how long the command waited. SQLite gives up at once, whatever the timeout, where
+  /// waiting could deadlock (two processes upgrading their locks on one file): "busy for 60 s"
+  /// printed after half a second sent people looking for a process that hung.
+  static func busyMessage(_ timeout: Double, waited: Double? = nil, doing: String) -> String {
+    if let waited, waited < timeout - 1 {
+      return "another process was using the database and SQLite gave up after \(String(format: "%.1f", waited)) s "
+        + "while \(doing), without waiting the --lock-timeout of \(Int(timeout.rounded())) s (it does not wait where "
+        + "two processes could wait for each other); try again"
+    }
+    return "another process kept the database busy for \(Int(timeout.rounded())) s while \(doing) "
       + "(an ingest writing, or a process that hangs); try again when it is done, or wait longer with --lock-timeout"
+  }
+}
+
+extension ContinuousClock.Instant {
+  /// Seconds from this instant until now.
+  var secondsAgo: Double {
+    let elapsed = ContinuousClock.now - self
+    return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
   }
 }

@@ -1,9 +1,11 @@
 internal import GRDB
 import GRDBSQLite
 
-/// A prepared statement driven through SQLite's C API. Used only on the ingest hot path, where
-/// building GRDB argument arrays and Swift Strings for every event was the measured cost;
-/// everything else goes through GRDB.
+/// A prepared statement driven through SQLite's C API. Used on the ingest hot path, where
+/// building GRDB argument arrays and Swift Strings for every event was the measured cost, and
+/// wherever text from the logs is a key (ids, apps, screens): GRDB binds and reads TEXT up to
+/// its first NUL, which would make `demo\u{0}x` and `demo` one app. Everything else goes
+/// through GRDB.
 final class RawStatement {
   let sql: String
   private let handle: OpaquePointer
@@ -129,6 +131,20 @@ final class RawStatement {
     }
   }
 
+  /// Every row, each made into a value by `row`: for reads whose text must come back byte for
+  /// byte (GRDB reads TEXT up to its first NUL and binds a String the same way).
+  func rows<T>(_ context: @autoclosure () -> String, _ row: (RawStatement) throws -> T) throws -> [T] {
+    var rows: [T] = []
+    try forEachRow(context()) { rows.append(try row($0)) }
+    return rows
+  }
+
+  /// Prepares `sql` and binds `values` in order.
+  convenience init(_ db: Database, _ sql: String, _ values: [DatabaseValue]) throws {
+    try self.init(db, sql)
+    for (index, value) in values.enumerated() { bind(Int32(index + 1), value) }
+  }
+
   /// Steps to the next row: `false` when there is none. For walking two statements side by
   /// side; call `reset` when done.
   func step(_ context: @autoclosure () -> String) throws -> Bool {
@@ -141,6 +157,7 @@ final class RawStatement {
   func reset() { sqlite3_reset(handle) }
 
   func int64(_ column: Int32) -> Int64 { sqlite3_column_int64(handle, column) }
+  func double(_ column: Int32) -> Double { sqlite3_column_double(handle, column) }
 
   func isNull(_ column: Int32) -> Bool { sqlite3_column_type(handle, column) == SQLITE_NULL }
   func optionalInt(_ column: Int32) -> Int? { isNull(column) ? nil : Int(sqlite3_column_int64(handle, column)) }

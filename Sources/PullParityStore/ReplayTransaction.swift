@@ -13,16 +13,17 @@ package struct ReplayTransaction {
   /// replay changed.
   package func sessionSignatures() throws -> [ByteIdentity: String] {
     var signatures: [ByteIdentity: String] = [:]
-    let rows = try Row.fetchCursor(
+    // Ids byte for byte (GRDB would read them up to a NUL, and merge two sessions).
+    let statement = try RawStatement(
       db,
-      sql: """
-        SELECT s.session_id, s.outcome,
-               (SELECT group_concat(kind, ',') FROM violations v WHERE v.session_ref = s.session_ref) AS kinds
-        FROM sessions s
-        """)
-    while let row = try rows.next() {
-      let kinds = (row["kinds"] as String?)?.split(separator: ",").map(String.init) ?? []
-      signatures[ByteIdentity(row["session_id"])] = Self.signature(outcome: row["outcome"], kinds: kinds)
+      """
+      SELECT s.session_id, s.outcome,
+             (SELECT group_concat(kind, ',') FROM violations v WHERE v.session_ref = s.session_ref) AS kinds
+      FROM sessions s
+      """)
+    try statement.forEachRow("reading the sessions before a replay") { row in
+      let kinds = row.optionalString(2)?.split(separator: ",").map(String.init) ?? []
+      signatures[ByteIdentity(row.string(0))] = Self.signature(outcome: row.string(1), kinds: kinds)
     }
     return signatures
   }

@@ -43,37 +43,45 @@ package struct ReportQueries {
 
   /// Violations of the sessions matching `filter`, by session id then order of finding.
   package func violations(_ filter: SessionFilter) throws -> [ViolationRecord] {
-    let (clause, arguments) = filter.sql()
+    let (clause, values) = filter.sqlValues()
     let sql = """
-      SELECT v.session_id, s.app, s.platform, v.kind, v.ts_ms, v.expected, v.actual
+      SELECT \(Self.violationColumns)
       FROM violations v JOIN sessions s ON s.session_ref = v.session_ref
       WHERE \(clause) ORDER BY v.session_id, v.ordinal
       """
     return try database.read { db in
-      try Row.fetchAll(db, sql: sql, arguments: arguments).compactMap(Self.violation)
+      try RawStatement(db, sql, values).rows("reading violations", Self.violation).compactMap { $0 }
     }
   }
 
   /// The `unexpected_event` findings of the selected sessions by app, platform and what arrived in
   /// which state, the commonest first, at most `limit` arrivals per app and platform.
   package func unexpectedArrivals(_ filter: SessionFilter, limit: Int) throws -> [UnexpectedArrival] {
-    let (clause, arguments) = filter.sql()
+    let (clause, values) = filter.sqlValues()
     let sql = """
       SELECT s.app, s.platform, v.actual, count(*) AS n
       FROM violations v JOIN sessions s ON s.session_ref = v.session_ref
       WHERE v.kind = '\(ViolationKind.unexpectedEvent.rawValue)' AND \(clause)
       GROUP BY s.app, s.platform, v.actual ORDER BY s.app, s.platform, n DESC, v.actual
       """
-    var perPlatform: [String: Int] = [:]
-    return try database.read { db in
-      try Row.fetchAll(db, sql: sql, arguments: arguments).compactMap { row in
-        let arrival = UnexpectedArrival(
-          app: row["app"], platform: row["platform"], arrival: row["actual"] ?? "", count: row["n"])
-        let key = "\(arrival.app)\u{0}\(arrival.platform)"
-        perPlatform[key, default: 0] += 1
-        return perPlatform[key]! <= limit ? arrival : nil
+    let all = try database.read { db in
+      try RawStatement(db, sql, values).rows("reading unexpected events") {
+        UnexpectedArrival(app: $0.string(0), platform: $0.string(1), arrival: $0.string(2), count: Int($0.int64(3)))
       }
     }
+    // Rows come grouped by app and platform, commonest first: keep each group's first `limit`.
+    var kept: [UnexpectedArrival] = []
+    var inGroup = 0
+    for arrival in all {
+      let sameGroup =
+        kept.last.map {
+          ByteIdentity($0.app) == ByteIdentity(arrival.app)
+            && ByteIdentity($0.platform) == ByteIdentity(arrival.platform)
+        } ?? false
+      inGroup = sameGroup ? inGroup + 1 : 1
+      if inGroup <= limit { kept.append(arrival) }
+    }
+    return kept
   }
 
   /// What the stored session `sessionID` was judged with besides its events (none for a session
@@ -91,31 +99,28 @@ package struct ReportQueries {
   package func violatingSessions(
     _ filter: SessionFilter, kind: ViolationKind?, limit: Int
   ) throws -> [(id: String, ref: Int64)] {
-    let (clause, arguments) = filter.sql()
+    let (clause, values) = filter.sqlValues()
     let kinds = kind.map { [$0] } ?? ViolationKind.allCases
     let list = kinds.map { "'\($0.rawValue)'" }.joined(separator: ", ")
+    let sql = """
+      SELECT DISTINCT v.session_id, v.session_ref FROM violations v JOIN sessions s ON s.session_ref = v.session_ref
+      WHERE v.kind IN (\(list)) AND \(clause) ORDER BY v.session_id LIMIT \(limit)
+      """
     return try database.read { db in
-      try Row.fetchAll(
-        db,
-        sql: """
-          SELECT DISTINCT v.session_id, v.session_ref FROM violations v JOIN sessions s ON s.session_ref = v.session_ref
-          WHERE v.kind IN (\(list)) AND \(clause) ORDER BY v.session_id LIMIT \(limit)
-          """, arguments: arguments
-      ).map { ($0["session_id"], $0["session_ref"]) }
+      try RawStatement(db, sql, values).rows("reading violating sessions") { ($0.string(0), $0.int64(1)) }
     }
   }
 
   /// One session's violations, in order of finding.
   package func violations(ofSession ref: Int64) throws -> [ViolationRecord] {
-    try database.read { db in
-      try Row.fetchAll(
-        db,
-        sql: """
-          SELECT v.session_id, s.app, s.platform, v.kind, v.ts_ms, v.expected, v.actual
-          FROM violations v JOIN sessions s ON s.session_ref = v.session_ref
-          WHERE v.session_ref = ? ORDER BY v.ordinal
-          """, arguments: [ref]
-      ).compactMap(Self.violation)
+    let sql = """
+      SELECT \(Self.violationColumns)
+      FROM violations v JOIN sessions s ON s.session_ref = v.session_ref
+      WHERE v.session_ref = ? ORDER BY v.ordinal
+      """
+    return try database.read { db in
+      try RawStatement(db, sql, [ref.databaseValue]).rows("reading a session's violations", Self.violation)
+        .compactMap { $0 }
     }
   }
 
@@ -123,19 +128,36 @@ package struct ReportQueries {
   /// other id by a scan of `sessions` (its key depends on the epoch it was stored in), which is
   /// small next to `events`.
   private static func sessionRef(of sessionID: String, _ db: Database) throws -> Int64? {
-    guard EventKey.isTimeOrdered(sessionID) else {
-      let sql = "SELECT session_ref FROM sessions WHERE session_id = ?"
-      return try Int64.fetchOne(db, sql: sql, arguments: [sessionID])
+    let statement: RawStatement
+    if EventKey.isTimeOrdered(sessionID) {
+      statement = try RawStatement(db, IngestStatementSQL.findSession)
+      statement.bind(1, EventKey.of(sessionID))
+      statement.bind(2, sessionID)
+    } else {
+      statement = try RawStatement(db, "SELECT session_ref FROM sessions WHERE session_id = ?")
+      statement.bind(1, sessionID)
     }
-    return try Int64.fetchOne(db, sql: IngestStatementSQL.findSession, arguments: [EventKey.of(sessionID), sessionID])
+    return try statement.rows("finding a session") { $0.int64(0) }.first
   }
 
-  /// A violation row; `nil` for a kind this build does not know.
-  private static func violation(_ row: Row) -> ViolationRecord? {
-    guard let kind = ViolationKind(rawValue: row["kind"]) else { return nil }
+  private static let violationColumns = "v.session_id, s.app, s.platform, v.kind, v.ts_ms, v.expected, v.actual"
+
+  /// A violation row of `violationColumns`; `nil` for a kind this build does not know.
+  private static func violation(_ row: RawStatement) -> ViolationRecord? {
+    guard let kind = ViolationKind(rawValue: row.string(3)) else { return nil }
     return ViolationRecord(
-      sessionID: row["session_id"], app: row["app"], platform: row["platform"], kind: kind, atMs: row["ts_ms"],
-      expected: row["expected"], actual: row["actual"])
+      sessionID: row.string(0), app: row.string(1), platform: row.string(2), kind: kind,
+      atMs: row.double(4), expected: row.optionalString(5), actual: row.optionalString(6))
+  }
+
+  /// The raw events of the session with ref `ref`, one at a time (`StoredLineSQL.forEachLine`).
+  package func forEachStoredEvent(
+    ofSession ref: Int64, _ body: (UnsafeRawBufferPointer, String, Int) throws -> Void
+  ) throws {
+    try database.read { db in
+      let statement = try RawStatement(db, IngestStatementSQL.eventsOfSession, [ref.databaseValue])
+      try StoredLineSQL.forEachLine(statement, "reading events of session \(ref)", body)
+    }
   }
 
   /// The raw events of the session with ref `ref`.
@@ -160,19 +182,27 @@ package struct ReportQueries {
   /// `sessions`, which is small next to `events`.
   package func sessionIDs(startingWith prefix: String, limit: Int = 5) throws -> [String] {
     let pattern = prefix.replacing("\\", with: "\\\\").replacing("%", with: "\\%").replacing("_", with: "\\_") + "%"
+    let sql = "SELECT session_id FROM sessions WHERE session_id LIKE ? ESCAPE '\\' ORDER BY session_id LIMIT ?"
+    // LIKE reads both sides up to a NUL: `a\u{0}b%` would match the id `a`. Only ids that
+    // really start with the prefix are kept.
+    let wanted = Array(prefix.utf8).map(Self.asciiLowercased)
     return try database.read { db in
-      try String.fetchAll(
-        db, sql: "SELECT session_id FROM sessions WHERE session_id LIKE ? ESCAPE '\\' ORDER BY session_id LIMIT ?",
-        arguments: [pattern, limit])
-    }
+      try RawStatement(db, sql, [pattern.databaseValue, limit.databaseValue]).rows("finding sessions") {
+        $0.string(0)
+      }
+    }.filter { $0.utf8.lazy.map(Self.asciiLowercased).starts(with: wanted) }
+  }
+
+  private static func asciiLowercased(_ byte: UInt8) -> UInt8 {
+    (0x41...0x5A).contains(byte) ? byte + 0x20 : byte
   }
 
   /// Every app, platform, app version and screen that sessions have, each in name order.
   package func filterValues() throws -> FilterValues {
     try database.read { db in
       func distinct(_ column: String) throws -> [String] {
-        try String.fetchAll(
-          db, sql: "SELECT DISTINCT \(column) FROM sessions WHERE \(column) IS NOT NULL ORDER BY \(column)")
+        let sql = "SELECT DISTINCT \(column) FROM sessions WHERE \(column) IS NOT NULL ORDER BY \(column)"
+        return try RawStatement(db, sql).rows("listing each \(column)") { $0.string(0) }
       }
       return FilterValues(
         apps: try distinct("app"), platforms: try distinct("platform"), appVersions: try distinct("app_version"),
@@ -208,8 +238,10 @@ package struct ReportQueries {
           """)
       }
       for day in try Int64.fetchAll(db, sql: "SELECT day FROM stale_digest_days") {
-        let (clause, arguments) = StoredDigest.filter(SessionFilter(), day: day).sql()
-        try add("SELECT outcome, count(*) AS sessions FROM sessions s WHERE \(clause) GROUP BY outcome", arguments)
+        let (clause, values) = StoredDigest.filter(SessionFilter(), day: day).sqlValues()
+        try add(
+          "SELECT outcome, count(*) AS sessions FROM sessions s WHERE \(clause) GROUP BY outcome",
+          StatementArguments(values))
       }
       return counts.filter { $0.value > 0 }
     }

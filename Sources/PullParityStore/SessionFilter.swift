@@ -36,13 +36,8 @@ package struct SessionFilter: Equatable, Sendable, Codable {
   /// No field filters.
   package var isEmpty: Bool { self == SessionFilter() }
 
-  /// The WHERE clause over `sessions` (aliased `s`) and its arguments.
-  func sql() -> (clause: String, arguments: StatementArguments) {
-    let (clause, values) = sqlValues()
-    return (clause, StatementArguments(values))
-  }
-
-  /// The WHERE clause and the values of its parameters, in order.
+  /// The WHERE clause over `sessions` (aliased `s`) and the values of its parameters, in
+  /// order, for a `RawStatement`: GRDB would bind a value up to its first NUL.
   func sqlValues() -> (clause: String, values: [DatabaseValue]) {
     var conditions: [String] = []
     var arguments: [DatabaseValue] = []

@@ -17,10 +17,23 @@ package struct StoreError: Error, CustomStringConvertible, Sendable {
   /// SQLite's primary result code (`SQLITE_BUSY`, …), without the extended bits.
   package var primaryCode: Int32? { resultCode.map { $0 & 0xff } }
 
+  /// The file is damaged or cannot be read: SQLITE_CORRUPT, SQLITE_NOTADB or SQLITE_IOERR.
+  /// Such an error always fails the command, wherever it appears: an ingest that wrote around
+  /// a damaged page and said nothing left a file every report then failed on.
+  package var isDamage: Bool {
+    // SQLITE_IOERR 10, SQLITE_CORRUPT 11, SQLITE_NOTADB 26 (sqlite3.h).
+    primaryCode.map { [10, 11, 26].contains($0) } ?? false
+  }
+
   package var description: String {
     var text = "\(context): \(message)"
     if let resultCode { text += " (SQLite result code \(resultCode))" }
     if let sql { text += " (SQL: \(sql.split(separator: "\n").joined(separator: " ")))" }
+    if isDamage {
+      text +=
+        "\nThe database file is damaged or unreadable: check it with `sqlite3 FILE 'PRAGMA integrity_check'`"
+        + " and restore a copy, or ingest the logs into a new file."
+    }
     return text
   }
 }

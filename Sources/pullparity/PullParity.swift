@@ -29,6 +29,7 @@ struct PullParity: ParsableCommand {
   /// "a check failed" so CI can tell the two apart.
   static func main() {
     do {
+      try checkHelpTopic(Array(CommandLine.arguments.dropFirst()))
       var command = try parseAsRoot()
       try command.run()
     } catch let exit as ExitCode {
@@ -47,6 +48,16 @@ struct PullParity: ParsableCommand {
       // Nowhere is left to report a failed write to standard error itself.
       if !message.isEmpty { try? FileHandleOutput.standardError.write(message + "\n") }
       Glibc.exit(2)
+    }
+  }
+
+  /// `pullparity help TOPIC`: ArgumentParser prints the top-level help for a topic that is no
+  /// command and exits 0, which a script takes for success; an unknown topic is a usage error.
+  static func checkHelpTopic(_ arguments: [String]) throws {
+    guard arguments.first == "help" else { return }
+    let names = configuration.subcommands.map { $0._commandName } + ["help"]
+    for topic in arguments.dropFirst() where !topic.hasPrefix("-") && !names.contains(topic) {
+      throw ValidationError("help: no command \"\(topic)\"; commands: \(names.joined(separator: ", "))")
     }
   }
 }

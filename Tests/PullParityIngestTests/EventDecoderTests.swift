@@ -182,6 +182,32 @@ import Testing
     #expect(event.eventID == id)
   }
 
+  /// Every dimension is at most 128 code points (a repeated key keeps its last value, so each
+  /// line overrides the base's): one more is an `invalid_value` naming the field, whether the
+  /// code points are one byte or two, and combining marks count as the code points they are
+  /// (65 accented letters of two code points each are one too many).
+  @Test(arguments: [
+    ("app", "é", 128, true), ("app", "é", 129, false), ("platform", "p", 128, true), ("platform", "p", 129, false),
+    ("profile", "x", 128, true), ("profile", "x", 129, false), ("screen", "e\u{301}", 64, true),
+    ("screen", "e\u{301}", 65, false), ("app_version", "9", 128, true), ("app_version", "9", 129, false),
+    ("os_version", "é", 129, false), ("device", "d", 128, true), ("device", "d", 1 << 20, false),
+  ])
+  func dimensionsAreAtMost128CodePoints(field: String, unit: String, count: Int, accepted: Bool) {
+    let value = String(repeating: unit, count: count)
+    let line = Self.line("\"type\":\"pull_start\",\"\(field)\":\"\(value)\"")
+    for parser in ParserKind.allCases {
+      switch Self.decode(line, parser) {
+      case .event: #expect(accepted, "\(parser) accepted \(field) of \(value.unicodeScalars.count)")
+      case .rejected(let rejection):
+        #expect(!accepted, "\(parser): \(rejection.message)")
+        #expect(rejection.reason == .invalidValue)
+        let codePoints = value.unicodeScalars.count
+        #expect(rejection.message == "`\(field)` is \(codePoints) code points long, more than 128", "\(parser)")
+      default: Issue.record("\(parser): \(field)")
+      }
+    }
+  }
+
   @Test func blankLinesAreNeitherEventsNorRejections() {
     #expect(Self.decode("", .simdjson) == .blank)
   }

@@ -161,7 +161,29 @@ import Testing
     #expect(CSVReportRenderer.field("crlf\r\n") == "\"crlf\r\n\"")
   }
 
+  /// A cell a spreadsheet would run is shown with a leading `'`: a formula's first character, or
+  /// a tab or carriage return before one, which spreadsheets skip.
+  @Test(arguments: [
+    ("=1+1", "'=1+1"), ("+1", "'+1"), ("-1", "'-1"), ("@SUM(A1)", "'@SUM(A1)"), ("\t=1+1", "'\t=1+1"),
+    ("\r=1+1", "'\r=1+1"), ("\r\n=1+1", "'\r\n=1+1"), ("\n=1+1", "\n=1+1"), ("padel", "padel"), (" =1", " =1"),
+  ])
+  func csvDisarmsWhatASpreadsheetWouldRun(name: String, cell: String) {
+    #expect(CSVReportRenderer.text(name) == cell)
+  }
+
   // MARK: - Markdown
+
+  /// GitHub links bare URLs, `www.` names and addresses, and pings `@user`: a name from the logs
+  /// stays text.
+  @Test(arguments: [
+    ("https://evil.example/x", "https\\://evil.example/x"), ("see HTTP://a.b", "see HTTP\\://a.b"),
+    ("mailto:me", "mailto\\:me"), ("www.evil.example", "www\\.evil.example"),
+    ("go WWW.evil.example", "go WWW\\.evil.example"), ("me@evil.example", "me\\@evil.example"),
+    ("@octocat", "\\@octocat"), ("3.8.0 at 10:15", "3.8.0 at 10:15"), ("wwwx.y", "wwwx.y"),
+  ])
+  func markdownKeepsLinksInNamesText(name: String, escaped: String) {
+    #expect(MarkdownReportRenderer.escape(name) == escaped)
+  }
 
   @Test func markdownHasATableRowPerFigure() {
     // sessions, outcomes, then a p50 and a p90/p95 row per distribution and a row per rate.

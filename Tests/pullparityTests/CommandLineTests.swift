@@ -177,6 +177,18 @@ import Testing
     #expect(reread.stdout == run.stdout)
   }
 
+  /// `help` with a topic that is no command is a usage error, not the top-level help and exit 0.
+  @Test(arguments: [
+    (["help"], 0, "USAGE: pullparity <subcommand>"), (["help", "report"], 0, "USAGE: pullparity report"),
+    (["help", "junk"], 2, "help: no command \"junk\"; commands: ingest, report,"),
+    (["help", "report", "junk"], 2, "help: no command \"junk\""),
+  ])
+  func helpNamesOnlyCommands(arguments: [String], exitCode: Int32, says: String) throws {
+    let run = try CommandRun.pullparity(arguments)
+    #expect(run.exitCode == exitCode)
+    #expect((run.stdout + run.stderr).contains(says), "\(run.stdout)\(run.stderr)")
+  }
+
   /// Text output keeps to 80 columns (README, "Output formats"): tables, headers and notes.
   @Test(arguments: [
     ["report"], ["qa"], ["report", "--by", "screen"], ["qa", "--app", "ffci"], ["runs"], ["quarantine"],

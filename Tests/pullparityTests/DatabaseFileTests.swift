@@ -82,6 +82,23 @@ import Testing
     #expect(!run.stdout.isEmpty)
   }
 
+  /// A command whose input names nothing fails with exit 2 before it creates the database (or
+  /// its lock file): no empty database is left behind.
+  @Test(arguments: [
+    (["ingest", "missing.jsonl"], "cannot open missing.jsonl: No such file or directory"),
+    (["ingest", "logs"], "logs: no .jsonl or .ndjson files"), (["load", "logs"], "logs/summary.json: no run summary"),
+  ])
+  func aCommandWithNoInputLeavesNoDatabase(command: [String], says: String) throws {
+    let dir = try TemporaryDirectory()
+    try FileManager.default.createDirectory(
+      at: dir.url.appendingPathComponent("logs"), withIntermediateDirectories: true)
+    let run = try CommandRun.pullparity(
+      [command[0], "--db", "new.sqlite"] + command.dropFirst(), currentDirectory: dir.url)
+    #expect(run.exitCode == 2)
+    #expect(run.stderr.contains(says), "\(run.stderr)")
+    #expect(try FileManager.default.contentsOfDirectory(atPath: dir.url.path) == ["logs"])
+  }
+
   @Test func anEmptyFileBecomesADatabase() throws {
     let dir = try TemporaryDirectory()
     let path = try dir.write("new.db", "")

@@ -50,6 +50,13 @@ CASES = [
     *[({"empty": value}, True) for value in (True, False, None)],
     *[({"empty": value}, False) for value in ("yes", 0)],
     ({"app_version": 2, "os_version": None, "device": {"model": [1]}, "unknown": {"kept": True}}, True),
+    # Dimensions: at most 128 code points, whatever their bytes; combining marks count.
+    *[({field: value}, True) for field, value in (
+        ("app", "é" * 128), ("platform", "p" * 128), ("profile", "x" * 128), ("screen", "e\u0301" * 64),
+        ("app_version", "9" * 128), ("os_version", "ö" * 128), ("device", "d" * 128))],
+    *[({field: value}, False) for field, value in (
+        ("app", "é" * 129), ("platform", "p" * 129), ("profile", "x" * 129), ("screen", "e\u0301" * 65),
+        ("app_version", "9" * 129), ("os_version", "ö" * 129), ("device", "d" * (1 << 20)))],
     *[({"type": t}, True) for t in ("pull_start", "indicator_hidden", "scroll_to_top", "fetch_start",
                                      "error_shown", "content_cleared")],
     # Payload fields of other types are not this type's business.

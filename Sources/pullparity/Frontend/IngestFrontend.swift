@@ -14,15 +14,15 @@ struct IngestFrontend {
   var options: IngestOptions
   var quiet: Bool
 
-  func run(paths: [String]) throws -> IngestSummary {
-    let inputs = try InputCatalog.expand(paths)
+  /// `inputs`: the command's paths expanded (`InputCatalog.expand`).
+  func run(_ inputs: [InputFile]) throws -> IngestSummary {
     InterruptFlag.install()
     var progressBar = ProgressBar(quiet: quiet)
     var summary = try Ingestor(database: database, options: options).run(
       inputs, shouldStop: { InterruptFlag.isRequested }, progress: { progressBar.update($0) })
     progressBar.finish()
     // An interrupted run should stop now; the next run brings the digests up to date.
-    if summary.stoppedAt == nil { summary.stageTimes.reportDigests = DigestFrontend.refresh(database) }
+    if summary.stoppedAt == nil { summary.stageTimes.reportDigests = try DigestFrontend.refresh(database) }
     return summary
   }
 

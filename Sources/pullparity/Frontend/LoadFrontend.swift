@@ -6,9 +6,14 @@ import PullParityStore
 struct LoadFrontend {
   var database: PullParityDatabase
 
+  /// Fails, as `run` would, when `directory` holds no readable summary or profiles.
+  static func check(_ directory: String) throws {
+    try PipeDiagnostic.reporting { try RunLoader.check(directory: directory) }
+  }
+
   func run(directory: String) throws -> RunSummaryFile {
     let summary = try PipeDiagnostic.reporting { try RunLoader(database: database).load(directory: directory) }
-    DigestFrontend.refresh(database)
+    try DigestFrontend.refresh(database)
     return summary
   }
 

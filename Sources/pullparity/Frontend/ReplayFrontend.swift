@@ -13,7 +13,7 @@ struct ReplayFrontend {
 
   func run() throws -> ReplaySummary {
     let summary = try Replayer(database: database, profiles: profiles).run()
-    DigestFrontend.refresh(database)
+    try DigestFrontend.refresh(database)
     return summary
   }
 

@@ -124,8 +124,15 @@ struct ReportFrontend {
     }
     return try ids.compactMap { id in
       guard let ref = refs[ByteIdentity(id)] else { return nil }
-      // A session whose lines no longer decode is still drawn: its violations are stored.
-      let events = (try? decoder.sessionEvents(try queries.storedEvents(ofSession: ref), sessionID: id)) ?? []
+      // A session whose lines no longer decode is still drawn: its violations are stored. Only
+      // that is forgiven: a read that fails (a damaged file) fails the report. The lines are
+      // read one at a time: an example may be a session of a million events.
+      let events: [RecordedEvent]
+      do {
+        events = try decoder.sessionEvents(sessionID: id) { try queries.forEachStoredEvent(ofSession: ref, $0) }
+      } catch is StoredSessionError {
+        events = []
+      }
       return SessionTimeline(events: events, violations: try queries.violations(ofSession: ref))
     }
   }

@@ -12,15 +12,26 @@ struct SessionFrontend {
 
   var queries: ReportQueries { ReportQueries(database) }
 
-  /// The session `id` names: itself when it is a stored id, else the one session whose id
-  /// starts with it, ignoring case.
+  /// The session `id` names: itself when it is a stored id, or as every output prints it
+  /// (control characters as `\u{…}`, which a command line cannot hold raw: a NUL), else the one
+  /// session whose id starts with it, ignoring case.
   func resolve(_ id: String) throws -> String {
     if try !queries.storedEvents(ofSession: id).isEmpty { return id }
+    if let printed = TerminalText.unescaped(id) {
+      if try !queries.storedEvents(ofSession: printed).isEmpty { return printed }
+      if let match = try resolvePrefix(printed) { return match }
+    }
+    guard let match = try resolvePrefix(id) else { throw CommandError("no session \"\(id)\" in \(databaseName)") }
+    return match
+  }
+
+  /// The one session whose id starts with `id`, ignoring ASCII case; nil when none does.
+  private func resolvePrefix(_ id: String) throws -> String? {
     let matches = try queries.sessionIDs(startingWith: id, limit: 6)
     let exact = matches.filter { $0.lowercased() == id.lowercased() }
     if exact.count == 1 { return exact[0] }
     switch matches.count {
-    case 0: throw CommandError("no session \"\(id)\" in \(databaseName)")
+    case 0: return nil
     case 1: return matches[0]
     default:
       let listed = matches.prefix(5).joined(separator: ", ") + (matches.count > 5 ? ", …" : "")

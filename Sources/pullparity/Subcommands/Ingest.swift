@@ -53,10 +53,12 @@ extension PullParity {
     }
 
     func run() throws {
-      // Profiles first: a bad profile file must fail before the database is created or waited for.
+      // Profiles and inputs first: a bad profile file or a path that names nothing must fail
+      // before the database is created or waited for.
       let options = try options()
+      let inputs = try InputCatalog.expand(paths)
       let frontend = IngestFrontend(database: try database.open(), options: options, quiet: quiet)
-      let summary = try frontend.run(paths: paths)
+      let summary = try frontend.run(inputs)
       try frontend.write(summary, stats: stats, reportAs: report ? database.path : nil)
       let code = frontend.exitCode(summary, strict: strict)
       if code != 0 { throw ExitCode(code) }

@@ -17,6 +17,8 @@ extension PullParity {
     var directory: String
 
     func run() throws {
+      // Before the database is created: a directory that is not a run's output leaves no file.
+      try LoadFrontend.check(directory)
       let frontend = LoadFrontend(database: try database.open())
       let summary = try frontend.run(directory: directory)
       try FileHandleOutput.standardOutput.write(frontend.describe(summary, from: directory))

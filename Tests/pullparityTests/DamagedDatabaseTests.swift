@@ -1,0 +1,71 @@
+import Foundation
+import GRDB
+import PullParityTestSupport
+import Testing
+
+/// SQLite's word that the file is damaged (SQLITE_CORRUPT, NOTADB, IOERR) fails the command
+/// with exit 2 wherever it comes, never a note: an ingest that wrote around a damaged page and
+/// exited 0 left a file every report then failed on.
+@Suite struct DamagedDatabaseTests {
+  /// A new Padel session with a label on a day the sample already has: its ingest reads no old
+  /// event, and the day's digest refresh then reads the old sessions' events (which of them
+  /// logged a label).
+  static let newSession: String = {
+    let events: [[String: Any]] = [
+      ["type": "pull_start"], ["type": "label", "text": "Dra", "state": "pulling"],
+      ["type": "pull_move", "distance": 40], ["type": "release", "distance": 45],
+    ]
+    return events.enumerated().map { index, event in
+      var object: [String: Any] = [
+        "event_id": "damaged-\(index)", "session_id": "damaged-session", "ts": 1_795_003_600_000 + index * 100,
+        "platform": "pwa", "app": "padel",
+      ]
+      object.merge(event) { $1 }
+      return String(
+        decoding: try! JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]), as: UTF8.self)
+    }.joined(separator: "\n") + "\n"
+  }()
+
+  /// A copy of the sample database whose every leaf page of `events` but the last (where new
+  /// events go) is damaged.
+  static func damagedCopy(in dir: TemporaryDirectory) throws -> String {
+    let path = dir.path("damaged.sqlite")
+    try DatabaseQueue(path: SampleDatabase.path).writeWithoutTransaction { db in
+      try db.execute(sql: "VACUUM INTO ?", arguments: [path])
+    }
+    let (pages, pageSize) = try DatabaseQueue(path: path).read { db in
+      (
+        try Int.fetchAll(
+          db, sql: "SELECT pageno FROM dbstat WHERE name = 'events' AND pagetype = 'leaf' ORDER BY path"),
+        try Int.fetchOne(db, sql: "PRAGMA page_size")!
+      )
+    }
+    try #require(pages.count > 10)
+    let file = try #require(FileHandle(forUpdatingAtPath: path))
+    defer { try? file.close() }
+    for page in pages.dropLast() {
+      // Byte 0 of a b-tree page is its type; 0 is none.
+      try file.seek(toOffset: UInt64((page - 1) * pageSize))
+      try file.write(contentsOf: Data([0]))
+    }
+    return path
+  }
+
+  @Test(arguments: [
+    // FFCI logs no label, so only the example sessions' timelines read events.
+    ["ingest", "--quiet", "new.jsonl"], ["report", "--format", "html", "--app", "ffci"],
+    ["report", "--format", "html"], ["report", "--from-sessions"],
+    ["session", "0c20f46e"], ["replay"],
+  ])
+  func aDamagedPageFailsTheCommand(command: [String]) throws {
+    let dir = try TemporaryDirectory()
+    let path = try Self.damagedCopy(in: dir)
+    try dir.write("new.jsonl", Self.newSession)
+    let run = try CommandRun.pullparity(
+      [command[0], "--db", path] + command.dropFirst().map { $0 == "new.jsonl" ? dir.path($0) : $0 })
+    #expect(run.exitCode == 2, "\(run.stdout)\(run.stderr)")
+    #expect(run.stderr.contains("database disk image is malformed (SQLite result code 11)"), "\(run.stderr)")
+    #expect(run.stderr.contains("The database file is damaged or unreadable: check it with `sqlite3 FILE"))
+    #expect(!run.stderr.contains("Note: the report digests were not brought up to date"), "\(run.stderr)")
+  }
+}

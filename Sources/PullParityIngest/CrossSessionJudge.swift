@@ -42,7 +42,9 @@ package struct CrossSessionJudge {
     var misjudged: [Int64] = []
     var previous: CrossSessionQueries.Refresh?
     for refresh in refreshes {
-      let predecessor = previous?.screen == refresh.screen ? previous : nil
+      // Screens are keys, compared byte for byte as SQLite compares them.
+      let sameScreen = previous.map { $0.screen.map(ByteIdentity.init) == refresh.screen.map(ByteIdentity.init) }
+      let predecessor = sameScreen == true ? previous : nil
       let window = profiles.resolve(refresh.profile).repeatWithinMs
       let repeats = predecessor?.endedAt.map { refresh.startedAt - $0 < window - SessionMetrics.comparisonSlack }
       if repeats == true || refresh.repeated != (repeats ?? false) { misjudged.append(refresh.ref) }

@@ -22,6 +22,9 @@ package struct CohortComparison: Equatable, Sendable, Encodable {
   package var candidateSessions: Int
   /// One per `ComparedFigure` of the app's profile, in its order.
   package var deltas: [CohortDelta]
+  /// What the arm distances were judged against, in words (`the profile's arming point`, `pwa's
+  /// p50`); `nil` when they were not judged against a target.
+  package var armTarget: String?
 
   /// `baselineSessions` and `candidateSessions` are the sessions each cohort's filter read;
   /// those of another trigger than `trigger` are left out here, so a pull's figures are not
@@ -30,7 +33,8 @@ package struct CohortComparison: Equatable, Sendable, Encodable {
   /// names every profile the compared sessions were derived with.
   package init(
     baseline: Cohort, baselineSessions: [SessionRecord], candidate: Cohort, candidateSessions: [SessionRecord],
-    trigger: RefreshTrigger?, profiles: SessionProfiles, context: ReportContext
+    trigger: RefreshTrigger?, profiles: SessionProfiles, context: ReportContext,
+    reference: (platform: String, sessions: [SessionRecord])? = nil
   ) {
     func kept(_ sessions: [SessionRecord]) -> [SessionRecord] {
       guard let trigger else { return sessions }
@@ -52,12 +56,18 @@ package struct CohortComparison: Equatable, Sendable, Encodable {
       first.map { profiles.profile($0.profile, version: $0.profileVersion).profile } ?? .unconstrained(named: "")
     self.baselineSessions = before.count
     self.candidateSessions = after.count
+    let referenceSessions = kept(reference?.sessions ?? [])
     deltas = ComparedFigure.all(for: profile).map { figure in
       CohortDelta(
         figure: figure, unit: figure.unit(distance: profile.unit.rawValue),
         baseline: figure.measure(before, profile: profile),
         candidate: figure.measure(after, profile: profile),
-        tolerance: figure.tolerance(context.tolerances), target: figure.target(profile), policy: context.policy)
+        tolerance: figure.tolerance(context.tolerances),
+        target: figure.target(profile) ?? figure.referenceTarget(referenceSessions, profile: profile),
+        policy: context.policy)
+    }
+    if deltas.contains(where: { $0.target != nil }) {
+      armTarget = profile.armThreshold != nil ? "the profile's arming point" : reference.map { "\($0.platform)'s p50" }
     }
   }
 

@@ -45,9 +45,11 @@ package struct CohortComparisonTextRenderer {
 
   /// Where the arm distances were judged against, when the profile says.
   private func armingNote(_ comparison: CohortComparison) -> String {
-    guard let target = comparison.deltas.compactMap(\.target).first else { return "" }
-    let unit = comparison.deltas.first { $0.target != nil }?.unit ?? ""
-    return "Arm distances: nearer the profile's arming point (\(Formatting.number(target)) \(unit)) is better.\n"
+    guard let about = comparison.armTarget else { return "" }
+    let targets = comparison.deltas.filter { $0.target != nil }
+      .map { "\(Formatting.number($0.target)) \($0.unit)" }
+    let shown = Array(Set(targets)).sorted().joined(separator: ", ")
+    return "Arm distances: nearer \(TerminalText.escaped(about)) (\(shown)) is better.\n"
   }
 
   private func table(_ comparison: CohortComparison) -> String {

@@ -57,6 +57,15 @@ package enum ComparedFigure: Equatable, Sendable {
     return profile.resistance.finger(forDrawn: threshold)
   }
 
+  /// Where the reference platform puts this figure: the p50 of `reference`'s values, for an arm
+  /// distance of a profile without an arming point (the next best spec there is).
+  func referenceTarget(_ reference: [SessionRecord], profile: Profile) -> Double? {
+    guard case .metric(let metric) = self, metric == .armDistance || metric == .clientArmDistance,
+      profile.armThreshold == nil
+    else { return nil }
+    return Distribution(reference.compactMap { metric.value($0.metrics) }).p50
+  }
+
   var isRuleFigure: Bool {
     if case .rule = self { return true }
     return false

@@ -137,3 +137,50 @@ import Testing
     #expect(tighter.stdout.contains("rules cache_order (ios)"), "\(tighter.stdout)")
   }
 }
+
+/// `compare` judges the arm distances of a profile without an arming point (ffci trusts its
+/// client's `armed`) against the reference platform's p50: an iOS release that moves its client
+/// arming from 25 to the PWA's 35 improves, and the one that moves it back regresses. (Compared
+/// on the reference platform itself, there is no target: the distances move either way.)
+@Suite struct ArmReferenceCompareTests {
+  static func pulls(platform: String, version: String, armAt: Double, from t0: Double) -> [String] {
+    (0..<30).flatMap { index -> [String] in
+      let s = "\(platform)-\(version)-\(index)"
+      let t = t0 + Double(index) * 60_000
+      func line(_ n: Int, _ dt: Double, _ body: String) -> String {
+        #"{"event_id":"\#(s)-\#(n)","session_id":"\#(s)","ts":\#(t + dt),"platform":"\#(platform)","app":"ffci","app_version":"\#(version)","#
+          + body + "}"
+      }
+      return [
+        line(1, 0, #""type":"pull_start""#), line(2, 20, #""type":"pull_move","distance":\#(armAt)"#),
+        line(3, 21, #""type":"armed","distance":\#(armAt)"#), line(4, 40, #""type":"release","distance":\#(armAt)"#),
+      ]
+    }
+  }
+
+  @Test func towardTheReferencePlatformsArmingImproves() throws {
+    let dir = try TemporaryDirectory()
+    let day = 1_795_000_000_000.0
+    let lines =
+      Self.pulls(platform: "pwa", version: "1", armAt: 35, from: day)
+      + Self.pulls(platform: "ios", version: "1", armAt: 25, from: day + 10)
+      + Self.pulls(platform: "ios", version: "2", armAt: 35, from: day + 3_600_000)
+    let path = try dir.write("ffci.jsonl", lines.joined(separator: "\n") + "\n")
+    // ffci's numbers, with the PWA as the reference platform (the built-in one names none).
+    let profiles = try dir.write(
+      "profiles.json", #"{"profiles": [{"name": "ffci", "version": 3, "min_hold_ms": 0, "reference_platform": "pwa"}]}"#
+    )
+    let db = dir.path("ffci.sqlite")
+    #expect(try CommandRun.pullparity(["ingest", "--quiet", "--db", db, "--profiles", profiles, path]).exitCode == 0)
+    let fix = try CommandRun.pullparity(
+      ["compare", "--db", db, "--platform", "ios", "--baseline", "app_version=1", "--candidate", "app_version=2"])
+    #expect(fix.exitCode == 0, "\(fix.stdout)")
+    #expect(fix.stdout.contains("Arm distances: nearer pwa's p50 (35.0 pt) is better."), "\(fix.stdout)")
+    #expect(
+      fix.stdout.split(separator: "\n").contains { $0.hasPrefix("client arm (pt)") && $0.hasSuffix("improvement") })
+    let back = try CommandRun.pullparity(
+      ["compare", "--db", db, "--platform", "ios", "--baseline", "app_version=2", "--candidate", "app_version=1"])
+    #expect(back.exitCode == 1, "\(back.stdout)")
+    #expect(back.stdout.contains("Regressed: arm distance, client arm distance"), "\(back.stdout)")
+  }
+}

@@ -19,9 +19,11 @@ struct CompareFrontend {
       throw CommandError(
         "the cohorts hold sessions of several apps (\(apps.joined(separator: ", "))); choose one with --app")
     }
+    let profiles = try report.profiles()
     let comparison = CohortComparison(
       baseline: baseline, baselineSessions: before, candidate: candidate, candidateSessions: after,
-      trigger: trigger, profiles: try report.profiles(), context: report.context(filter))
+      trigger: trigger, profiles: profiles, context: report.context(filter),
+      reference: try armReference(compared: before + after, within: filter, profiles: profiles))
     for (cohort, count) in [(baseline, comparison.baselineSessions), (candidate, comparison.candidateSessions)]
     where count == 0 {
       let sessions = (trigger.map { "\($0.rawValue) " } ?? "") + "sessions"
@@ -30,5 +32,25 @@ struct CompareFrontend {
           + "\(report.databaseName). Nothing was checked.")
     }
     return comparison
+  }
+
+  /// The reference platform's sessions of the compared app, within the same filter, when its
+  /// profile has no arming point: its arm distances are then what the cohorts' are judged
+  /// against. None when a compared session is of the reference platform itself.
+  private func armReference(
+    compared: [SessionRecord], within filter: SessionFilter, profiles: SessionProfiles
+  ) throws -> (platform: String, sessions: [SessionRecord])? {
+    guard let first = compared.first else { return nil }
+    let profile = profiles.profile(first.profile, version: first.profileVersion).profile
+    guard profile.armThreshold == nil else { return nil }
+    var all = filter
+    all.app = first.app
+    all.platform = nil
+    let sessions = try report.queries.sessions(all)
+    let platforms = Array(Set(sessions.map { ByteIdentity($0.platform) })).map(\.text)
+    guard let reference = ParityReportBuilder.referencePlatform(profile: profile, among: platforms),
+      !compared.contains(where: { ByteIdentity($0.platform) == ByteIdentity(reference) })
+    else { return nil }
+    return (reference, sessions.filter { ByteIdentity($0.platform) == ByteIdentity(reference) })
   }
 }

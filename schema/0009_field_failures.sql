@@ -14,29 +14,17 @@ ALTER TABLE sessions ADD COLUMN refresh_started_at_ms REAL;
 ALTER TABLE sessions ADD COLUMN refresh_ended_at_ms   REAL;    -- its indicator_hidden
 ALTER TABLE sessions ADD COLUMN judge_again_at_ms     REAL;    -- a stuck or dropped refresh is decided once the data passes this
 
--- The newest session end per app and platform: how far each one's data has moved. A stuck or
--- dropped refresh is judged only once this passes its time, so a session at the edge of a log
--- is not judged yet. Kept by the triggers below, so finding it never scans the sessions.
-CREATE TABLE data_horizons (
-  app          TEXT NOT NULL,
-  platform     TEXT NOT NULL,
-  newest_ts_ms REAL NOT NULL,
-  PRIMARY KEY (app, platform)
-) WITHOUT ROWID;
-INSERT INTO data_horizons SELECT app, platform, max(ended_at_ms) FROM sessions GROUP BY app, platform;
+-- How far each app and platform's data has moved: the newest session end, found at the end of
+-- this index. A stuck or dropped refresh is judged only once it passes the rule's time, so a
+-- session at the edge of a log is not judged yet. An index rather than a table kept by a
+-- trigger: measured on 1M events, the trigger's upsert per session cost 0.3 s of the writer's
+-- time, the index a fraction of it.
+CREATE INDEX sessions_by_app_platform_end ON sessions(app, platform, ended_at_ms);
 
 -- Installs whose sessions were written since their repeated refreshes were last judged: the
 -- program judges them again and empties the table, as it does stale_digest_days.
 CREATE TABLE installs_to_judge (install_id TEXT PRIMARY KEY) WITHOUT ROWID;
 
-CREATE TRIGGER sessions_horizon_on_insert AFTER INSERT ON sessions BEGIN
-  INSERT INTO data_horizons VALUES (NEW.app, NEW.platform, NEW.ended_at_ms)
-    ON CONFLICT (app, platform) DO UPDATE SET newest_ts_ms = max(newest_ts_ms, excluded.newest_ts_ms);
-END;
-CREATE TRIGGER sessions_horizon_on_update AFTER UPDATE OF ended_at_ms ON sessions BEGIN
-  INSERT INTO data_horizons VALUES (NEW.app, NEW.platform, NEW.ended_at_ms)
-    ON CONFLICT (app, platform) DO UPDATE SET newest_ts_ms = max(newest_ts_ms, excluded.newest_ts_ms);
-END;
 CREATE TRIGGER sessions_install_on_insert AFTER INSERT ON sessions WHEN NEW.install_id IS NOT NULL BEGIN
   INSERT OR IGNORE INTO installs_to_judge VALUES (NEW.install_id);
 END;

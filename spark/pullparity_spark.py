@@ -675,7 +675,7 @@ def contexts_to_judge_again(spark, sessions, windows):
     """The sessions CrossSessionJudge would derive again, with what it would hand each:
     (session_id, horizon, previous_refresh_ended_at), by the rules of CrossSessionQueries.
 
-    - horizon: the newest session end of its app and platform (SQLite's data_horizons);
+    - horizon: the newest session end of its app and platform (what SQLite finds through sessions_by_app_platform_end);
     - previous_refresh_ended_at: the refresh end of the session before it on the same install
       and screen (NULL screens are one screen, as SQLite's `IS` compares them), by refresh
       start, ties by session id in byte order (Spark compares strings by their UTF-8 bytes, as

@@ -6,14 +6,19 @@ package import PullParityCore
 /// refreshes in order. Read through SQLite's C API (`RawStatement`): installs and screens are
 /// keys, and GRDB would cut their text at a NUL.
 package enum CrossSessionQueries {
+  /// How far the data of session `s`'s app and platform has moved: its newest session end, the
+  /// last entry of `sessions_by_app_platform_end` for them.
+  private static let horizonOfS = """
+    SELECT max(h.ended_at_ms) FROM sessions h WHERE h.app = s.app AND h.platform = s.platform
+    """
+
   /// Sessions with a judgement still open that their app and platform's data has now moved past.
   package static func dueForJudgement(_ db: Database) throws -> [Int64] {
     try RawStatement(
       db,
       """
-      SELECT s.session_ref FROM data_horizons h
-      JOIN sessions s ON s.app = h.app AND s.platform = h.platform
-        AND s.judge_again_at_ms IS NOT NULL AND s.judge_again_at_ms <= h.newest_ts_ms
+      SELECT s.session_ref FROM sessions s
+      WHERE s.judge_again_at_ms IS NOT NULL AND s.judge_again_at_ms <= (\(horizonOfS))
       """
     ).rows("finding sessions the data has moved past") { $0.int64(0) }
   }
@@ -61,8 +66,7 @@ package enum CrossSessionQueries {
     let horizon = try RawStatement(
       db,
       """
-      SELECT h.newest_ts_ms FROM sessions s JOIN data_horizons h ON h.app = s.app AND h.platform = s.platform
-      WHERE s.session_ref = ?1
+      SELECT (\(horizonOfS)) FROM sessions s WHERE s.session_ref = ?1
       """)
     horizon.bind(1, ref)
     let previous = try RawStatement(

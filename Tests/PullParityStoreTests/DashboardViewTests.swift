@@ -449,7 +449,7 @@ import Testing
         guard case .text(let name) = cells[0] else { return "" }
         return name
       }
-      #expect(objects.count == 20)
+      #expect(objects.count == 19)
       for object in objects {
         #expect(doc.contains("### \(object):"), "no heading for \(object)")
         for column in try Self.columns(database, of: object) {

@@ -72,7 +72,8 @@ import Testing
     }
     #expect(
       leading == [
-        "sessions_awaiting_judgement: app", "sessions_by_install: install_id", "sessions_by_key: session_key",
+        "sessions_awaiting_judgement: app", "sessions_by_app_platform_end: app", "sessions_by_install: install_id",
+        "sessions_by_key: session_key",
         "sessions_by_start: started_at_ms", "violations key: session_ref",
       ])
   }

@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 
 /// `sample-events/` ingested once per test process, for the many tests that only read it.
 package enum SampleDatabase {
@@ -17,4 +18,18 @@ package enum SampleDatabase {
     }
     return path
   }()
+
+  /// The shared sample file, opened read-only and patient: tests read it at the same time, and
+  /// a busy moment of one (a checkpoint as a command closes) must not fail another.
+  package static func readOnlyQueue() throws -> DatabaseQueue {
+    var configuration = Configuration()
+    configuration.readonly = true
+    configuration.busyMode = .timeout(30)
+    return try DatabaseQueue(path: path, configuration: configuration)
+  }
+
+  /// A consistent snapshot of the sample file at `copy`.
+  package static func copy(to copy: String) throws {
+    try readOnlyQueue().inDatabase { db in try db.execute(sql: "VACUUM INTO ?", arguments: [copy]) }
+  }
 }

@@ -30,9 +30,7 @@ import Testing
   /// events go) is damaged.
   static func damagedCopy(in dir: TemporaryDirectory) throws -> String {
     let path = dir.path("damaged.sqlite")
-    try DatabaseQueue(path: SampleDatabase.path).writeWithoutTransaction { db in
-      try db.execute(sql: "VACUUM INTO ?", arguments: [path])
-    }
+    try SampleDatabase.copy(to: path)
     let (pages, pageSize) = try DatabaseQueue(path: path).read { db in
       (
         try Int.fetchAll(

@@ -23,7 +23,7 @@ import Testing
     #expect(run.exitCode == 0 || run.exitCode == 1, "\(run.stderr)")
     let figures = Self.figures(run.stdout)
     #expect(!figures.isEmpty, "the sample has failing \(app) sessions")
-    let queue = try DatabaseQueue(path: SampleDatabase.path)
+    let queue = try SampleDatabase.readOnlyQueue()
     for figure in figures {
       let stored = try queue.read { db in
         try Row.fetchOne(

@@ -24,9 +24,7 @@ import Testing
   /// A copy of the sample database, changed by `sql`; and the main file's bytes after it.
   static func sampleChanged(by sql: String, in dir: TemporaryDirectory) throws -> (path: String, bytes: Data) {
     let path = dir.path("changed.sqlite")
-    try DatabaseQueue(path: SampleDatabase.path).writeWithoutTransaction { db in
-      try db.execute(sql: "VACUUM INTO ?", arguments: [path])
-    }
+    try SampleDatabase.copy(to: path)
     try DatabaseQueue(path: path).writeWithoutTransaction { db in try db.execute(sql: sql) }
     return (path, try Data(contentsOf: URL(fileURLWithPath: path)))
   }

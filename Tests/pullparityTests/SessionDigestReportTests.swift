@@ -162,9 +162,7 @@ import Testing
   /// reports name the file, so every copy must have the same name for outputs to compare.
   static func copyOfSample(in dir: TemporaryDirectory) throws -> String {
     let path = dir.path("samples.sqlite")
-    try DatabaseQueue(path: SampleDatabase.path).writeWithoutTransaction { db in
-      try db.execute(sql: "VACUUM INTO ?", arguments: [path])
-    }
+    try SampleDatabase.copy(to: path)
     return path
   }
 }

@@ -3,8 +3,8 @@
 -- judged yet), the install that sent the session, and what the rules that look past one
 -- session read. The Spark job judges those rules before writing (docs/distributed-formats.md,
 -- "Context lines"), so these columns hold ingest's verdicts for the sessions of one run.
--- SQLite's data_horizons and installs_to_judge are left out: they are the SQLite program's
--- bookkeeping for judging again, which PostgreSQL never does, and no view reads them.
+-- SQLite's installs_to_judge is left out: it is the SQLite program's bookkeeping for judging
+-- again, which PostgreSQL never does, and no view reads it.
 ALTER TABLE sessions
   ADD COLUMN install_id            text,
   ADD COLUMN gesture_observed      integer,

@@ -9,76 +9,60 @@ struct FieldFailures {
   let profile: Profile
   /// How far the data has moved: at least the session's own last event.
   let horizon: Double
-  /// The earliest horizon at which an open judgement can be made; `nil` when none is open.
+  /// The earliest horizon at which a judgement still open can be made; `nil` when none is.
   private(set) var judgeAgainAt: Double?
+  private var findings: [Violation] = []
 
   init(state: SessionState, profile: Profile, horizon: Double) {
     self.state = state
     self.profile = profile
     self.horizon = horizon
-    judgeAgainAt = [stuckDeadline, dropDeadline].compactMap { $0 }.filter { $0 > horizon }.min()
   }
 
-  /// When the refresh must have ended by, while it has not ended.
-  private var stuckDeadline: Double? {
-    guard let started = state.refreshStartedAt, state.indicatorHiddenAt == nil else { return nil }
-    return started + profile.stuckAfterMs
-  }
-
-  /// When the armed release's refresh must have started by, while none has and the pull is
-  /// still waiting for it.
-  private var dropDeadline: Double? {
-    guard let released = state.armedReleaseAt, state.refreshStartedAt == nil, state.phase == .released else {
-      return nil
+  /// Judges both rules into `metrics` and returns their findings; sets `judgeAgainAt`.
+  mutating func judge(_ metrics: inout SessionMetrics) -> [Violation] {
+    // Copies: the messages below read them while `awaited` changes `self`.
+    let (state, profile) = (self.state, self.profile)
+    if let started = state.refreshStartedAt {
+      metrics.stuckRefresh = awaited(
+        .stuckRefresh, deadline: started + profile.stuckAfterMs, cameAt: state.indicatorHiddenAt, over: false,
+        expected: "indicator hidden ≤ \(NumberText.format(profile.stuckAfterMs)) ms after refresh_start",
+        late: { "hidden \(NumberText.format($0 - started)) ms after refresh_start" },
+        // Not how long it has been: that grows with the data, and a verdict must not depend on
+        // when it was reached.
+        never: "still \(state.phase.rawValue), no indicator_hidden, when the data moved past that time")
     }
-    return released + profile.refreshWithinMs
-  }
-
-  func judge(_ metrics: inout SessionMetrics) -> [Violation] {
-    var findings: [Violation] = []
-    metrics.stuckRefresh = judgeStuck(&findings)
-    metrics.droppedRefresh = judgeDropped(&findings)
+    if let released = state.armedReleaseAt {
+      // Cancelled after the armed release: the pull is over and nothing refreshed.
+      let cancelled = state.phase == .cancelled
+      metrics.droppedRefresh = awaited(
+        .droppedRefresh, deadline: released + profile.refreshWithinMs, cameAt: state.refreshStartedAt,
+        over: cancelled,
+        expected: "refresh_start ≤ \(NumberText.format(profile.refreshWithinMs)) ms after the armed release",
+        late: { "refresh_start \(NumberText.format($0 - released)) ms after the release" },
+        never: cancelled ? "cancelled after the armed release" : "no refresh_start")
+    }
     return findings
   }
 
-  private func judgeStuck(_ findings: inout [Violation]) -> Bool? {
-    guard let started = state.refreshStartedAt else { return nil }
-    let deadline = started + profile.stuckAfterMs
-    let limit = "indicator hidden ≤ \(NumberText.format(profile.stuckAfterMs)) ms after refresh_start"
-    if let hidden = state.indicatorHiddenAt {
-      return SessionMetrics.flagged(hidden > deadline + SessionMetrics.comparisonSlack, in: &findings) {
-        Violation(
-          kind: .stuckRefresh, at: deadline, expected: limit,
-          actual: "hidden \(NumberText.format(hidden - started)) ms after refresh_start")
+  /// A rule about something awaited by `deadline`: broken when it came later, or when it never
+  /// came and the wait is over (`over`, or the data has moved past the deadline); `nil` while it
+  /// may still come, and then the deadline is when to judge again.
+  private mutating func awaited(
+    _ kind: ViolationKind, deadline: Double, cameAt: Double?, over: Bool, expected: String,
+    late: (Double) -> String, never: String
+  ) -> Bool? {
+    if let cameAt {
+      return SessionMetrics.flagged(cameAt > deadline + SessionMetrics.comparisonSlack, in: &findings) {
+        Violation(kind: kind, at: deadline, expected: expected, actual: late(cameAt))
       }
     }
-    guard horizon >= deadline else { return nil }
-    return SessionMetrics.flagged(true, in: &findings) {
-      Violation(
-        kind: .stuckRefresh, at: deadline, expected: limit,
-        // Not how long it has been: that grows with the data, and a verdict must not depend on
-        // when it was reached.
-        actual: "still \(state.phase.rawValue), no indicator_hidden, when the data moved past that time")
+    guard over || horizon >= deadline else {
+      judgeAgainAt = min(judgeAgainAt ?? deadline, deadline)
+      return nil
     }
-  }
-
-  private func judgeDropped(_ findings: inout [Violation]) -> Bool? {
-    guard let released = state.armedReleaseAt else { return nil }
-    let deadline = released + profile.refreshWithinMs
-    let limit = "refresh_start ≤ \(NumberText.format(profile.refreshWithinMs)) ms after the armed release"
-    if let started = state.refreshStartedAt {
-      return SessionMetrics.flagged(started > deadline + SessionMetrics.comparisonSlack, in: &findings) {
-        Violation(
-          kind: .droppedRefresh, at: deadline, expected: limit,
-          actual: "refresh_start \(NumberText.format(started - released)) ms after the release")
-      }
-    }
-    // Cancelled after the armed release: the pull is over and nothing refreshed.
-    guard state.phase == .cancelled || horizon >= deadline else { return nil }
     return SessionMetrics.flagged(true, in: &findings) {
-      Violation(
-        kind: .droppedRefresh, at: deadline, expected: limit,
-        actual: state.phase == .cancelled ? "cancelled after the armed release" : "no refresh_start")
+      Violation(kind: kind, at: deadline, expected: expected, actual: never)
     }
   }
 

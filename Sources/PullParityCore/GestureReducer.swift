@@ -78,18 +78,16 @@ enum GestureReducer {
     _ state: inout SessionState, at: Double, distance: Double, offset: Double?, profile: Profile
   ) {
     reach(&state, distance)
+    // Samples are most of a log's events: the drawn offset is worked out once per sample.
+    let drawn = profile.resistance.drawn(atFinger: distance)
     if let last = state.lastPullSampleAt {
-      let before = profile.resistance.drawn(atFinger: state.lastPullDistance ?? 0)
-      let moved = abs(profile.resistance.drawn(atFinger: distance) - before)
+      let moved = abs(drawn - profile.resistance.drawn(atFinger: state.lastPullDistance ?? 0))
       if moved > SessionMetrics.dragTolerance + SessionMetrics.comparisonSlack {
         state.maxSampleGapMs = max(state.maxSampleGapMs ?? 0, at - last)
       }
     }
     state.lastPullSampleAt = at
     state.lastPullDistance = distance
-    if let offset {
-      let error = abs(offset - profile.resistance.drawn(atFinger: distance))
-      state.maxOffsetError = max(state.maxOffsetError ?? 0, error)
-    }
+    if let offset { state.maxOffsetError = max(state.maxOffsetError ?? 0, abs(offset - drawn)) }
   }
 }

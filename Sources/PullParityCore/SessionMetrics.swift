@@ -130,7 +130,7 @@ public struct SessionMetrics: Equatable, Sendable {
           kind: .errorNotShown, at: state.loadCompletedAt ?? state.indicatorHiddenAt ?? 0,
           expected: "error_shown after the failed load", actual: "no error shown"))
     }
-    let waits = FieldFailures(state: state, profile: profile, horizon: horizon)
+    var waits = FieldFailures(state: state, profile: profile, horizon: horizon)
     findings += waits.judge(&metrics)
     if let installID, !installID.isEmpty, let started = state.refreshStartedAt {
       findings += FieldFailures.judgeRepeat(

@@ -80,6 +80,19 @@ package enum QACheck: String, CaseIterable, Sendable, Codable {
     }
   }
 
+  /// The checklist's own count (not a rule's) the item is judged on, for the items that have one.
+  var tally: QATally? {
+    switch self {
+    case .dragTracking: .dragTracking
+    case .noFlash: .fastLoads
+    case .noPrematureHide: .prematureHide
+    case .noLateHide: .lateHide
+    case .emptyState: .emptyState
+    case .tabReselect: .tabReselect
+    default: nil
+    }
+  }
+
   func applies(to profile: Profile) -> Bool {
     rule?.applies(to: profile) ?? true
   }

@@ -124,7 +124,7 @@ package struct QAChecklist {
     }
 
     private func dragTracking() -> QAItemResult {
-      let pulls = digest.tally(of: .dragTracking)
+      let pulls = counted(.dragTracking)
       guard profile.version > 0 else {
         var item = result(
           .dragTracking, pulls,
@@ -162,7 +162,7 @@ package struct QAChecklist {
 
     private func noFlash() -> QAItemResult {
       let minHold = profile.minHoldMs
-      let fast = digest.tally(of: .fastLoads)
+      let fast = counted(.noFlash)
       return result(
         .noFlash, fast,
         evidence:
@@ -171,7 +171,7 @@ package struct QAChecklist {
     }
 
     private func noPrematureHide() -> QAItemResult {
-      let completed = digest.tally(of: QATally.prematureHide)
+      let completed = counted(.noPrematureHide)
       return result(
         .noPrematureHide, completed,
         evidence:
@@ -180,7 +180,7 @@ package struct QAChecklist {
     }
 
     private func noLateHide() -> QAItemResult {
-      let completed = digest.tally(of: QATally.lateHide)
+      let completed = counted(.noLateHide)
       return result(
         .noLateHide, completed,
         evidence:
@@ -197,7 +197,7 @@ package struct QAChecklist {
     }
 
     private func emptyState() -> QAItemResult {
-      let empty = digest.tally(of: .emptyState)
+      let empty = counted(.emptyState)
       return result(
         .emptyState, empty,
         evidence: "\(empty.failing) of \(empty.judged) empty-state refreshes lacked the indicator or the label copy")
@@ -205,11 +205,16 @@ package struct QAChecklist {
 
     /// Only apps that log tab re-selects get this item.
     private func tabReselect() -> QAItemResult? {
-      let reselects = digest.tally(of: .tabReselect)
+      let reselects = counted(.tabReselect)
       guard reselects.judged > 0 else { return nil }
       return result(
         .tabReselect, reselects,
         evidence: "\(reselects.failing) of \(reselects.judged) tab re-select refreshes broke the hold")
+    }
+
+    /// The sessions an item with a count of its own (`QACheck.tally`) judged, and those it failed.
+    private func counted(_ check: QACheck) -> SessionTally {
+      check.tally.map { digest.tally(of: $0) } ?? SessionTally()
     }
 
     /// Items that are one rule of the profile, counted as the report's rule table counts them.

@@ -26,16 +26,10 @@ package enum SessionQA {
     }
   }
 
+  /// Judged as `qa` judges it: by the item's own count, else by its rule.
   private static func failed(_ check: QACheck, _ record: SessionRecord, _ profile: DigestProfile) -> Bool? {
-    switch check {
-    case .dragTracking: QATally.dragTracking.verdict(record, profile: profile)
-    case .noFlash: QATally.fastLoads.verdict(record, profile: profile)
-    case .noPrematureHide: QATally.prematureHide.verdict(record, profile: profile)
-    case .noLateHide: QATally.lateHide.verdict(record, profile: profile)
-    case .emptyState: QATally.emptyState.verdict(record, profile: profile)
-    case .tabReselect: QATally.tabReselect.verdict(record, profile: profile)
-    default: check.rule.flatMap { RuleEvaluator.verdict($0, record, cacheScreens: profile.cacheScreens) }
-    }
+    if let tally = check.tally { return tally.verdict(record, profile: profile) }
+    return check.rule.flatMap { RuleEvaluator.verdict($0, record, cacheScreens: profile.cacheScreens) }
   }
 
   /// The samples where the drawn offset strayed or a gap opened while the finger moved.

@@ -16,6 +16,9 @@ package struct IngestStageTimes: Sendable, Equatable {
   package var waitingForCheckpoint = 0.0
   /// The writer waiting for the next parsed chunk.
   package var waitingForInput = 0.0
+  /// The run's last transaction: the sessions whose stuck, dropped or repeated refresh their
+  /// stored context decides, derived again (`CrossSessionJudge`).
+  package var judgeAcrossSessions = 0.0
   /// After the run: counting the report digests of the days it touched (the command does it,
   /// not the ingest, so it is not part of the wall time).
   package var reportDigests = 0.0

@@ -33,6 +33,7 @@ package struct Ingestor {
       channel.cancel()
       readerDone.wait()
     }
+    var acrossSessions = 0.0
     do {
       try database.withBackgroundCheckpoints(restartFrames: options.walRestartFrames) { checkpointer in
         while try ingest.commitTransaction(from: channel, checkpointer: checkpointer, progress: progress) {
@@ -42,21 +43,25 @@ package struct Ingestor {
           }
         }
       }
-      try judgeAcrossSessions()
+      acrossSessions = try judgeAcrossSessions()
     } catch {
       ingest.fail()
       throw error
     }
-    return try ingest.finish()
+    var summary = try ingest.finish()
+    summary.stageTimes.judgeAcrossSessions = acrossSessions
+    return summary
   }
 
   /// The verdicts the committed sessions' context decides (`CrossSessionJudge`), in one
-  /// transaction of their own after the run's.
-  private func judgeAcrossSessions() throws {
+  /// transaction of their own after the run's; returns the seconds it took.
+  private func judgeAcrossSessions() throws -> Double {
+    let started = database.clock.elapsed()
     try database.write { db in
       var judge = try CrossSessionJudge(db, profiles: options.profiles, parser: options.parser)
       try judge.run()
     }
+    return database.clock.seconds(since: started)
   }
 
   /// Starts the reading thread; the semaphore is signalled once it has stopped.

@@ -126,6 +126,7 @@ struct IngestFrontend {
       ("commit", t.commit),
       ("writer waiting for checkpoint", t.waitingForCheckpoint),
       ("writer waiting for input", t.waitingForInput),
+      ("judge across sessions", t.judgeAcrossSessions),
     ]
     var lines = ["Stages (seconds; the reader overlaps the writer):"]
     for (label, seconds) in rows {

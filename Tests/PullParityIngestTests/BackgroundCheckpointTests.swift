@@ -55,7 +55,7 @@ import Testing
     // however long the restarted log is.
     let transactions = summary.counts.linesRead / Self.options.transactionLines
     #expect(salts.count >= transactions * 9 / 10, "the log restarted \(salts.count - 1) times in \(transactions)")
-    let fileBytes = try FileManager.default.attributesOfItem(atPath: path)[.size] as! Int
+    let fileBytes = try #require(FileManager.default.attributesOfItem(atPath: path)[.size] as? Int)
     #expect(largestLog * 2 < fileBytes, "log \(largestLog) bytes, file \(fileBytes), \(salts.count) salts")
     // Every committed event is in the file itself, while the writer still has it open.
     #expect(try Self.eventsInMainFile(path) == summary.counts.eventsStored)

@@ -86,9 +86,8 @@ import Testing
     let part2 = samples.appendingPathComponent("padel-ios-2.jsonl").path
     _ = try ingest([part1], db)
     let expected = try RepositoryPaths.expectedSample()
-    let split = (expected["padel_ios_split"] as? [String: Any])?["sessions_in_both_files"] as? [String]
-    let ids = try #require(split)
-    let truth = expected["sessions"] as! [String: [String: Any]]
+    let ids = try expected["padel_ios_split"]["sessions_in_both_files"].array.map { try $0.string }
+    let truth = try expected["sessions"].object
     #expect(ids.count == 6)
     let queries = ReportQueries(db)
     let before = try queries.sessions(.init()).filter { ids.contains($0.sessionID) }
@@ -98,7 +97,7 @@ import Testing
     let after = try queries.sessions(.init()).filter { ids.contains($0.sessionID) }
     #expect(after.count == 6)
     for session in after {
-      #expect(session.metrics.outcome.rawValue == truth[session.sessionID]?["outcome"] as? String)
+      #expect(try session.metrics.outcome.rawValue == truth[session.sessionID]?["outcome"].string)
     }
     #expect(after.contains { $0.metrics.outcome == .completed })
   }

@@ -23,8 +23,7 @@ import Testing
     let db = try PullParityDatabase(path: dir.path("sample.sqlite"))
     let summary = try Self.ingest(
       [RepositoryPaths.sampleEvents.path], into: db, transactionLines: transactionLines)
-    let ingest = try RepositoryPaths.expectedSample()["ingest"] as! [String: Int]
-    #expect(summary.counts.eventsStored == ingest["events_stored"])
+    #expect(try summary.counts.eventsStored == RepositoryPaths.expectedSample()["ingest"]["events_stored"].int)
     #expect(summary.status == .completed)
   }
 
@@ -35,14 +34,14 @@ import Testing
     // Small transactions so sessions straddle chunk boundaries and are read back and re-derived.
     let summary = try Self.ingest([RepositoryPaths.sampleEvents.path], into: db, parser: parser, transactionLines: 997)
     let expected = try RepositoryPaths.expectedSample()
-    let ingest = expected["ingest"] as! [String: Int]
+    let ingest = try expected["ingest"]
 
-    #expect(summary.counts.linesRead == ingest["lines_read"])
-    #expect(summary.counts.blankLines == ingest["blank_lines"])
-    #expect(summary.counts.eventsStored == ingest["events_stored"])
-    #expect(summary.counts.duplicates == ingest["duplicates"])
-    #expect(summary.counts.conflicts == ingest["conflicts"])
-    #expect(summary.counts.quarantined == ingest["quarantined"])
+    #expect(try summary.counts.linesRead == ingest["lines_read"].int)
+    #expect(try summary.counts.blankLines == ingest["blank_lines"].int)
+    #expect(try summary.counts.eventsStored == ingest["events_stored"].int)
+    #expect(try summary.counts.duplicates == ingest["duplicates"].int)
+    #expect(try summary.counts.conflicts == ingest["conflicts"].int)
+    #expect(try summary.counts.quarantined == ingest["quarantined"].int)
     #expect(summary.status == .completed)
 
     let queries = ReportQueries(db)
@@ -51,19 +50,19 @@ import Testing
     for violation in try queries.violations(SessionFilter()) {
       kindsBySession[violation.sessionID, default: [:]][violation.kind.rawValue, default: 0] += 1
     }
-    let truth = expected["sessions"] as! [String: [String: Any]]
+    let truth = try expected["sessions"].object
     #expect(sessions.count == truth.count)
     for session in sessions {
       guard let want = truth[session.sessionID] else {
         Issue.record("session \(session.sessionID) is not in EXPECTED.json")
         continue
       }
-      #expect(session.app == want["app"] as? String)
-      #expect(session.platform == want["platform"] as? String)
-      #expect(session.metrics.outcome.rawValue == want["outcome"] as? String, "\(session.sessionID)")
-      #expect(session.metrics.trigger?.rawValue == want["trigger"] as? String, "\(session.sessionID)")
-      #expect(session.empty == (want["empty"] as? Bool ?? false))
-      let wantKinds = (want["violations"] as? [String: Int] ?? [:]).filter { $0.value > 0 }
+      #expect(try session.app == want["app"].string)
+      #expect(try session.platform == want["platform"].string)
+      #expect(try session.metrics.outcome.rawValue == want["outcome"].string, "\(session.sessionID)")
+      #expect(try session.metrics.trigger?.rawValue == want["trigger"].value as? String, "\(session.sessionID)")
+      #expect(try session.empty == (want["empty"].value as? Bool ?? false))
+      let wantKinds = try (want["violations"].value as? [String: Int] ?? [:]).filter { $0.value > 0 }
       #expect(kindsBySession[session.sessionID] ?? [:] == wantKinds, "\(session.sessionID)")
       // The kinds a session read for a report carries are those of its stored violations.
       let kinds = ViolationKinds(kinds: wantKinds.keys.compactMap(ViolationKind.init(rawValue:)))
@@ -76,19 +75,19 @@ import Testing
     let db = try PullParityDatabase(path: dir.path("bad.sqlite"))
     let badFile = RepositoryPaths.sampleEvents.appendingPathComponent("bad-lines.jsonl").path
     _ = try Self.ingest([badFile], into: db)
-    let expected = (try RepositoryPaths.expectedSample()["bad_lines"] as! [String: Any])["lines"] as! [[String: Any]]
+    let expected = try RepositoryPaths.expectedSample()["bad_lines"]["lines"].array
     let rows = try db.read { db in
       try Row.fetchAll(db, sql: "SELECT line, byte_offset, category FROM quarantine ORDER BY line")
     }
-    let quarantinedAlone = expected.filter { $0["quarantined"] as? Bool == true }
+    let quarantinedAlone = try expected.filter { try $0["quarantined"].value as? Bool == true }
     #expect(rows.count == quarantinedAlone.count)
     // The generator names two categories differently; the meaning is the same.
     let synonyms = ["not_object": "not_an_object", "bad_ts": "bad_timestamp"]
     for (row, want) in zip(rows, quarantinedAlone) {
-      #expect(row[0] as Int == want["line"] as! Int)
-      #expect(row[1] as Int == want["byte_offset"] as! Int)
-      let reason = want["reason"] as! String
-      #expect(row[2] as String == synonyms[reason] ?? reason)
+      #expect(try row["line"] as Int == want["line"].int)
+      #expect(try row["byte_offset"] as Int == want["byte_offset"].int)
+      let reason = try want["reason"].string
+      #expect(row["category"] as String == synonyms[reason] ?? reason)
     }
   }
 }

@@ -34,8 +34,8 @@ import Testing
 
   func keys(_ database: PullParityDatabase) throws -> [String: Int64] {
     try database.read { db in
-      Dictionary(
-        uniqueKeysWithValues: try Row.fetchAll(db, sql: "SELECT event_id, id_hash FROM events").map {
+      try Dictionary(
+        uniquePairs: try Row.fetchAll(db, sql: "SELECT event_id, id_hash FROM events").map {
           ($0["event_id"] as String, $0["id_hash"] as Int64)
         })
     }

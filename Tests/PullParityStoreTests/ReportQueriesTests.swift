@@ -78,8 +78,8 @@ import Testing
       .violatingSessions(SessionFilter(platform: c.platform), kind: c.kind, limit: c.limit)
     #expect(ids.map { Array($0.id.utf8) } == c.ids.map { Array($0.utf8) })
     // Each comes with its own ref (first-seen order in `sessions` above, from 1).
-    let refs = Dictionary(
-      uniqueKeysWithValues: Self.sessions.enumerated().map { (Array($1.0.utf8), Int64($0 + 1)) })
+    let refs = try Dictionary(
+      uniquePairs: Self.sessions.enumerated().map { (Array($1.0.utf8), Int64($0 + 1)) })
     #expect(ids.map(\.ref) == ids.map { refs[Array($0.id.utf8)] })
   }
 }

@@ -10,8 +10,8 @@ import Testing
   static let day = 86_400_000.0
 
   func keys(_ db: Database) throws -> [String: Int64] {
-    Dictionary(
-      uniqueKeysWithValues: try Row.fetchAll(db, sql: "SELECT session_id, session_key FROM sessions").map {
+    try Dictionary(
+      uniquePairs: try Row.fetchAll(db, sql: "SELECT session_id, session_key FROM sessions").map {
         ($0["session_id"] as String, $0["session_key"] as Int64)
       })
   }

@@ -9,9 +9,8 @@ package enum RepositoryPaths {
   package static let sampleEvents = root.appendingPathComponent("sample-events")
 
   /// The generator's own ground truth for the sample logs.
-  package static func expectedSample() throws -> [String: Any] {
-    let data = try Data(contentsOf: sampleEvents.appendingPathComponent("EXPECTED.json"))
-    return try JSONSerialization.jsonObject(with: data) as! [String: Any]
+  package static func expectedSample() throws -> JSONTree {
+    try JSONTree(parsing: Data(contentsOf: sampleEvents.appendingPathComponent("EXPECTED.json")))
   }
 
   /// The built `pullparity` executable next to the test bundle.

@@ -21,7 +21,7 @@ import Testing
   /// One refresh as JSON lines: held `visibleMs`, on `platform`, with the given fields.
   static func session(
     _ id: String, app: String, platform: String, at t: Double, visibleMs: Double, fields: [String: Any]
-  )
+  ) throws
     -> [String]
   {
     let events: [(Double, [String: Any])] = [
@@ -30,15 +30,14 @@ import Testing
       (210, ["type": "refresh_start", "trigger": "pull"]), (220, ["type": "indicator_shown"]),
       (400, ["type": "load_complete", "ok": true]), (220 + visibleMs, ["type": "indicator_hidden"]),
     ]
-    return events.enumerated().map { index, event in
+    return try events.enumerated().map { index, event in
       var object: [String: Any] = [
         "event_id": "\(id)-\(index)", "session_id": id, "ts": 1_795_000_000_000 + t + event.0, "platform": platform,
         "app": app,
       ]
       object.merge(fields) { $1 }
       object.merge(event.1) { $1 }
-      return String(
-        decoding: try! JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]), as: UTF8.self)
+      return try JSONLine.sorted(object)
     }
   }
 
@@ -46,7 +45,9 @@ import Testing
   /// rules. `demo\u{0}x` hides it before the load on iOS: a client that sent it would fail
   /// `demo`'s gate if the two were merged.
   /// Every other app gets sessions on every screen and version, with ids that collide too.
-  static let database: String = {
+  static let database = Result { try makeDatabase() }
+
+  static func makeDatabase() throws -> String {
     let dir = FileManager.default.temporaryDirectory
       .appendingPathComponent("pullparity-names-\(ProcessInfo.processInfo.processIdentifier)")
     atexit {
@@ -54,7 +55,7 @@ import Testing
         .appendingPathComponent("pullparity-names-\(ProcessInfo.processInfo.processIdentifier)")
       try? FileManager.default.removeItem(at: dir)
     }
-    try! FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+    try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
     var lines: [String] = []
     var t = 0.0
     for (a, app) in apps.enumerated() {
@@ -66,23 +67,23 @@ import Testing
           let fields: [String: Any] = [
             "screen": screens[i % screens.count], "app_version": appVersions[i % appVersions.count],
           ]
-          lines += session(id, app: app, platform: platform, at: t, visibleMs: visible, fields: fields)
+          lines += try session(id, app: app, platform: platform, at: t, visibleMs: visible, fields: fields)
           t += 5_000
         }
       }
     }
-    lines += session("caf\u{E9}-id", app: "caf\u{E9}", platform: "ios", at: t, visibleMs: 400, fields: [:])
-    lines += session("cafe\u{301}-id", app: "cafe\u{301}", platform: "ios", at: t + 5_000, visibleMs: 400, fields: [:])
+    lines += try session("caf\u{E9}-id", app: "caf\u{E9}", platform: "ios", at: t, visibleMs: 400, fields: [:])
+    lines += try session("cafe\u{301}-id", app: "cafe\u{301}", platform: "ios", at: t + 5_000, visibleMs: 400, fields: [:])
     let log = dir.appendingPathComponent("names.jsonl")
-    try! Data((lines.joined(separator: "\n") + "\n").utf8).write(to: log)
+    try Data((lines.joined(separator: "\n") + "\n").utf8).write(to: log)
     let db = dir.appendingPathComponent("names.sqlite").path
-    let ingest = try! CommandRun.pullparity(["ingest", "--quiet", "--db", db, log.path])
-    precondition(ingest.exitCode == 0, ingest.stderr)
+    let ingest = try CommandRun.pullparity(["ingest", "--quiet", "--db", db, log.path])
+    try #require(ingest.exitCode == 0, "\(ingest.stderr)")
     return db
-  }()
+  }
 
   static func run(_ arguments: [String]) throws -> CommandRun {
-    try CommandRun.pullparity([arguments[0], "--db", database] + arguments.dropFirst(), environment: environment)
+    try CommandRun.pullparity([arguments[0], "--db", database.get()] + arguments.dropFirst(), environment: environment)
   }
 
   static let cases: [[String]] =
@@ -107,11 +108,9 @@ import Testing
   @Test(arguments: [[], ["--from-sessions"]]) func aNULCannotMergeTwoApps(_ path: [String]) throws {
     let demo = try Self.run(["report", "--app", "demo", "--check", "--format", "json"] + path)
     #expect(demo.exitCode == 0, "\(demo.stdout)")
-    let json = try JSONSerialization.jsonObject(with: Data(demo.stdout.utf8)) as! [String: Any]
-    let apps = json["apps"] as! [[String: Any]]
-    #expect(apps.map { $0["app"] as! String } == ["demo"])
-    let platforms = (apps[0]["groups"] as! [[String: Any]])[0]["platforms"] as! [[String: Any]]
-    #expect(platforms.map { $0["sessions"] as! Int } == [36, 36])
+    let apps = try JSONTree(parsing: demo.stdout)["apps"]
+    #expect(try apps.array.map { try $0["app"].string } == ["demo"])
+    #expect(try apps[0]["groups"][0]["platforms"].array.map { try $0["sessions"].int } == [36, 36])
     let all = try Self.run(["report", "--check"] + path)
     #expect(all.stdout.contains("demo\\u{0}x pull: parity of visible time, premature hide"), "\(all.stdout)")
     #expect(!all.stdout.contains("demo pull:"), "\(all.stdout)")

@@ -13,9 +13,9 @@ import Testing
     // Default database in the current directory, as the README runs it.
     let run = try CommandRun.pullparity(["ingest", samples, "--report"], currentDirectory: dir.url)
     #expect(run.exitCode == 0, "\(run.stderr)")
-    let expected = try RepositoryPaths.expectedSample()["ingest"] as! [String: Int]
-    #expect(run.stdout.contains("events stored       \(Self.thousands(expected["events_stored"]!))"))
-    #expect(run.stdout.contains("quarantined             \(expected["quarantined"]!)"))
+    let expected = try RepositoryPaths.expectedSample()["ingest"]
+    #expect(try run.stdout.contains("events stored       \(Self.thousands(expected["events_stored"].int))"))
+    #expect(try run.stdout.contains("quarantined             \(expected["quarantined"].int)"))
     #expect(run.stdout.contains("Pull-to-refresh parity"))
     // The verdict wraps at 80 columns; read it as one line.
     let verdict = run.stdout.replacingOccurrences(of: "\n  ", with: " ")
@@ -41,10 +41,9 @@ import Testing
     _ = try CommandRun.pullparity(["ingest", "--db", db, samples])
     let run = try CommandRun.pullparity(["qa", "--db", db, "--format", "json"])
     #expect(run.exitCode == 1)
-    let report = try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as! [String: Any]
-    let failing = (report["items"] as! [[String: Any]])
-      .filter { $0["status"] as? String == "fail" }
-      .map { "\($0["app"]!)/\($0["platform"]!)/\($0["check"]!)" }
+    let failing = try JSONTree(parsing: run.stdout)["items"].array
+      .filter { try $0["status"].string == "fail" }
+      .map { "\(try $0["app"].string)/\(try $0["platform"].string)/\(try $0["check"].string)" }
       .sorted()
     #expect(
       failing == [
@@ -58,11 +57,9 @@ import Testing
       "qa", "--db", db, "--app", "phlock", "--app-version", "2.1.0", "--format", "json",
     ])
     #expect(clean.exitCode == 0, "\(clean.stdout)")
-    let items =
-      (try JSONSerialization.jsonObject(with: Data(clean.stdout.utf8)) as! [String: Any])["items"]
-      as! [[String: Any]]
-    #expect(items.filter { $0["status"] as? String == "pass" }.count >= 8)
-    #expect(!items.contains { $0["status"] as? String == "fail" })
+    let statuses = try JSONTree(parsing: clean.stdout)["items"].array.map { try $0["status"].string }
+    #expect(statuses.filter { $0 == "pass" }.count >= 8)
+    #expect(!statuses.contains("fail"))
   }
 
   @Test func reportJSONCarriesTheNumbersBehindTheVerdicts() throws {
@@ -71,36 +68,33 @@ import Testing
     _ = try CommandRun.pullparity(["ingest", "--db", db, samples])
     let run = try CommandRun.pullparity(["report", "--db", db, "--app", "padel", "--format", "json", "--check"])
     #expect(run.exitCode == 1, "padel is not at parity, so --check fails")
-    let report = try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as! [String: Any]
-    #expect(report["format_version"] as? Int == 2)
-    #expect(report["outcome"] as? String == "failed")
-    let context = report["context"] as! [String: Any]
-    #expect(context["database"] as? String == db)
-    #expect((context["filter"] as? [String: Any])?["app"] as? String == "padel")
-    #expect(context["min_sessions"] as? Int == 30)
-    let group = ((report["apps"] as! [[String: Any]])[0]["groups"] as! [[String: Any]])[0]
-    let pwa = (group["platforms"] as! [[String: Any]]).first { $0["platform"] as? String == "pwa" }!
-    let flash = (pwa["rates"] as! [String: Any])["flash_rate"] as! [String: Any]
-    let apps = try RepositoryPaths.expectedSample()["apps"] as! [String: Any]
-    let expectedFlash = (((apps["padel"] as! [String: Any])["pwa"] as! [String: Any])["violations"] as! [String: Int])[
-      "flash"]
-    #expect(flash["numerator"] as? Int == expectedFlash)
-    let verdicts = Dictionary(
-      uniqueKeysWithValues: (group["comparisons"] as! [[String: Any]]).map {
-        ($0["metric"] as! String, $0["verdict"] as? String)
-      })
+    let report = try JSONTree(parsing: run.stdout)
+    #expect(try report["format_version"].int == 2)
+    #expect(try report["outcome"].string == "failed")
+    let context = try report["context"]
+    #expect(try context["database"].string == db)
+    #expect(try context["filter"]["app"].string == "padel")
+    #expect(try context["min_sessions"].int == 30)
+    let group = try report["apps"][0]["groups"][0]
+    let pwa = try group["platforms"].element(where: "platform", is: "pwa")
+    let flash = try pwa["rates"]["flash_rate"]
+    let expectedFlash = try RepositoryPaths.expectedSample()["apps"]["padel"]["pwa"]["violations"]["flash"].int
+    #expect(try flash["numerator"].int == expectedFlash)
+    var verdicts: [String: String?] = [:]
+    for comparison in try group["comparisons"].array {
+      let verdict = try comparison["verdict"]
+      verdicts[try comparison["metric"].string] = verdict.isNull ? nil : try verdict.string
+    }
     #expect(verdicts["flash_rate"] == "fail")
     #expect(verdicts["client_arm_distance"] == "fail")
     #expect(verdicts["visible_ms"] == "pass")
     #expect(verdicts["arm_distance"] == "pass")
     // Rates have one shape: numerator, denominator, percent, rounded to what was measured.
-    #expect(flash.keys.sorted() == ["denominator", "numerator", "percent"])
-    let visible = (pwa["distributions"] as! [String: Any])["visible_ms"] as! [String: Any]
-    #expect(visible["p50"] as? Double == 1988.2)
+    #expect(try flash.object.keys.sorted() == ["denominator", "numerator", "percent"])
+    #expect(try pwa["distributions"]["visible_ms"]["p50"].double == 1988.2)
     // The absolute judgement: the PWA breaks the flash rule, iOS the arm-mismatch rule.
-    let rules = Dictionary(
-      uniqueKeysWithValues: (pwa["rules"] as! [[String: Any]]).map { ($0["rule"] as! String, $0["verdict"] as! String) }
-    )
+    var rules: [String: String] = [:]
+    for rule in try pwa["rules"].array { rules[try rule["rule"].string] = try rule["verdict"].string }
     #expect(rules["flash"] == "fail")
     #expect(rules["arm_mismatch"] == "pass")
   }
@@ -109,8 +103,7 @@ import Testing
     let dir = try TemporaryDirectory()
     let db = dir.path("s.sqlite")
     _ = try CommandRun.pullparity(["ingest", "--db", db, samples])
-    let defects = try RepositoryPaths.expectedSample()["defects"] as! [String: [String: Any]]
-    let flashSession = (defects["A"]!["sessions"] as! [String])[0]
+    let flashSession = try RepositoryPaths.expectedSample()["defects"]["A"]["sessions"][0].string
     let run = try CommandRun.pullparity(["session", "--db", db, String(flashSession.prefix(13))])
     #expect(run.exitCode == 0, "\(run.stderr)")
     #expect(run.stdout.contains("Session \(flashSession)"))
@@ -127,9 +120,9 @@ import Testing
     let run = try CommandRun.pullparity(["ingest", "--db", db, "--strict", bad])
     #expect(run.exitCode == 1)
     #expect(run.stdout.contains("bad-lines.jsonl:4: not_json"))
-    let expected = (try RepositoryPaths.expectedSample()["bad_lines"] as! [String: Any])["alone"] as! [String: Int]
+    let expected = try RepositoryPaths.expectedSample()["bad_lines"]["alone"]["events_stored"].int
     let stored = run.stdout.split(separator: "\n").first { $0.contains("events stored") }
-    #expect(stored?.split(separator: " ").last.map(String.init) == "\(expected["events_stored"]!)")
+    #expect(stored?.split(separator: " ").last.map(String.init) == "\(expected)")
   }
 
   @Test func standardInputPlainOrGzip() throws {
@@ -137,8 +130,7 @@ import Testing
     let gz = try Data(contentsOf: RepositoryPaths.sampleEvents.appendingPathComponent("ffci-ios.jsonl.gz"))
     let run = try CommandRun.pullparity(["ingest", "--db", dir.path("stdin.sqlite"), "-"], stdin: gz)
     #expect(run.exitCode == 0, "\(run.stderr)")
-    let apps = try RepositoryPaths.expectedSample()["apps"] as! [String: Any]
-    let total = (((apps["ffci"] as! [String: Any])["ios"] as! [String: Any])["sessions"] as! [String: Int])["total"]!
+    let total = try RepositoryPaths.expectedSample()["apps"]["ffci"]["ios"]["sessions"]["total"].int
     #expect(run.stdout.contains("\(total) sessions"))
   }
 
@@ -154,8 +146,8 @@ import Testing
     )
     let run = try CommandRun.pullparity(["replay", "--db", db, "--profiles", profiles])
     #expect(run.exitCode == 0, "\(run.stderr)")
-    let defects = try RepositoryPaths.expectedSample()["defects"] as! [String: [String: Any]]
-    #expect(run.stdout.contains("Changed: \(defects["A"]!["count"] as! Int) sessions"))
+    let changed = try RepositoryPaths.expectedSample()["defects"]["A"]["count"].int
+    #expect(run.stdout.contains("Changed: \(changed) sessions"))
     let again = try CommandRun.pullparity(["replay", "--db", db, "--profiles", profiles])
     #expect(again.stdout.contains("Changed: 0 sessions"))
   }

@@ -112,9 +112,10 @@ import Testing
       "lines_read", "events_stored", "duplicates", "conflicts", "quarantined", "already_quarantined", "blank_lines",
     ]
     return try database.read { db in
-      let row = try Row.fetchOne(
-        db, sql: "SELECT " + columns.map { "sum(\($0)) AS \($0)" }.joined(separator: ", ") + " FROM ingest_runs")!
-      return Dictionary(uniqueKeysWithValues: columns.map { ($0, row[$0] as Int) })
+      let row = try #require(
+        try Row.fetchOne(
+          db, sql: "SELECT " + columns.map { "sum(\($0)) AS \($0)" }.joined(separator: ", ") + " FROM ingest_runs"))
+      return try Dictionary(uniquePairs: columns.map { ($0, row[$0] as Int) })
     }
   }
 

@@ -10,21 +10,20 @@ import Testing
   /// A new Padel session with a label on a day the sample already has: its ingest reads no old
   /// event, and the day's digest refresh then reads the old sessions' events (which of them
   /// logged a label).
-  static let newSession: String = {
+  static func newSession() throws -> String {
     let events: [[String: Any]] = [
       ["type": "pull_start"], ["type": "label", "text": "Dra", "state": "pulling"],
       ["type": "pull_move", "distance": 40], ["type": "release", "distance": 45],
     ]
-    return events.enumerated().map { index, event in
+    return try events.enumerated().map { index, event in
       var object: [String: Any] = [
         "event_id": "damaged-\(index)", "session_id": "damaged-session", "ts": 1_795_003_600_000 + index * 100,
         "platform": "pwa", "app": "padel",
       ]
       object.merge(event) { $1 }
-      return String(
-        decoding: try! JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]), as: UTF8.self)
+      return try JSONLine.sorted(object)
     }.joined(separator: "\n") + "\n"
-  }()
+  }
 
   /// A copy of the sample database whose every leaf page of `events` but the last (where new
   /// events go) is damaged.
@@ -58,7 +57,7 @@ import Testing
   func aDamagedPageFailsTheCommand(command: [String]) throws {
     let dir = try TemporaryDirectory()
     let path = try Self.damagedCopy(in: dir)
-    try dir.write("new.jsonl", Self.newSession)
+    try dir.write("new.jsonl", Self.newSession())
     let run = try CommandRun.pullparity(
       [command[0], "--db", path] + command.dropFirst().map { $0 == "new.jsonl" ? dir.path($0) : $0 })
     #expect(run.exitCode == 2, "\(run.stdout)\(run.stderr)")

@@ -48,7 +48,7 @@ import Testing
       try Row.fetchAll(
         db, sql: "SELECT s.name, count(*) AS n FROM events e JOIN sources s USING (source_id) GROUP BY s.name")
     }
-    return Dictionary(uniqueKeysWithValues: rows.map { (URL(fileURLWithPath: $0["name"]).lastPathComponent, $0["n"]) })
+    return try Dictionary(uniquePairs: rows.map { (URL(fileURLWithPath: $0["name"]).lastPathComponent, $0["n"]) })
   }
 
   /// The same files whole, ingested the same way: what each file alone stores.

@@ -141,26 +141,22 @@ import Testing
   static func failedRules(_ output: String, format: String) throws -> Set<String> {
     switch format {
     case "json":
-      let report = try #require(try JSONSerialization.jsonObject(with: Data(output.utf8)) as? [String: Any])
       var failed = Set<String>()
-      for app in report["apps"] as! [[String: Any]] {
-        for group in app["groups"] as! [[String: Any]] {
-          for platform in group["platforms"] as! [[String: Any]] {
-            for rule in platform["rules"] as! [[String: Any]] where rule["verdict"] as? String == "fail" {
-              failed.insert("\(app["app"] as? String ?? "")/\(rule["rule"] as? String ?? "")")
+      for app in try JSONTree(parsing: output)["apps"].array {
+        for group in try app["groups"].array {
+          for platform in try group["platforms"].array {
+            for rule in try platform["rules"].array where try rule["verdict"].string == "fail" {
+              failed.insert("\(try app["app"].string)/\(try rule["rule"].string)")
             }
           }
         }
       }
       return failed
     case "csv":
-      // No field of the sample report holds a comma, so splitting on commas reads it whole.
-      let rows = output.split(separator: "\r\n").map { $0.split(separator: ",", omittingEmptySubsequences: false) }
-      let column = { (name: String) in rows[0].firstIndex { $0 == name }! }
-      let (kind, metric, verdict) = (column("kind"), column("metric"), column("verdict"))
+      let rows = CSVTable(parsing: output).rows
       return Set(
-        rows.filter { $0[kind] == "rule" && $0[verdict] == "fail" }.map {
-          "\($0[0])/\($0[metric])"
+        rows.filter { $0["kind"] == "rule" && $0["verdict"] == "fail" }.map {
+          "\($0["app"] ?? "no app column")/\($0["metric"] ?? "no metric column")"
         })
     default:
       return Self.failedRulesInPages(output, format: format)

@@ -12,7 +12,7 @@ import Testing
     #"{"event_id":"e2","session_id":"s1","ts":1794970800100,"platform":"pwa","app":"padel","type":"release","distance":30}"#
 
   static func json(_ line: Substring) throws -> [String: Any] {
-    try JSONSerialization.jsonObject(with: Data(line.utf8)) as! [String: Any]
+    try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any], "not an object: \(line)")
   }
 
   @Test(arguments: [
@@ -171,7 +171,7 @@ import Testing
     for line in derived.stdout.split(separator: "\n") {
       let object = try Self.json(line)
       let data = try JSONSerialization.data(withJSONObject: object["row"]!)
-      tables[object["table"] as! String, default: []].append(String(decoding: data, as: UTF8.self))
+      tables[try #require(object["table"] as? String), default: []].append(String(decoding: data, as: UTF8.self))
     }
     for table in ["events", "sessions", "violations", "quarantine", "profiles"] {
       try FileManager.default.createDirectory(atPath: dir.path("run/json/\(table)"), withIntermediateDirectories: true)

@@ -46,11 +46,13 @@ import Testing
 
     // The report knows the profile without being given the file.
     let report = try Self.json(["report", "--db", db, "--format", "json", "--min-sessions", "1"])
-    let stamps = (report["context"] as! [String: Any])["profiles"] as! [[String: Any]]
-    #expect(stamps.map { "\($0["name"]!) v\($0["version"]!) \($0["stored"]!)" } == ["myapp v1 1"])
-    let app = (report["apps"] as! [[String: Any]])[0]
-    #expect(app["profile_version"] as? Int == 1)
-    #expect(app["unit"] as? String == "pt")
+    let tree = try JSONTree(parsing: JSONSerialization.data(withJSONObject: report))
+    let stamps = try tree["context"]["profiles"].array.map {
+      "\(try $0["name"].string) v\(try $0["version"].int) \(try $0["stored"].value ?? "missing")"
+    }
+    #expect(stamps == ["myapp v1 1"])
+    #expect(try tree["apps"][0]["profile_version"].int == 1)
+    #expect(try tree["apps"][0]["unit"].string == "pt")
   }
 
   @Test func anAppFirstDerivedWithoutAProfileRefusesOneLater() throws {
@@ -81,8 +83,8 @@ import Testing
     #expect(
       try CommandRun.pullparity(["ingest", "--quiet", "--db", db, RepositoryPaths.sampleEvents.path]).exitCode == 0)
     var file = try Self.json(["profiles", "--format", "json"])
-    var list = file["profiles"] as! [[String: Any]]
-    let index = list.firstIndex { $0["name"] as? String == "padel" }!
+    var list = try #require(file["profiles"] as? [[String: Any]])
+    let index = try #require(list.firstIndex { $0["name"] as? String == "padel" })
     list[index]["version"] = 3
     list[index]["min_hold_ms"] = 500
     file["profiles"] = list

@@ -23,8 +23,9 @@ import Testing
     var profileFlags: [String] = []
     if source == .profileFile {
       let printed = try CommandRun.pullparity(["profiles", "--format", "json"])
-      let all = try JSONSerialization.jsonObject(with: Data(printed.stdout.utf8)) as! [String: Any]
-      var ffci = (all["profiles"] as! [[String: Any]]).first { $0["name"] as? String == "ffci" }!
+      let all = try JSONSerialization.jsonObject(with: Data(printed.stdout.utf8)) as? [String: Any]
+      let profiles = try #require(all?["profiles"] as? [[String: Any]])
+      var ffci = try #require(profiles.first { $0["name"] as? String == "ffci" })
       ffci["budgets"] = budgets
       let file = try dir.write("ffci.json", try JSONSerialization.data(withJSONObject: ["profiles": [ffci]]))
       profileFlags = ["--profiles", file]

@@ -110,7 +110,7 @@ import Testing
     #expect(all.exitCode == 0)
     #expect(all.stdout.hasSuffix("9 quarantined lines.\n"), "\(all.stdout)")
     let typed = try CommandRun.pullparity(["quarantine", "--db", db, "--reason", "bad_timestamp", "--format", "json"])
-    let rows = try JSONSerialization.jsonObject(with: Data(typed.stdout.utf8)) as! [[String: Any]]
+    let rows = try #require(try JSONSerialization.jsonObject(with: Data(typed.stdout.utf8)) as? [[String: Any]])
     #expect(rows.count == 1)
     #expect(rows.first?["line"] as? Int == 16)
     #expect(rows.first?["source"] as? String == log)
@@ -136,7 +136,7 @@ import Testing
     let (db, log, _) = try Self.ingestBadLines(in: dir)
     #expect(try CommandRun.pullparity(["ingest", "--quiet", "--db", db, log]).exitCode == 0)
     let json = try CommandRun.pullparity(["runs", "--db", db, "--format", "json"])
-    let runs = try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as! [[String: Any]]
+    let runs = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [[String: Any]])
     #expect(runs.map { $0["run_id"] as? Int } == [2, 1])
     #expect(runs.map { $0["status"] as? String } == ["completed", "completed"])
     #expect(runs[1]["events_stored"] as? Int == 7)

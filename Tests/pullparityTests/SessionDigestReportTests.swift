@@ -118,10 +118,10 @@ import Testing
     let database = try PullParityDatabase(path: path, readOnly: true)
     let counted = try database.read { db in
       try Row.fetchAll(db, sql: "SELECT outcome, count(*) AS n FROM sessions GROUP BY outcome").map {
-        (SessionOutcome(rawValue: $0["outcome"])!, $0["n"] as Int)
+        (try #require(SessionOutcome(rawValue: $0["outcome"])), $0["n"] as Int)
       }
     }
-    #expect(try ReportQueries(database).outcomeCounts() == Dictionary(uniqueKeysWithValues: counted))
+    #expect(try ReportQueries(database).outcomeCounts() == Dictionary(uniquePairs: counted))
   }
 
   /// A file that has no digests table (an older release's, read without migrating it) is read

@@ -11,7 +11,7 @@ import Testing
   static let logName = "hostile\u{1B}[31m.jsonl"
 
   /// One complete refresh as JSON lines, with the given fields on every event.
-  static func session(_ id: String, app: String, platform: String, at t: Double, fields: [String: String] = [:])
+  static func session(_ id: String, app: String, platform: String, at t: Double, fields: [String: String] = [:]) throws
     -> [String]
   {
     let events: [(Double, [String: Any])] = [
@@ -21,15 +21,14 @@ import Testing
       (210, ["type": "refresh_start", "trigger": "pull"]), (220, ["type": "indicator_shown"]),
       (400, ["type": "load_complete", "ok": false, "error": "\u{1B}[2Jgone"]), (800, ["type": "indicator_hidden"]),
     ]
-    return events.enumerated().map { index, event in
+    return try events.enumerated().map { index, event in
       var object: [String: Any] = [
         "event_id": "\(id)-\(index)", "session_id": id, "ts": 1_795_000_000_000 + t + event.0, "platform": platform,
         "app": app,
       ]
       object.merge(event.1) { $1 }
       object.merge(fields) { $1 }
-      return String(
-        decoding: try! JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]), as: UTF8.self)
+      return try JSONLine.sorted(object)
     }
   }
 
@@ -41,25 +40,27 @@ import Testing
   }
 
   /// Made once per test process (several tests read it) and removed when the process exits.
-  static let database: (path: String, ingest: CommandRun) = {
+  static let database = Result { try makeDatabase() }
+
+  static func makeDatabase() throws -> (path: String, ingest: CommandRun) {
     let dir = directory
     atexit { try? FileManager.default.removeItem(at: TerminalEscapingTests.directory) }
     var lines: [String] = []
     for (i, platform) in ["ios", "pwa"].enumerated() {
-      lines += session("evil-\(platform)", app: evilApp, platform: platform, at: Double(i) * 10_000)
+      lines += try session("evil-\(platform)", app: evilApp, platform: platform, at: Double(i) * 10_000)
     }
-    lines += session("formula-1", app: formulaApp, platform: "ios", at: 30_000)
-    lines += session(
+    lines += try session("formula-1", app: formulaApp, platform: "ios", at: 30_000)
+    lines += try session(
       "hostile-1", app: "padel", platform: "ios", at: 40_000,
       fields: ["screen": "\u{1B}[2Jfeed", "app_version": "3.8\u{1B}[5m"])
     lines.append("garbage\u{1B}]0;bad line\u{07}")
     let log = dir.appendingPathComponent(logName).path
-    try! FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-    try! Data((lines.joined(separator: "\n") + "\n").utf8).write(to: URL(fileURLWithPath: log))
+    try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+    try Data((lines.joined(separator: "\n") + "\n").utf8).write(to: URL(fileURLWithPath: log))
     let db = dir.appendingPathComponent("hostile.sqlite").path
-    let ingest = try! CommandRun.pullparity(["ingest", "--quiet", "--db", db, log])
+    let ingest = try CommandRun.pullparity(["ingest", "--quiet", "--db", db, log])
     return (db, ingest)
-  }()
+  }
 
   /// Control characters other than line ends, and bidirectional controls: what would act on a
   /// terminal.
@@ -71,7 +72,7 @@ import Testing
   }
 
   @Test func ingestNamesTheBadLineEscaped() throws {
-    let run = Self.database.ingest
+    let run = try Self.database.get().ingest
     #expect(run.exitCode == 0, "\(run.stderr)")
     #expect(Self.rawControls(run.stdout).isEmpty)
     #expect(run.stdout.contains("hostile\\u{1b}[31m.jsonl:33: not_json"), "\(run.stdout)")
@@ -102,7 +103,7 @@ import Testing
     (["runs"], "hostile\\u{1b}[31m.jsonl"),
   ])
   func everyCommandEscapesLogText(arguments: [String], shown: String) throws {
-    let run = try CommandRun.pullparity(arguments + ["--db", Self.database.path])
+    let run = try CommandRun.pullparity(arguments + ["--db", Self.database.get().path])
     #expect([0, 1].contains(run.exitCode), "\(arguments): \(run.stderr)")
     #expect(Self.rawControls(run.stdout).isEmpty, "\(arguments)")
     #expect(run.stdout.contains(shown), "\(arguments): \(run.stdout)")
@@ -110,7 +111,7 @@ import Testing
 
   /// Errors quote the database's values too.
   @Test func anEmptySelectionListsKnownAppsEscaped() throws {
-    let run = try CommandRun.pullparity(["report", "--app", "nope", "--db", Self.database.path])
+    let run = try CommandRun.pullparity(["report", "--app", "nope", "--db", Self.database.get().path])
     #expect(run.exitCode == 2)
     #expect(Self.rawControls(run.stderr).isEmpty)
     #expect(run.stderr.contains("\\u{1b}]0;pwned\\u{7}evil"), "\(run.stderr)")
@@ -118,7 +119,7 @@ import Testing
 
   /// Every error message goes through the same escaping, whoever wrote it.
   @Test func anErrorNamingAFileEscapesItsName() throws {
-    let run = try CommandRun.pullparity(["ingest", "--db", Self.database.path, "/nonexistent/\u{1B}]0;x\u{07}.jsonl"])
+    let run = try CommandRun.pullparity(["ingest", "--db", Self.database.get().path, "/nonexistent/\u{1B}]0;x\u{07}.jsonl"])
     #expect(run.exitCode == 2)
     #expect(Self.rawControls(run.stderr).isEmpty)
     #expect(run.stderr.contains("cannot open /nonexistent/\\u{1b}]0;x\\u{7}.jsonl"), "\(run.stderr)")
@@ -127,7 +128,7 @@ import Testing
   /// A carriage return or tab in a quoted value would let the rest of the line overwrite the
   /// message; only the message's own line breaks are kept.
   @Test func anErrorKeepsOnlyItsOwnLineBreaks() throws {
-    let run = try CommandRun.pullparity(["ingest", "--db", Self.database.path, "/nonexistent/a\rb\tc.jsonl"])
+    let run = try CommandRun.pullparity(["ingest", "--db", Self.database.get().path, "/nonexistent/a\rb\tc.jsonl"])
     #expect(run.exitCode == 2)
     #expect(!run.stderr.contains("\r") && !run.stderr.contains("\t"), "\(run.stderr.debugDescription)")
     #expect(run.stderr.contains("cannot open /nonexistent/a\\u{d}b\\u{9}c.jsonl"), "\(run.stderr)")
@@ -136,7 +137,7 @@ import Testing
   /// The escapes in JSON are JSON's own: a parser reads the app's name back exactly.
   @Test(arguments: [["report", "--format", "json"], ["qa", "--format", "json"]])
   func jsonKeepsTheValuesExact(arguments: [String]) throws {
-    let run = try CommandRun.pullparity(arguments + ["--db", Self.database.path])
+    let run = try CommandRun.pullparity(arguments + ["--db", Self.database.get().path])
     let json = try JSONSerialization.jsonObject(with: Data(run.stdout.utf8))
     #expect(Self.strings(in: json).contains(Self.evilApp), "\(run.stdout.prefix(400))")
   }
@@ -151,14 +152,14 @@ import Testing
   }
 
   @Test func htmlEscapesMarkupAndCSVDisarmsFormulas() throws {
-    let html = try CommandRun.pullparity(["report", "--format", "html", "--db", Self.database.path])
+    let html = try CommandRun.pullparity(["report", "--format", "html", "--db", Self.database.get().path])
     #expect(html.exitCode == 0)
     #expect(html.stdout.contains("=cmd|&#39;/C calc&#39;!A0&lt;script&gt;alert(1)&lt;/script&gt;"))
     #expect(!html.stdout.contains("<script>alert"))
-    let csv = try CommandRun.pullparity(["report", "--format", "csv", "--db", Self.database.path])
+    let csv = try CommandRun.pullparity(["report", "--format", "csv", "--db", Self.database.get().path])
     let row = try #require(csv.stdout.split(separator: "\r\n").first { $0.contains("cmd|") })
     #expect(row.hasPrefix("'=cmd|'/C calc'!A0<script>alert(1)</script>,"), "\(row)")
-    let markdown = try CommandRun.pullparity(["report", "--format", "markdown", "--db", Self.database.path])
+    let markdown = try CommandRun.pullparity(["report", "--format", "markdown", "--db", Self.database.get().path])
     #expect(markdown.stdout.contains("=cmd\\|'/C calc'\\!A0\\<script\\>alert\\(1\\)\\</script\\>"))
   }
 }

@@ -56,7 +56,9 @@ package struct JSONTree: CustomStringConvertible, @unchecked Sendable {
   /// An object's members by key.
   package var object: [String: JSONTree] {
     get throws {
-      try cast(to: [String: Any].self, "an object").reduce(into: [:]) { $0[$1.key] = JSONTree($1.value, at: "\(path).\($1.key)") }
+      try cast(to: [String: Any].self, "an object").reduce(into: [:]) {
+        $0[$1.key] = JSONTree($1.value, at: "\(path).\($1.key)")
+      }
     }
   }
 

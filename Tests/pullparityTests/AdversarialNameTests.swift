@@ -73,7 +73,8 @@ import Testing
       }
     }
     lines += try session("caf\u{E9}-id", app: "caf\u{E9}", platform: "ios", at: t, visibleMs: 400, fields: [:])
-    lines += try session("cafe\u{301}-id", app: "cafe\u{301}", platform: "ios", at: t + 5_000, visibleMs: 400, fields: [:])
+    lines += try session(
+      "cafe\u{301}-id", app: "cafe\u{301}", platform: "ios", at: t + 5_000, visibleMs: 400, fields: [:])
     let log = dir.appendingPathComponent("names.jsonl")
     try Data((lines.joined(separator: "\n") + "\n").utf8).write(to: log)
     let db = dir.appendingPathComponent("names.sqlite").path

@@ -119,7 +119,9 @@ import Testing
 
   /// Every error message goes through the same escaping, whoever wrote it.
   @Test func anErrorNamingAFileEscapesItsName() throws {
-    let run = try CommandRun.pullparity(["ingest", "--db", Self.database.get().path, "/nonexistent/\u{1B}]0;x\u{07}.jsonl"])
+    let run = try CommandRun.pullparity([
+      "ingest", "--db", Self.database.get().path, "/nonexistent/\u{1B}]0;x\u{07}.jsonl",
+    ])
     #expect(run.exitCode == 2)
     #expect(Self.rawControls(run.stderr).isEmpty)
     #expect(run.stderr.contains("cannot open /nonexistent/\\u{1b}]0;x\\u{7}.jsonl"), "\(run.stderr)")

@@ -1,20 +1,22 @@
 #!/usr/bin/env bash
-# PullParity benchmark (issues #5 and #13): one command, deterministic input, ratios printed.
+# PullParity benchmark (issues #5, #13 and #27): one command, deterministic input, ratios printed.
 #
 #   scripts/bench.sh [--events N] [--keep DIR] [--big] [--big-files K] [--ids v7|v4]
 #                    [--history D] [--repeat R] [--pp PATH | --no-build]
 #
 # Generates an N-event log (seed 1), builds the floor (bench/floor.cpp) and a release
 # pullparity, then times: the floors (a row per line; zstd blocks), `pullparity ingest` into
-# a fresh DB, the same ingest again (all duplicates), DuckDB computing five metrics from the
-# same log (bench/duckdb_metrics.py), and `report` and `qa`. --big adds the cost of history: K days of
+# a fresh DB, the same ingest again (all duplicates), the DuckDB peer doing the same job into a
+# DuckDB file (bench/duckdb_peer.py, 2 threads; pip install -r bench/requirements.txt) with its
+# wall, CPU and bytes against ingest's, and `report` and `qa`. --big adds the cost of history: K days of
 # 1,000,000 events (default K=10) in ONE ingest run, `report` and `qa` on them, and day K+1
 # into that database against the same day into an empty one. --ids v4 gives random event ids
 # instead of the recorders' UUIDv7. --history D ingests D consecutive days of 1,000,000 events,
 # one run per day as a daily job would, into one growing database (each day generated just
 # before its run, so only one day's log is on disk), times `report` and `qa` on all of them,
 # then day D+1 into an empty database and into the history, back to back.
-# Exits 1 when a measured goal is missed, 2 on an error.
+# Exits 1 when a measured goal is missed (or DuckDB, needed for the #27 goals, is missing),
+# 2 on an error, 0 when every goal printed is met.
 # See bench/README.md.
 set -euo pipefail
 
@@ -69,15 +71,20 @@ lines_of() { if [ -f "$1" ]; then wc -l <"$1" | tr -d ' '; else echo -1; fi; }
 rm_db() { rm -f "$1" "$1-wal" "$1-shm" "$1-journal"; }
 mib() { awk -v k="$1" 'BEGIN { printf "%.1f MiB", k / 1024 }'; }
 size_mb() { awk -v b="$(stat -L -c %s "$1")" 'BEGIN { printf "%.1f MB", b / 1e6 }'; }
+# db_bytes DB: bytes of a database file with its write-ahead log (SQLite's -wal, DuckDB's .wal).
+db_bytes() { local f t=0; for f in "$1" "$1-wal" "$1.wal"; do if [ -f "$f" ]; then t=$((t + $(stat -L -c %s "$f"))); fi; done; echo "$t"; }
 
-# timed LOG CMD...: run CMD under /usr/bin/time, output to LOG; sets WALL (s) and RSS (KiB).
+# timed LOG CMD...: run CMD under /usr/bin/time, output to LOG; sets WALL (s), RSS (KiB) and
+# CPU (s: user + system of CMD and every child it waited for).
 timed() {
   local log=$1; shift
+  local user sys
   sync
-  if ! "$TIME" -f '%e %M' -o "$DIR/.time" "$@" >"$log" 2>&1; then
+  if ! "$TIME" -f '%e %M %U %S' -o "$DIR/.time" "$@" >"$log" 2>&1; then
     say "bench.sh: failed: $*"; sed 's/^/  | /' "$log" | tail -n 20 >&2; exit 2
   fi
-  read -r WALL RSS < <(tail -n 1 "$DIR/.time")
+  read -r WALL RSS user sys < <(tail -n 1 "$DIR/.time")
+  CPU=$(awk -v u="$user" -v s="$sys" 'BEGIN { printf "%.2f", u + s }')
 }
 # best R CMD...: fastest of REPEAT runs (peak RSS: the highest seen); PRE is run before each.
 best() {
@@ -156,19 +163,45 @@ PRE="rm_db '$FDB'" best "$DIR/leanblocks.out" "$FLOOR" "${LEAN[@]}" --keys block
 LB_WALL=$WALL LB_RSS=$RSS
 rm_db "$FDB"
 
-# Fresh ingest and re-ingest alternate, so each re-ingest sees the DB of one fresh ingest.
-say "== pullparity ingest (fresh DB, then again: all duplicates)"
-I_WALL="" I_RSS=0 R_WALL="" R_RSS=0
+# The DuckDB peer (issue #27): the same job as ingest, into a DuckDB file (bench/duckdb_peer.py).
+DDB="$DIR/peer.duckdb"
+PEER=0
+if python3 -c 'import duckdb' 2>/dev/null; then
+  PEER=1
+else
+  say "bench.sh: DuckDB is not installed (pip install -r bench/requirements.txt): the peer's ratios are not measured"
+fi
+
+# Fresh ingest, re-ingest and the peer alternate, so each re-ingest sees the DB of one fresh
+# ingest and each peer run the machine of the ingest just before it. Each keeps its fastest run
+# (the CPU of that run; peak RSS the highest seen).
+say "== pullparity ingest (fresh DB, then again: all duplicates)$([ "$PEER" = 1 ] && echo ', then the DuckDB peer')"
+I_WALL="" I_RSS=0 R_WALL="" R_RSS=0 D_WALL="" D_RSS=0
+LOADS=""
 for ((rep = 1; rep <= REPEAT; rep++)); do
+  LOADS="$LOADS $(cut -d' ' -f1 /proc/loadavg 2>/dev/null || echo '?')"
   rm_db "$PDB"
   timed "$DIR/ingest.out.$rep" "$PP" ingest --db "$PDB" --quiet "${STATS[@]}" "$LOG"
-  if [ -z "$I_WALL" ] || awk -v a="$WALL" -v b="$I_WALL" 'BEGIN { exit !(a < b) }'; then I_WALL=$WALL; cp "$DIR/ingest.out.$rep" "$DIR/ingest.out"; fi
+  if [ -z "$I_WALL" ] || awk -v a="$WALL" -v b="$I_WALL" 'BEGIN { exit !(a < b) }'; then I_WALL=$WALL I_CPU=$CPU; cp "$DIR/ingest.out.$rep" "$DIR/ingest.out"; fi
   if [ "$RSS" -gt "$I_RSS" ]; then I_RSS=$RSS; fi
+  # The file as the fresh ingest left it (the re-ingest below writes its run to the ledger).
+  I_BYTES=$(db_bytes "$PDB")
   timed "$DIR/reingest.out.$rep" "$PP" ingest --db "$PDB" --quiet "${STATS[@]}" "$LOG"
   if [ -z "$R_WALL" ] || awk -v a="$WALL" -v b="$R_WALL" 'BEGIN { exit !(a < b) }'; then R_WALL=$WALL; cp "$DIR/reingest.out.$rep" "$DIR/reingest.out"; fi
   if [ "$RSS" -gt "$R_RSS" ]; then R_RSS=$RSS; fi
-  rm -f "$DIR/ingest.out.$rep" "$DIR/reingest.out.$rep"
+  if [ "$PEER" = 1 ]; then
+    timed "$DIR/peer.out.$rep" python3 "$ROOT/bench/duckdb_peer.py" ingest --db "$DDB" --threads 2 "$LOG"
+    if [ -z "$D_WALL" ] || awk -v a="$WALL" -v b="$D_WALL" 'BEGIN { exit !(a < b) }'; then D_WALL=$WALL D_CPU=$CPU; cp "$DIR/peer.out.$rep" "$DIR/peer.out"; fi
+    if [ "$RSS" -gt "$D_RSS" ]; then D_RSS=$RSS; fi
+    D_BYTES=$(db_bytes "$DDB")
+  fi
+  rm -f "$DIR/ingest.out.$rep" "$DIR/reingest.out.$rep" "$DIR/peer.out.$rep"
 done
+LOADS="$LOADS $(cut -d' ' -f1 /proc/loadavg 2>/dev/null || echo '?')"
+# Do the peer's sessions agree with pullparity's? (Not timed.)
+if [ "$PEER" = 1 ]; then
+  python3 "$ROOT/bench/duckdb_peer.py" check --db "$DDB" --pp "$PDB" >"$DIR/peer-check.out" || fail "the peer's check failed"
+fi
 STORED=""
 if command -v sqlite3 >/dev/null; then STORED=$(sqlite3 "$PDB" 'SELECT count(*) FROM events'); fi
 
@@ -183,14 +216,6 @@ read_cmd "$DIR/qa.out" qa "$PDB"
 Q_WALL=$WALL
 PDB_SIZE=$(size_mb "$PDB")
 
-say "== DuckDB: five metrics from the same log (bench/duckdb_metrics.py, 2 threads)"
-D_WALL=""
-if python3 -c 'import duckdb' 2>/dev/null; then
-  PRE="" best "$DIR/duckdb.out" python3 "$ROOT/bench/duckdb_metrics.py" "$LOG" --threads "$(nproc)"
-  D_WALL=$WALL D_RSS=$RSS
-else
-  say "bench.sh: DuckDB is not installed (python3 -m pip install duckdb): its ratio is not measured"
-fi
 
 if [ "$BIG" = 1 ]; then
   BDB="$DIR/big.sqlite"
@@ -294,7 +319,7 @@ MISSED=0
 echo
 echo "PullParity benchmark: $(thousands "$EVENTS") events ($IDS event ids), $(size_mb "$LOG") of JSON lines"
 echo "  $(nproc) CPUs ($(lscpu 2>/dev/null | sed -n 's/^Model name: *//p' | head -n 1)), SQLite $(sqlite3 --version 2>/dev/null | cut -d' ' -f1), $(cd "$ROOT" && git rev-parse --short HEAD 2>/dev/null || echo '?')$(cd "$ROOT" && git diff --quiet HEAD -- 2>/dev/null || echo '+dirty'), best of $REPEAT, in $DIR"
-echo "  load average at start: $LOAD_AT_START (busy neighbours slow the two threads of pullparity and DuckDB more than the single-threaded floor: run on a quiet machine, --repeat 3)"
+echo "  load average at start: $LOAD_AT_START, before each ingest/peer round and after the last:$LOADS (busy neighbours slow the two threads of pullparity and DuckDB more than the single-threaded floor: run on a quiet machine, --repeat 3)"
 echo
 printf '  %-48s %10s  %12s  %12s\n' "" "wall" "events/s" "peak RSS"
 row "floor (no index)" "$F_WALL" "$(thousands "$F_RATE")" "$(mib "$F_RSS")"
@@ -303,7 +328,7 @@ row "lean floor: zstd blocks, a key row per event" "$LR_WALL" "$(thousands "$(ra
 row "lean floor: zstd blocks, keys per block" "$LB_WALL" "$(thousands "$(rate "$EVENTS" "$LB_WALL")")" "$(mib "$LB_RSS")"
 row "pullparity ingest (fresh DB)" "$I_WALL" "$(thousands "$I_RATE")" "$(mib "$I_RSS")"
 row "pullparity ingest (again: duplicates)" "$R_WALL" "$(thousands "$R_RATE")" "$(mib "$R_RSS")"
-if [ -n "$D_WALL" ]; then row "DuckDB: five metrics from the log" "$D_WALL" "$(thousands "$(rate "$EVENTS" "$D_WALL")")" "$(mib "$D_RSS")"; fi
+if [ -n "$D_WALL" ]; then row "DuckDB peer: the same job (2 threads)" "$D_WALL" "$(thousands "$(rate "$EVENTS" "$D_WALL")")" "$(mib "$D_RSS")"; fi
 row "pullparity report ($(thousands "$EVENTS") events)" "$P_WALL" "" "$(mib "$P_RSS")"
 row "pullparity qa ($(thousands "$EVENTS") events)" "$Q_WALL" "" ""
 if [ "$BIG" = 1 ]; then
@@ -330,6 +355,19 @@ echo "  (events/s = lines / wall time of the whole process; DB after the fresh i
 echo "  $F_SELF"
 echo "  ${FK_SELF/floor:/floor --pk:}"
 if [ -n "$STORED" ] && [ "$STORED" != "$EVENTS" ]; then echo "  WARNING: pullparity stored $(thousands "$STORED") events, expected $(thousands "$EVENTS")"; fi
+per_event() { awk -v b="$1" -v n="$EVENTS" 'BEGIN { printf "%.1f", b / n }'; }
+mb() { awk -v b="$1" 'BEGIN { printf "%.1f MB", b / 1e6 }'; }
+if [ -n "$D_WALL" ]; then
+  echo
+  echo "the same job: pullparity ingest against the DuckDB peer (bench/duckdb_peer.py), $(thousands "$EVENTS") events"
+  printf '  %-30s %8s  %8s  %12s  %10s\n' "" "wall" "CPU" "file" "per event"
+  printf '  %-30s %6s s  %6s s  %12s  %8s B\n' "pullparity ingest (fresh DB)" "$I_WALL" "$I_CPU" "$(mb "$I_BYTES")" "$(per_event "$I_BYTES")"
+  printf '  %-30s %6s s  %6s s  %12s  %8s B\n' "DuckDB peer" "$D_WALL" "$D_CPU" "$(mb "$D_BYTES")" "$(per_event "$D_BYTES")"
+  printf '  %-30s %8s  %8s  %12s\n' "ingest / peer" "$(ratio "$I_WALL" "$D_WALL")" "$(ratio "$I_CPU" "$D_CPU")" "$(ratio "$I_BYTES" "$D_BYTES")"
+  echo "  (CPU: user + system of the process and its children; file: the database with its WAL)"
+  echo "  peer: $(cat "$DIR/peer.out")"
+  echo "  peer's sessions against pullparity's: $(cat "$DIR/peer-check.out")"
+fi
 
 echo
 echo "goals"
@@ -339,15 +377,20 @@ goal "ingest events/s / floor events/s (#5)" "$RATIO (goal >= 0.6)" "$RATIO >= 0
 goal "re-ingest speed-up: fresh wall / again wall (#5)" "${SPEEDUP}x (goal >= 2x)" "$SPEEDUP >= 2"
 if [ -n "$D_WALL" ]; then
   VS_DUCK=$(ratio "$I_WALL" "$D_WALL")
-  goal "ingest wall / DuckDB wall (#13)" "$VS_DUCK (goal <= 1)" "$VS_DUCK <= 1"
+  BYTES_VS_DUCK=$(ratio "$I_BYTES" "$D_BYTES")
+  goal "ingest wall / DuckDB peer wall (#27)" "$VS_DUCK (goal <= 0.5)" "$VS_DUCK <= 0.5"
+  goal "  ingest CPU / DuckDB peer CPU" "$(ratio "$I_CPU" "$D_CPU") (no goal)"
+  goal "ingest file / DuckDB peer file (#27)" "$BYTES_VS_DUCK (goal <= 0.5)" "$BYTES_VS_DUCK <= 0.5"
+  goal "ingest file per event (#27)" "$(per_event "$I_BYTES") B (goal <= 80 B)" "$(per_event "$I_BYTES") <= 80"
   # What storing a row per raw line costs before any of ingest's own work: the bound on the
-  # ratio above for a row store.
-  goal "  the floor alone: floor wall / DuckDB wall" "$(ratio "$F_WALL" "$D_WALL") (no goal: the row store's bound)"
+  # wall ratio above for a row store.
+  goal "  the floor alone: floor wall / peer wall" "$(ratio "$F_WALL" "$D_WALL") (no goal: the row store's bound)"
   # The same for stores that keep the raw log compressed, with and without a row per event.
-  goal "  lean floor, a key row per event / DuckDB" "$(ratio "$LR_WALL" "$D_WALL") (no goal: a bound)"
-  goal "  lean floor, keys per block / DuckDB" "$(ratio "$LB_WALL" "$D_WALL") (no goal: a bound)"
+  goal "  lean floor, a key row per event / peer" "$(ratio "$LR_WALL" "$D_WALL") (no goal: a bound)"
+  goal "  lean floor, keys per block / peer" "$(ratio "$LB_WALL" "$D_WALL") (no goal: a bound)"
 else
-  goal "ingest wall / DuckDB wall (#13)" "not measured: DuckDB is not installed" "0"
+  goal "ingest wall / DuckDB peer wall (#27)" "not measured: DuckDB is not installed" "0"
+  goal "ingest file / DuckDB peer file (#27)" "not measured: DuckDB is not installed" "0"
 fi
 goal "report on $(thousands "$EVENTS") events (#13)" "$P_WALL s (goal < 1 s)" "$P_WALL < 1"
 goal "qa on $(thousands "$EVENTS") events (#13)" "$Q_WALL s (goal < 1 s)" "$Q_WALL < 1"

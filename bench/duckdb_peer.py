@@ -13,9 +13,10 @@ fluent in DuckDB would write it, with no PullParity code.
 - duplicates dropped by `event_id`: the same id with the same bytes is a duplicate (counted);
   the same id with other bytes is a conflict, kept aside in `quarantine` (reason `conflict`),
   the first copy (source name order, then line order) being the one stored;
-- `quarantine`: every rejected line (not_json, not_object, invalid_utf8, missing_field,
-  wrong_type, invalid_value, unknown_type, bad_ts) with source, line, byte offset, reason and
-  its raw bytes (BLOB: a line that is not UTF-8 is kept as it came);
+- `quarantine`: every rejected line with source, line, byte offset, reason (pullparity's
+  categories: not_json, not_an_object, invalid_utf8, missing_field, wrong_type, invalid_value,
+  unknown_type, bad_timestamp, conflict) and its raw bytes (BLOB: a line that is not UTF-8 is
+  kept as it came);
 - `sessions`: one row per session with time_to_arm_ms, arm_distance, visible_ms, flash and
   premature_hide (docs/events.md section 5), from window functions over the session's events
   ordered by (ts, seq, source, line), not from a state machine.
@@ -23,7 +24,8 @@ fluent in DuckDB would write it, with no PullParity code.
 It prints the run's counts as one JSON object on stdout. `check` compares the peer's
 `sessions` with pullparity's (`sessions` of a database written by `pullparity ingest` of the
 same logs) and prints how many sessions agree on each metric, within the tolerance for
-numbers. Where the two differ by design is in bench/README.md ("The DuckDB peer").
+numbers, and how many quarantined lines both have (same source name, line, byte offset and
+reason). Where the two differ by design is in bench/README.md ("The DuckDB peer").
 
 DuckDB reads a plain file itself (read_text); a .gz file, or one that is not valid UTF-8, is
 read by Python and handed to the same SQL as text.
@@ -97,7 +99,7 @@ judged AS (
 SELECT source, line, byte_offset, raw,
   CASE
     WHEN t IS NULL THEN 'not_json'
-    WHEN t[1] <> 'OBJECT' THEN 'not_object'
+    WHEN t[1] <> 'OBJECT' THEN 'not_an_object'
     WHEN t[2] IS NULL OR t[3] IS NULL OR t[4] IS NULL OR t[5] IS NULL OR t[6] IS NULL
          OR t[7] IS NULL THEN 'missing_field'
     WHEN t[2] <> 'VARCHAR' OR t[3] <> 'VARCHAR' OR t[5] <> 'VARCHAR' OR t[6] <> 'VARCHAR'
@@ -110,7 +112,7 @@ SELECT source, line, byte_offset, raw,
          OR length(f.platform) NOT BETWEEN 1 AND 128 OR length(f.app) NOT BETWEEN 1 AND 128
          THEN 'invalid_value'
     WHEN f.type NOT IN ({types}) THEN 'unknown_type'
-    WHEN ts_ms IS NULL OR isnan(ts_ms) OR isinf(ts_ms) THEN 'bad_ts'
+    WHEN ts_ms IS NULL OR isnan(ts_ms) OR isinf(ts_ms) THEN 'bad_timestamp'
     WHEN f.type IN ('pull_move', 'armed', 'disarmed', 'release')
          AND (f.distance IS NULL OR f.distance < 0) THEN 'missing_field'
   END AS reason,
@@ -273,11 +275,24 @@ def check(a):
             w.writerow(["session_id", "outcome"] + METRICS)
             for row in pp.execute("SELECT session_id, outcome, %s FROM sessions" % ", ".join(METRICS)):
                 w.writerow(["" if v is None else v for v in row])
+        qpath = os.path.join(tmp, "pp_quarantine.csv")
+        with open(qpath, "w", newline="") as fh:
+            w = csv.writer(fh)
+            w.writerow(["source", "line", "byte_offset", "reason"])
+            for src, line, off, cat in pp.execute(
+                    "SELECT source, line, byte_offset, category FROM quarantine"):
+                w.writerow([os.path.basename(src), line, off, cat])
         con = duckdb.connect(a.db, read_only=True)
         con.execute("""CREATE TEMP TABLE pp AS SELECT * FROM read_csv($p, header = true,
             columns = {'session_id': 'VARCHAR', 'outcome': 'VARCHAR', 'time_to_arm_ms': 'DOUBLE',
                        'arm_distance': 'DOUBLE', 'visible_ms': 'DOUBLE', 'flash': 'INTEGER',
                        'premature_hide': 'INTEGER'})""", {"p": path})
+        q = con.execute("""
+            WITH p AS (SELECT * FROM read_csv($p, header = true, columns = {'source': 'VARCHAR',
+                         'line': 'BIGINT', 'byte_offset': 'BIGINT', 'reason': 'VARCHAR'}))
+            SELECT (SELECT count(*) FROM p), (SELECT count(*) FROM quarantine),
+                   (SELECT count(*) FROM p JOIN quarantine d USING (source, line, byte_offset, reason))
+        """, {"p": qpath}).fetchone()
         same = []
         for m in METRICS:
             if m in ("flash", "premature_hide"):
@@ -298,6 +313,7 @@ def check(a):
                   "agree": {m: row[3 + i] for i, m in enumerate(METRICS)},
                   "agree_all_five": row[-1]}
         result["agree_all_five_pct"] = round(100.0 * row[-1] / pp_n, 2) if pp_n else None
+        result["quarantine"] = {"pullparity": q[0], "peer": q[1], "same_line_and_reason": q[2]}
         # Where they differ, by pullparity's outcome: what the state machine saw that SQL did not.
         diff = con.execute("""
             SELECT p.outcome, count(*) FROM pp p JOIN sessions d USING (session_id)

@@ -380,6 +380,8 @@ if [ -n "$D_WALL" ]; then
   BYTES_VS_DUCK=$(ratio "$I_BYTES" "$D_BYTES")
   goal "ingest wall / DuckDB peer wall (#27)" "$VS_DUCK (goal <= 0.5)" "$VS_DUCK <= 0.5"
   goal "  ingest CPU / DuckDB peer CPU" "$(ratio "$I_CPU" "$D_CPU") (no goal)"
+  AGREE=$(python3 -c 'import json, sys; c = json.load(sys.stdin); print("%d of %d sessions (%s %%)" % (c["agree_all_five"], c["pullparity_sessions"], c["agree_all_five_pct"]))' <"$DIR/peer-check.out")
+  goal "  peer's five metrics agree with ingest's" "$AGREE (no goal)"
   goal "ingest file / DuckDB peer file (#27)" "$BYTES_VS_DUCK (goal <= 0.5)" "$BYTES_VS_DUCK <= 0.5"
   goal "ingest file per event (#27)" "$(per_event "$I_BYTES") B (goal <= 80 B)" "$(per_event "$I_BYTES") <= 80"
   # What storing a row per raw line costs before any of ingest's own work: the bound on the

@@ -298,7 +298,8 @@ def check(a):
             if m in ("flash", "premature_hide"):
                 same.append("(p.%s IS NOT DISTINCT FROM d.%s::INTEGER)" % (m, m))
             else:
-                same.append("(p.{0} IS NULL AND d.{0} IS NULL OR abs(p.{0} - d.{0}) <= {1})"
+                # NULL on one side only is a difference, not an unknown
+                same.append("coalesce(p.{0} IS NULL AND d.{0} IS NULL OR abs(p.{0} - d.{0}) <= {1}, false)"
                             .format(m, a.tolerance))
         row = con.execute("""
             SELECT count(*) FILTER (WHERE p.session_id IS NOT NULL) AS pp_sessions,

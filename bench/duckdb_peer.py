@@ -105,16 +105,18 @@ SELECT source, line, byte_offset, raw,
     WHEN t[2] <> 'VARCHAR' OR t[3] <> 'VARCHAR' OR t[5] <> 'VARCHAR' OR t[6] <> 'VARCHAR'
          OR t[7] <> 'VARCHAR' OR t[4] NOT IN ('VARCHAR', 'BIGINT', 'UBIGINT', 'DOUBLE')
          OR (t[8] IS NOT NULL AND t[8] NOT IN ('BIGINT', 'UBIGINT'))
+         OR (t[9] IS NOT NULL AND t[9] NOT IN ('BIGINT', 'UBIGINT', 'DOUBLE'))
          OR (t[10] IS NOT NULL AND t[10] <> 'VARCHAR') THEN 'wrong_type'
-    WHEN t[9] IS NOT NULL AND (t[9] NOT IN ('BIGINT', 'UBIGINT', 'DOUBLE') OR isnan(f.distance)
-         OR isinf(f.distance)) THEN 'not_json'  -- NaN and Infinity are not JSON numbers
+    -- DuckDB reads NaN and Infinity, which are not JSON numbers
+    WHEN isnan(f.distance) OR isinf(f.distance) THEN 'not_json'
     WHEN length(f.event_id) NOT BETWEEN 1 AND 128 OR length(f.session_id) NOT BETWEEN 1 AND 128
          OR length(f.platform) NOT BETWEEN 1 AND 128 OR length(f.app) NOT BETWEEN 1 AND 128
          THEN 'invalid_value'
     WHEN f.type NOT IN ({types}) THEN 'unknown_type'
     WHEN ts_ms IS NULL OR isnan(ts_ms) OR isinf(ts_ms) THEN 'bad_timestamp'
-    WHEN f.type IN ('pull_move', 'armed', 'disarmed', 'release')
-         AND (f.distance IS NULL OR f.distance < 0) THEN 'missing_field'
+    WHEN f.type IN ('pull_move', 'armed', 'disarmed', 'release') AND f.distance IS NULL
+         THEN 'missing_field'
+    WHEN f.distance < 0 THEN 'invalid_value'
   END AS reason,
   f.event_id, f.session_id, ts_ms, f.seq, f.platform, f.app, f.type, f.distance, f.profile
 FROM judged

@@ -216,7 +216,6 @@ read_cmd "$DIR/qa.out" qa "$PDB"
 Q_WALL=$WALL
 PDB_SIZE=$(size_mb "$PDB")
 
-
 if [ "$BIG" = 1 ]; then
   BDB="$DIR/big.sqlite"
   NDB="$DIR/newday.sqlite"

@@ -129,6 +129,10 @@ let package = Package(
       dependencies: ["PullParityRecorder", "PullParityIngest", "PullParityStore", "PullParityTestSupport"]
     ),
     .testTarget(
+      name: "PullParityCollectTests",
+      dependencies: ["PullParityCollect", "PullParityIngest", "PullParityTestSupport"]
+    ),
+    .testTarget(
       name: "pullparityTests",
       dependencies: [
         "PullParityTestSupport", "PullParityCore", "PullParityStore", .product(name: "GRDB", package: "GRDB.swift"),

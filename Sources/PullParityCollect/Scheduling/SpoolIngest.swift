@@ -32,7 +32,8 @@ struct SpoolIngest {
     try manager.createDirectory(atPath: directory.ingestedFolder, withIntermediateDirectories: true)
     for file in files {
       let name = (file as NSString).lastPathComponent
-      try manager.moveItem(atPath: file, toPath: directory.ingestedFolder + "/" + name)
+      // rename(2) replaces a copy already there: the same file, ingested again after a crash.
+      guard rename(file, directory.ingestedFolder + "/" + name) == 0 else { throw SpoolError("rename", file) }
     }
     try directory.syncEntries()
   }

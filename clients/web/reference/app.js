@@ -25,7 +25,10 @@ const behaviour = {
   },
 };
 
-const sink = new HttpEventSink(query.get('collector') ?? '/events', { flushIntervalMs: 500, retryDelayMs: 300 });
+// The collector: `pullparity collect`, here on the page's own origin unless `?collector=URL`
+// names one elsewhere (that collector must list this origin with --allow-origin).
+const collectorURL = query.get('collector') ?? '/events';
+const sink = new HttpEventSink(collectorURL, { flushIntervalMs: 500, retryDelayMs: 300 });
 const recorder = new PullParityRecorder({
   app: 'padel', appVersion: '3.9.0-web', screen: 'feed', sink,
   // Sessions split where the pipeline splits them, whatever this page believes about arming.

@@ -68,6 +68,8 @@ package final class Spool: @unchecked Sendable {
     do {
       if file == nil {
         file = try SpoolFile(creating: directory.openFile)
+        // The new name too must survive a power loss, or the synced bytes have no name.
+        try directory.syncEntries()
         openedAt = Date()
       }
       try file!.append(body.last == UInt8(ascii: "\n") ? body : body + [UInt8(ascii: "\n")])

@@ -37,8 +37,8 @@ package final class Spool: @unchecked Sendable {
     }
   }
 
-  /// Closes the open file if it holds anything (so it can be ingested now); `olderThanLimit`
-  /// only if it has been open for the rotation age.
+  /// Closes the open file if it holds anything (so it can be ingested now); `onlyWhenOld`: only
+  /// if it has been open for `limits.rotateSeconds`.
   package func rotate(onlyWhenOld: Bool = false) async throws {
     try await onQueue {
       guard let file = self.file, file.size > 0 else { return }
@@ -81,6 +81,7 @@ package final class Spool: @unchecked Sendable {
     }
     waiting.append(continuation)
     if file!.size >= limits.rotateBytes {
+      // Its bodies are acknowledged by the sync inside, whether or not the rename works.
       try? closeFileOnQueue()
     } else if !syncQueued {
       syncQueued = true
@@ -99,17 +100,19 @@ package final class Spool: @unchecked Sendable {
     for continuation in acknowledged { continuation.resume(with: result) }
   }
 
-  /// Syncs the open file (acknowledging its bodies), then gives it its closed name.
+  /// Syncs the open file (acknowledging its bodies), then gives it its closed name. If the
+  /// rename fails the file stays open and in use, and the next rotation tries again.
   private func closeFileOnQueue() throws {
     guard let file else { return }
     syncOnQueue()
+    if file.size > 0 { try directory.rename(file.path, toClosedNameAt: Date(), sequence: &sequence) }
     self.file = nil
     file.close()
     if file.size == 0 {
       _ = unlink(file.path)
-      return
+    } else {
+      counts.filesClosed += 1
     }
-    _ = try directory.close(file.path, at: Date(), sequence: &sequence)
-    counts.filesClosed += 1
+    try directory.syncEntries()
   }
 }

@@ -50,15 +50,15 @@ package struct SpoolDirectory: Sendable {
     guard fsync(descriptor) == 0 else { throw SpoolError("fsync", path) }
   }
 
-  /// Renames `from` to a closed name that is not taken yet and makes the rename durable.
-  func close(_ from: String, at date: Date, sequence: inout Int) throws -> String {
+  /// Renames `from` to a closed name not taken yet; `syncEntries` makes it durable.
+  @discardableResult
+  func rename(_ from: String, toClosedNameAt date: Date, sequence: inout Int) throws -> String {
     var target: String
     repeat {
       sequence += 1
       target = path + "/" + Self.closedName(at: date, sequence: sequence)
     } while FileManager.default.fileExists(atPath: target)
-    guard rename(from, target) == 0 else { throw SpoolError("rename", from) }
-    try syncEntries()
+    guard Glibc.rename(from, target) == 0 else { throw SpoolError("rename", from) }
     return target
   }
 }

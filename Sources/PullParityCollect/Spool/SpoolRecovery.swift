@@ -28,7 +28,8 @@ package struct SpoolRecovery: Equatable, Sendable {
       return SpoolRecovery(closedFile: nil, keptBytes: 0, cutBytes: size)
     }
     try syncData(path)
-    let closed = try directory.close(path, at: Date(), sequence: &sequence)
+    let closed = try directory.rename(path, toClosedNameAt: Date(), sequence: &sequence)
+    try directory.syncEntries()
     return SpoolRecovery(closedFile: closed, keptBytes: kept, cutBytes: size - kept)
   }
 

@@ -65,15 +65,22 @@ import Testing
     #expect(await spool.counts().filesClosed == 2)
   }
 
-  @Test func ageRotationClosesOnlyAnOldNonEmptyFile() async throws {
+  @Test func ageRotationLeavesAYoungFileOpen() async throws {
     let directory = try TemporaryDirectory()
-    let spool = try Spool(directory: directory.path("spool"), limits: SpoolLimits(rotateSeconds: 0.2))
-    try await spool.rotate(onlyWhenOld: true)
-    #expect(try spool.directory.closedFiles().isEmpty)
+    let spool = try Spool(directory: directory.path("spool"), limits: SpoolLimits(rotateSeconds: 3_600))
     try await spool.append(Array("a\n".utf8))
     try await spool.rotate(onlyWhenOld: true)
     #expect(try spool.directory.closedFiles().isEmpty)
-    try await Task.sleep(for: .milliseconds(300))
+    #expect(FileManager.default.fileExists(atPath: spool.directory.openFile))
+  }
+
+  @Test func ageRotationClosesAnOldFileAndNoEmptyOne() async throws {
+    let directory = try TemporaryDirectory()
+    let spool = try Spool(directory: directory.path("spool"), limits: SpoolLimits(rotateSeconds: 0.01))
+    try await spool.rotate(onlyWhenOld: true)
+    #expect(try spool.directory.closedFiles().isEmpty)
+    try await spool.append(Array("a\n".utf8))
+    try await Task.sleep(for: .milliseconds(20))
     try await spool.rotate(onlyWhenOld: true)
     #expect(try spool.directory.closedFiles().map(Self.contents) == ["a\n"])
     #expect(!FileManager.default.fileExists(atPath: spool.directory.openFile))

@@ -17,6 +17,9 @@ let package = Package(
   dependencies: [
     .package(url: "https://github.com/apple/swift-argument-parser", exact: "1.8.2"),
     .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
+    .package(url: "https://github.com/hummingbird-project/hummingbird", exact: "2.28.1"),
+    .package(url: "https://github.com/swift-server/swift-service-lifecycle", exact: "2.13.0"),
+    .package(url: "https://github.com/apple/swift-log", exact: "1.16.2"),
   ],
   targets: [
     // Pure: events, profiles, the state machine and metric derivation. No I/O, no Foundation,
@@ -73,10 +76,22 @@ let package = Package(
       name: "PullParityReport",
       dependencies: ["PullParityCore", "PullParityStore"]
     ),
+    // The HTTP collector behind `pullparity collect`: durable spool, rotation, scheduled ingest.
+    .target(
+      name: "PullParityCollect",
+      dependencies: [
+        "PullParityIngest", "PullParityStore", "PullParityReport",
+        .product(name: "Hummingbird", package: "hummingbird"),
+        .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+        .product(name: "UnixSignals", package: "swift-service-lifecycle"),
+        .product(name: "Logging", package: "swift-log"),
+      ]
+    ),
     .executableTarget(
       name: "pullparity",
       dependencies: [
         "PullParityCore", "PullParityIngest", "PullParityStore", "PullParityReport", "PullParitySchema",
+        "PullParityCollect", .product(name: "Logging", package: "swift-log"),
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]
     ),
@@ -112,6 +127,10 @@ let package = Package(
     .testTarget(
       name: "PullParityRecorderTests",
       dependencies: ["PullParityRecorder", "PullParityIngest", "PullParityStore", "PullParityTestSupport"]
+    ),
+    .testTarget(
+      name: "PullParityCollectTests",
+      dependencies: ["PullParityCollect", "PullParityIngest", "PullParityTestSupport"]
     ),
     .testTarget(
       name: "pullparityTests",

@@ -21,17 +21,22 @@ struct PullParity: ParsableCommand {
     version: version,
     subcommands: [
       Ingest.self, Report.self, QA.self, Compare.self, Session.self, Replay.self, Profiles.self,
-      Budgets.self, SchemaDocs.self, Quarantine.self, Runs.self, Decode.self, Derive.self, Load.self,
+      Budgets.self, SchemaDocs.self, Quarantine.self, Runs.self, Decode.self, Derive.self, Load.self, Collect.self,
     ]
   )
 
   /// Like ArgumentParser's own entry point, except that every error exits 2, keeping 1 for
   /// "a check failed" so CI can tell the two apart.
-  static func main() {
+  static func main() async {
     do {
       try checkHelpTopic(Array(CommandLine.arguments.dropFirst()))
       var command = try parseAsRoot()
-      try command.run()
+      // `collect` serves until stopped: the one command that runs async.
+      if var serving = command as? any AsyncParsableCommand {
+        try await serving.run()
+      } else {
+        try command.run()
+      }
     } catch let exit as ExitCode {
       Glibc.exit(exit.rawValue)
     } catch let output as OutputError where output.isClosedPipe {

@@ -5,7 +5,9 @@
 // `empty=1` (the feed has no items). Planted defects, each of which one QA item must catch:
 // `minHold=0` (no minimum visible time), `armOn=raw` (arms on the finger's distance instead of
 // distance × resistance), `readyLabel=…` (other copy for the ready label), `emptyIndicator=0`
-// (the empty state hides the indicator), `balls=3` (another ball count).
+// (the empty state hides the indicator), `balls=3` (another ball count). `collector=URL`: where
+// the sink posts (default `/events` of the page's own origin), e.g. a `pullparity collect` on
+// another port that lists this page's origin with `--allow-origin`.
 import { HttpEventSink, PullParityRecorder } from '../pullparity-recorder.js';
 
 const query = new URLSearchParams(location.search);
@@ -23,7 +25,10 @@ const behaviour = {
   },
 };
 
-const sink = new HttpEventSink('/events', { flushIntervalMs: 500, retryDelayMs: 300 });
+// The collector: `pullparity collect`, here on the page's own origin unless `?collector=URL`
+// names one elsewhere (that collector must list this origin with --allow-origin).
+const collectorURL = query.get('collector') ?? '/events';
+const sink = new HttpEventSink(collectorURL, { flushIntervalMs: 500, retryDelayMs: 300 });
 const recorder = new PullParityRecorder({
   app: 'padel', appVersion: '3.9.0-web', screen: 'feed', sink,
   // Sessions split where the pipeline splits them, whatever this page believes about arming.

@@ -1,5 +1,7 @@
 """A local HTTP server for the browser tests: serves clients/web and collects what the page's
-recorder POSTs to /events, the way an app's own collector would."""
+recorder POSTs to /events, with failures planted on demand (refused POSTs, an outage, a request
+held in flight) that the recorder's retries must survive. Real delivery goes to `pullparity
+collect` (README "Collect events"; test_reference_pwa.py drives the page into one)."""
 
 import http.server
 import sys
@@ -107,10 +109,3 @@ class EventServer:
 
         return Handler
 
-
-if __name__ == "__main__":
-    # Try the reference PWA by hand: python3 clients/web/tests/event_server.py [events.jsonl]
-    log = Path(sys.argv[1] if len(sys.argv) > 1 else "events.jsonl").resolve()
-    with EventServer(log) as server:
-        print(f"open {server.url}/reference/ (add ?load=3000, ?empty=1, ...); events go to {log}")
-        server.thread.join()

@@ -14,6 +14,7 @@ import time
 
 import pytest
 
+from collector_process import CollectorProcess, closed_files
 from event_server import EventServer
 from gestures import Pull, Tally, visit
 
@@ -58,7 +59,7 @@ def page(server: EventServer, screen: str, extra: str = "") -> str:
     return f"{server.url}/reference/index.html?{query}"
 
 
-def collect(server: EventServer, tally: Tally, timeout: float = 10) -> list[str]:
+def collect(server, tally: Tally, timeout: float = 10) -> list[str]:
     """Waits until every pull and hide the tally expects reached the collector: the last ones
     only leave the page with its page-hide flush. The recorder delivers at least once (the beacon
     also carries a batch whose POST is still out), so lines are counted once per event id, and a
@@ -160,3 +161,41 @@ def test_fingers_resting_mid_pull_pass_drag_tracking(browser, pullparity, tmp_pa
     assert (drag["status"], drag["checked"]) == ("pass", len(RESTING_PLAN)), json.dumps(drag, indent=1)
     assert "fail" not in statuses(report).values(), json.dumps(report["items"], indent=1, ensure_ascii=False)
     assert code == 0
+
+
+class SpoolReader:
+    """The lines a running `pullparity collect` has acknowledged: its closed spool files and the
+    hidden open one (read here only to know when to stop; ingest reads closed files)."""
+
+    def __init__(self, spool):
+        self.spool = spool
+
+    def lines(self) -> list[str]:
+        files = closed_files(self.spool) + [self.spool / ".open.jsonl"]
+        return [line for path in files if path.exists() for line in path.read_text(encoding="utf-8").splitlines()]
+
+
+def test_the_page_delivers_into_pullparity_collect_on_another_origin(browser, pullparity, pullparity_bin, tmp_path):
+    # The page comes from one server; its sink posts (and beacons) to the collector on another
+    # port, which grants that origin CORS.
+    spool = tmp_path / "spool"
+    with EventServer(tmp_path / "unused.jsonl") as pages:
+        with CollectorProcess(pullparity_bin, spool, "--allow-origin", pages.url) as collector:
+            url = page(pages, "feed", f"collector=http://127.0.0.1:{collector.port}/events")
+            tally = visit(browser, url, DEFECT_PLAN, refresh_gap_s=0)
+            collect(SpoolReader(spool), tally)
+            # The sink saw its acknowledgements: a page of that origin can read the answer.
+            browser.get(pages.url + "/")
+            status = browser.execute_async_script("""
+              const done = arguments[arguments.length - 1];
+              fetch(arguments[0], { method: 'POST', body: '', headers: { 'Content-Type': 'text/plain;charset=UTF-8' } })
+                .then((response) => done(response.status), (error) => done(String(error)));
+            """, f"http://127.0.0.1:{collector.port}/events")
+            assert status == 204
+            assert collector.stop() == 0
+        assert pages.lines() == [] and pages.requests == [], "the page posted to its own origin"
+
+    pullparity.ingest(spool)
+    assert pullparity.query("SELECT count(*) FROM quarantine") == [(0,)]
+    outcomes = dict(pullparity.query("SELECT outcome, count(*) FROM sessions GROUP BY outcome"))
+    assert outcomes == {"completed": tally.refreshes, "cancelled": tally.cancelled}

@@ -1,0 +1,80 @@
+import Hummingbird
+import Logging
+import NIOCore
+import ServiceLifecycle
+import UnixSignals
+
+/// The collector: receives the recorders' event bodies over HTTP and keeps each one durably in a
+/// spool directory before acknowledging it, optionally ingesting closed spool files as it goes.
+package enum Collector {
+  /// Binds, starts serving and returns once the server listens. `stopsOnSignals`: SIGTERM and
+  /// SIGINT stop it gracefully (the command); an in-process user calls `RunningCollector.stop()`.
+  package static func start(
+    _ configuration: CollectorConfiguration, stopsOnSignals: Bool = false,
+    logger: Logger = Logger(label: "pullparity.collect")
+  ) async throws -> RunningCollector {
+    let spool = try Spool(directory: configuration.spoolDirectory, limits: configuration.limits)
+    let (ports, listening) = AsyncStream.makeStream(of: Int.self)
+    let app = application(configuration, spool: spool, logger: logger) { listening.yield($0) }
+    let group = ServiceGroup(
+      configuration: .init(
+        services: services(configuration, spool: spool, logger: logger) + [app],
+        gracefulShutdownSignals: stopsOnSignals ? [.sigterm, .sigint] : [], logger: logger))
+    let task = Task {
+      defer { listening.finish() }
+      do { try await group.run() } catch {
+        try? await spool.close()
+        throw error
+      }
+      try await spool.close()
+    }
+    for await port in ports { return RunningCollector(port: port, spool: spool, group: group, task: task) }
+    try await task.value
+    throw CancellationError()
+  }
+
+  private static func application(
+    _ configuration: CollectorConfiguration, spool: Spool, logger: Logger,
+    listening: @escaping @Sendable (Int) -> Void
+  ) -> some ApplicationProtocol {
+    Application(
+      router: router(configuration, spool: spool, logger: logger),
+      server: .http1(configuration: .init(idleTimeout: timeAmount(configuration.idleSeconds))),
+      configuration: .init(
+        address: .hostname(configuration.host, port: configuration.port), serverName: nil, backlog: 4_096),
+      onServerRunning: { listening($0.localAddress?.port ?? 0) },
+      logger: logger)
+  }
+
+  private static func router(_ configuration: CollectorConfiguration, spool: Spool, logger: Logger) -> Router<
+    CollectRequestContext
+  > {
+    let router = Router(context: CollectRequestContext.self)
+    router.add(middleware: AllowedOriginsMiddleware(origins: Set(configuration.allowedOrigins)))
+    router.get("/health", use: HealthRoute(spool: spool).get)
+    let events = EventsRoute(
+      spool: spool, maxBodyBytes: configuration.maxBodyBytes, requestSeconds: configuration.requestSeconds,
+      logger: logger)
+    if let token = configuration.token {
+      router.group("/events").add(middleware: BearerTokenMiddleware(token: token)).post(use: events.post)
+    } else {
+      router.post("/events", use: events.post)
+    }
+    return router
+  }
+
+  /// Age rotation always runs; scheduled ingest only with a database.
+  private static func services(_ configuration: CollectorConfiguration, spool: Spool, logger: Logger)
+    -> [any Service]
+  {
+    var services: [any Service] = [AgeRotation(spool: spool, logger: logger)]
+    if let ingest = configuration.ingest {
+      services.append(IngestScheduler(spool: spool, plan: ingest, logger: logger))
+    }
+    return services
+  }
+
+  static func timeAmount(_ seconds: Double) -> TimeAmount {
+    .nanoseconds(Int64(seconds * 1_000_000_000))
+  }
+}

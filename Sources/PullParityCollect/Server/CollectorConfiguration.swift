@@ -1,0 +1,25 @@
+/// Everything `pullparity collect` is started with.
+package struct CollectorConfiguration: Sendable {
+  /// Loopback by default: exposing the collector is a choice made with `--listen`.
+  package var host = "127.0.0.1"
+  /// 0 lets the system choose; `RunningCollector.port` tells which it chose.
+  package var port = 8_787
+  package var spoolDirectory: String
+  package var limits = SpoolLimits()
+  /// Far above the web sink's 60,000-byte batches, and room for the one long line it may send alone.
+  package var maxBodyBytes = 1 << 20
+  /// Origins whose pages may post (CORS); an empty list grants none.
+  package var allowedOrigins: [String] = []
+  /// When set, `POST /events` needs `Authorization: Bearer <token>`.
+  package var token: String?
+  /// The longest a request may take to send its body, however steadily it dribbles.
+  package var requestSeconds = 30.0
+  /// A connection that sends nothing for this long is closed.
+  package var idleSeconds = 30.0
+  /// Given, closed spool files are ingested into this database every `ingestEverySeconds`.
+  package var ingest: ScheduledIngest?
+
+  package init(spoolDirectory: String) {
+    self.spoolDirectory = spoolDirectory
+  }
+}

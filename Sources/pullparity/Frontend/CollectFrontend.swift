@@ -1,0 +1,54 @@
+import Foundation
+import Logging
+import PullParityCollect
+import PullParityReport
+
+/// Runs the collector for the command line: logs to standard error, says where it listens, and
+/// returns once a signal has stopped it gracefully.
+struct CollectFrontend {
+  static let tokenVariable = "PULLPARITY_COLLECT_TOKEN"
+
+  var configuration: CollectorConfiguration
+
+  func run() async throws {
+    // Before the first accept: every idle connection holds a descriptor.
+    let openFiles = OpenFileLimit.raiseToHardLimit()
+    LoggingSystem.bootstrap(StreamLogHandler.standardError)
+    let running = try await Collector.start(configuration, stopsOnSignals: true)
+    if let recovery = running.spool.recovery { try FileHandleOutput.standardError.write(describe(recovery)) }
+    try FileHandleOutput.standardOutput.write(
+      "Collecting on http://\(hostForURL):\(running.port)/events into \(TerminalText.escaped(configuration.spoolDirectory)) "
+        + "(up to \(openFiles) open files)\n")
+    try await running.wait()
+  }
+
+  private var hostForURL: String {
+    configuration.host.contains(":") ? "[\(configuration.host)]" : configuration.host
+  }
+
+  func describe(_ recovery: SpoolRecovery) -> String {
+    let kept =
+      recovery.closedFile.map { "kept \(recovery.keptBytes) bytes as \(TerminalText.escaped($0))" } ?? "nothing kept"
+    return "Closed the spool file a previous run left open: \(kept), cut \(recovery.cutBytes) bytes of a torn body.\n"
+  }
+
+  /// The token from `file`, else from the environment (never a visible argument); surrounding
+  /// white space (a file's last newline) is not part of it.
+  static func token(file: String?) throws -> String? {
+    let text: String
+    if let file {
+      do { text = try String(contentsOfFile: file, encoding: .utf8) } catch {
+        throw CommandError("cannot read the token file \(file): \(error.localizedDescription)")
+      }
+    } else if let value = ProcessInfo.processInfo.environment[tokenVariable] {
+      text = value
+    } else {
+      return nil
+    }
+    let token = text.trimmingCharacters(in: .whitespacesAndNewlines)
+    guard !token.isEmpty, token.allSatisfy({ $0.isASCII && !$0.isWhitespace }) else {
+      throw CommandError("the bearer token must be printable ASCII without spaces, and not empty")
+    }
+    return token
+  }
+}

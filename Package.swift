@@ -130,7 +130,9 @@ let package = Package(
     ),
     .testTarget(
       name: "PullParityCollectTests",
-      dependencies: ["PullParityCollect", "PullParityIngest", "PullParityTestSupport"]
+      dependencies: [
+        "PullParityCollect", "PullParityIngest", "PullParityRecorder", "PullParityStore", "PullParityTestSupport",
+      ]
     ),
     .testTarget(
       name: "pullparityTests",

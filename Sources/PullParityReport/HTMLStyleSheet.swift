@@ -121,6 +121,7 @@ enum HTMLStyleSheet {
       .table-wrap { display: block; overflow: visible; border: 0; border-radius: 0; }
       .table-wrap table, .table-wrap thead, .table-wrap tbody, .table-wrap tr, .table-wrap td,
       .table-wrap th[scope="row"] { display: block; width: 100%; }
+      .table-wrap caption { display: block; }
       .table-wrap thead tr { display: flex; flex-wrap: wrap; gap: 0 4px; }
       .table-wrap thead th { position: static; white-space: normal; border: 0; font-size: 0.8rem; color: var(--muted); background: none; }
       .table-wrap tbody tr { border: 1px solid var(--line); border-radius: 8px; margin: 6px 0; }

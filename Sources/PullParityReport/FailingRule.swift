@@ -19,6 +19,12 @@ package struct FailingRule: Equatable, Sendable {
     rule.violationKind.map { [$0] } ?? [.flash, .prematureHide, .lateHide]
   }
 
+  /// The failing rules whose example sessions a report draws: the first `limit` of `all`, so a
+  /// database of many apps and platforms still makes a page of a few MB.
+  package static func drawn(_ report: ParityReport, limit: Int = SessionTimeline.maxExamples) -> [FailingRule] {
+    Array(all(report).prefix(limit))
+  }
+
   /// Every failing rule of `report` once per app and platform (whatever group it failed in), in
   /// the report's order: apps, groups, platforms, then the profile's rules.
   package static func all(_ report: ParityReport) -> [FailingRule] {

@@ -20,8 +20,8 @@ package struct SessionTimeline: Equatable, Sendable {
   /// spaced in log order, and the page says so. One session of 1M events drew every one, a
   /// 519 MB page; a 640-pixel axis shows no more than this anyway.
   package static let maxMarks = 400
-  /// The most example sessions a report draws: one per failing rule, app and platform up to
-  /// this, so a database of many apps still makes a page of a few MB.
+  /// The most example sessions a report draws, one per failing rule, app and platform
+  /// (`FailingRule.drawn`).
   package static let maxExamples = 50
   /// The most violations drawn and listed.
   package static let maxViolations = 50

@@ -151,6 +151,17 @@ import Testing
     #expect(FailingRule(app: "a", platform: "b", rule: .cacheOrder).violationKinds == [.cacheOrder])
   }
 
+  @Test func examplesAreBoundedHoweverManyRulesFail() {
+    // Twelve platforms breaking every rule that has a violation: more than the bound.
+    let kinds = Array(ViolationKind.allCases)
+    let sessions = (0..<12).map { Self.ffci("s\($0)", platform: "p\($0)", broke: kinds) }
+    let report = F.build(sessions)
+    let all = FailingRule.all(report)
+    #expect(all.count > SessionTimeline.maxExamples)
+    #expect(FailingRule.drawn(report) == Array(all.prefix(SessionTimeline.maxExamples)))
+    #expect(FailingRule.drawn(report, limit: 3).count == 3)
+  }
+
   @Test func aFailingRuleWithoutAnExampleIsNamed() throws {
     let sessions = [Self.ffci("a", broke: [.errorNotShown])]
     let html = HTMLReportRenderer().render(

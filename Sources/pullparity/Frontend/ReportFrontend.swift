@@ -131,7 +131,7 @@ struct ReportFrontend {
   /// re-read from its stored raw lines: the first by id with the rule's violation.
   private func timelines(_ report: ParityReport, filter: SessionFilter) throws -> [SessionTimeline] {
     var decoder = LineDecoder(.simdjson)
-    return try FailingRule.all(report).prefix(SessionTimeline.maxExamples).compactMap { rule in
+    return try FailingRule.drawn(report).compactMap { rule in
       guard let session = try exampleSession(rule, filter: filter) else { return nil }
       // A session whose lines no longer decode is still drawn: its violations are stored. Only
       // that is forgiven: a read that fails (a damaged file) fails the report. The lines are

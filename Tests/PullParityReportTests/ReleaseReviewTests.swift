@@ -162,6 +162,38 @@ import Testing
     #expect(FailingRule.drawn(report, limit: 3).count == 3)
   }
 
+  @Test func namesFromLogsAreEscapedInTheReleaseReview() throws {
+    let app = "<img src=x onerror=alert(1)>"
+    let platform = "\"><b>"
+    func hostile(_ session: SessionRecord, version: String) -> SessionRecord {
+      var session = session
+      (session.app, session.platform, session.appVersion) = (app, platform, version)
+      return session
+    }
+    let before = (0..<2).map { hostile(Self.ffci("b\($0)"), version: "1<i>") }
+    let after = (0..<2).map { hostile(Self.ffci("a\($0)", broke: [.errorNotShown]), version: "2<i>") }
+    var filter = SessionFilter()
+    filter.app = app
+    filter.platform = platform
+    var old = filter
+    old.appVersion = "1<i>"
+    var new = filter
+    new.appVersion = "2<i>"
+    let comparison = CohortComparison(
+      baseline: Cohort(name: "baseline", selector: "app_version=1<i>", filter: old), baselineSessions: before,
+      candidate: Cohort(name: "candidate", selector: "app_version=2<i>", filter: new), candidateSessions: after,
+      trigger: .pull, profiles: SessionProfiles(stored: []), context: F.context)
+    var timeline = F.timeline
+    timeline.example = FailingRule(app: app, platform: platform, rule: .errorNotShown)
+    let html = HTMLReportRenderer().render(
+      HTMLReportInput(
+        report: F.build(before + after), sessions: before + after, timelines: [timeline], releases: [comparison]))
+    #expect(html.contains("figure class=\"chart trend\" data-app=\"&lt;img src=x onerror=alert(1)&gt;\""))
+    #expect(html.contains("data-platform=\"&quot;&gt;&lt;b&gt;\" data-baseline=\"1&lt;i&gt;\""))
+    #expect(html.contains("data-rule=\"error_not_shown\""))
+    for raw in ["<img", "<b>", "<i>"] { #expect(!html.contains(raw), "\(raw) unescaped") }
+  }
+
   @Test func aFailingRuleWithoutAnExampleIsNamed() throws {
     let sessions = [Self.ffci("a", broke: [.errorNotShown])]
     let html = HTMLReportRenderer().render(

@@ -47,3 +47,16 @@ struct ChartScale {
     return factor * magnitude
   }
 }
+
+extension ChartScale {
+  /// The end of a rate axis (percent) for rates up to `maxPercent`: the smallest of 1, 2, 2.5
+  /// and 5 times a power of ten that holds it, from 1 % to 100 %. A chart of small rates is
+  /// drawn on its own small axis: on a fixed 0–100 % axis a 2 % rate is a pixel wide.
+  static func rateCeiling(_ maxPercent: Double) -> Double {
+    guard maxPercent.isFinite, maxPercent > 1 else { return 1 }
+    guard maxPercent < 100 else { return 100 }
+    let magnitude = pow(10, log10(maxPercent).rounded(.down))
+    let factor = [1, 2, 2.5, 5, 10].first { $0 * magnitude >= maxPercent - 1e-9 } ?? 10
+    return factor * magnitude
+  }
+}

@@ -22,6 +22,10 @@ package struct HTMLReportRenderer {
     var body = header(input)
     if report.apps.isEmpty {
       body.append("<p>No sessions match.</p>")
+    } else {
+      // The release review first: did the newest version make it better, and day by day.
+      let release = HTMLReleaseSections(input: input, palette: palette)
+      body += release.releases() + release.trends(RuleTrend.trends(report, sessions: input.sessions))
     }
     for (appIndex, app) in report.apps.enumerated() {
       body += section(app, index: appIndex, sessionsByGroup: sessionsByGroup, palette: palette)
@@ -38,7 +42,8 @@ package struct HTMLReportRenderer {
   private func arrivals(_ arrivals: [UnexpectedArrival]) -> [String] {
     guard !arrivals.isEmpty else { return [] }
     let rows = arrivals.map {
-      "<tr><td>\(e($0.app))</td><td>\(e($0.platform))</td><td>\(e($0.arrival))</td><td>\($0.count)</td></tr>"
+      "<tr>" + HTMLCell.td(e($0.app), label: "app") + HTMLCell.td(e($0.platform), label: "platform")
+        + HTMLCell.td(e($0.arrival), label: "arrival") + HTMLCell.td("\($0.count)", label: "events") + "</tr>"
     }
     return [
       "<section id=\"unexpected\"><h2>unexpected_event: what arrived in which state</h2>",
@@ -72,8 +77,9 @@ package struct HTMLReportRenderer {
         + " · \(e(ParityVerdict.groupCounts(report)))</p>")
     lines.append(verdict(report))
     lines.append(context(report.context))
-    if report.apps.count > 1 || !input.timelines.isEmpty {
-      var links = report.apps.enumerated().map { "<a href=\"#app-\($0.offset)\">\(e($0.element.app))</a>" }
+    if !report.apps.isEmpty {
+      var links = ["<a href=\"#releases\">newest version</a>", "<a href=\"#trends\">day by day</a>"]
+      links += report.apps.enumerated().map { "<a href=\"#app-\($0.offset)\">\(e($0.element.app))</a>" }
       if !input.timelines.isEmpty { links.append("<a href=\"#examples\">example failing sessions</a>") }
       lines.append("<nav aria-label=\"Contents\">" + links.joined(separator: " ") + "</nav>")
     }
@@ -295,12 +301,15 @@ package struct HTMLReportRenderer {
       header += "<th scope=\"col\">Δ \(e(other.platform))</th><th scope=\"col\">parity \(e(other.platform))</th>"
     }
     header += "</tr>"
+    let labels = ordered.map { e($0.platform) }
     let blanks = String(repeating: "<td></td>", count: others.count * 2)
     rows.append(
-      "<tr><th scope=\"row\">sessions</th>" + ordered.map { "<td>\($0.sessions)</td>" }.joined() + blanks + "</tr>")
+      "<tr><th scope=\"row\">sessions</th>"
+        + zip(ordered, labels).map { HTMLCell.td("\($0.sessions)", label: $1) }.joined() + blanks + "</tr>")
     rows.append(
       "<tr><th scope=\"row\">done / cancelled / incomplete</th>"
-        + ordered.map { "<td>\($0.completed)/\($0.cancelled)/\($0.incomplete)</td>" }.joined() + blanks + "</tr>")
+        + zip(ordered, labels).map { HTMLCell.td("\($0.completed)/\($0.cancelled)/\($0.incomplete)", label: $1) }
+        .joined() + blanks + "</tr>")
 
     for metric in ParityMetric.allCases {
       let comparisons = others.map { group.comparison(of: metric, for: $0.platform) }
@@ -308,21 +317,23 @@ package struct HTMLReportRenderer {
       var row = "<tr\(failing ? " class=\"failing\"" : "")><th scope=\"row\">"
       row += metric.isRate ? e(metric.title) : "\(e(metric.title)) p50 (\(e(metric.unit(distance: unit))))"
       row += "</th>"
-      for platform in ordered {
+      for (platform, label) in zip(ordered, labels) {
         if metric.isRate {
-          row += "<td>\(e(Formatting.percent(platform.rate(metric))))</td>"
+          row += HTMLCell.td(e(Formatting.percent(platform.rate(metric))), label: label)
         } else {
           let d = platform.distribution(metric)
           let spread =
             d?.p50 == nil
             ? "" : "<span class=\"sub\">p90 \(Formatting.number(d?.p90)) · p95 \(Formatting.number(d?.p95))</span>"
-          row += "<td>\(Formatting.number(d?.p50))\(spread)</td>"
+          row += HTMLCell.td("\(Formatting.number(d?.p50))\(spread)", label: label)
         }
       }
-      for comparison in comparisons {
+      for (comparison, other) in zip(comparisons, others) {
         let ci = comparison?.interval.map { "<span class=\"sub\">95% CI \(e(Formatting.interval($0)))</span>" } ?? ""
-        row += "<td>\(Formatting.signed(comparison?.difference))\(ci)</td>"
-        row += comparison.map { verdictCell($0, unit: unit) } ?? "<td class=\"na\">–</td>"
+        row += HTMLCell.td("\(Formatting.signed(comparison?.difference))\(ci)", label: "Δ \(e(other.platform))")
+        row +=
+          comparison.map { verdictCell($0, unit: unit, label: "parity \(e(other.platform))") }
+          ?? HTMLCell.td("–", label: "parity \(e(other.platform))", cssClass: "na")
       }
       rows.append(row + "</tr>")
     }
@@ -330,13 +341,13 @@ package struct HTMLReportRenderer {
       + "\n</tbody>\n</table></div>"
   }
 
-  private func verdictCell(_ comparison: MetricComparison, unit: String) -> String {
+  private func verdictCell(_ comparison: MetricComparison, unit: String, label: String) -> String {
     let tolerance = e(Formatting.tolerance(comparison.metric, comparison.tolerance, unit: unit))
     switch comparison.verdict {
-    case .pass: return "<td class=\"ok\">✓ \(tolerance)</td>"
-    case .fail: return "<td class=\"fail\">✗ \(tolerance)</td>"
-    case .insufficientData: return "<td class=\"na\">too few (n=\(comparison.n))</td>"
-    case .noData, .noProfile: return "<td class=\"na\">–</td>"
+    case .pass: return HTMLCell.td("✓ \(tolerance)", label: label, cssClass: "ok")
+    case .fail: return HTMLCell.td("✗ \(tolerance)", label: label, cssClass: "fail")
+    case .insufficientData: return HTMLCell.td("too few (n=\(comparison.n))", label: label, cssClass: "na")
+    case .noData, .noProfile: return HTMLCell.td("–", label: label, cssClass: "na")
     }
   }
 
@@ -344,12 +355,13 @@ package struct HTMLReportRenderer {
     guard !input.timelines.isEmpty else { return "" }
     var out = ["<section id=\"examples\">", "<h2>Example failing sessions</h2>"]
     out.append(
-      "<p class=\"note\">Up to three sessions with violations, of different kinds where there are. "
-        + "The green band is the time the indicator was visible; the dashed line, where the profile's minimum hold ends. "
+      "<p class=\"note\">A session for each rule that fails, per app and platform (the first by id that broke "
+        + "it, at most \(SessionTimeline.maxExamples) in all). The green band is the time the indicator was visible; the dashed line, where the profile's minimum hold ends. "
         + "Replay one with <code>pullparity session &lt;id&gt;</code>.</p>")
     for (index, timeline) in input.timelines.enumerated() {
       out += figure(timeline, index: index, input)
     }
+    out += withoutExample(input)
     out.append("</section>")
     return out.joined(separator: "\n")
   }
@@ -362,9 +374,13 @@ package struct HTMLReportRenderer {
       ByteIdentity($0.app) == ByteIdentity(timeline.app) && (version == nil || $0.profile.version == version)
     }
     let chart = TimelineChart(id: "timeline.\(index)", timeline: timeline, minHoldMs: profile?.profile.minHoldMs ?? 0)
+    let example = timeline.example.map {
+      " data-app=\"\(e($0.app))\" data-platform=\"\(e($0.platform))\" data-rule=\"\(e($0.rule.rawValue))\""
+    }
+    let heading = timeline.example.map { "Example of \(e($0.rule.title)) · \(e($0.app)) on \(e($0.platform))<br>" }
     var out = [
-      "<figure class=\"chart timeline\">",
-      "<figcaption><strong>\(e(timeline.title))</strong><br><small>session <code>\(e(timeline.sessionID))</code></small></figcaption>",
+      "<figure class=\"chart timeline\"\(example ?? "")>",
+      "<figcaption>\(heading ?? "")<strong>\(e(timeline.title))</strong><br><small>session <code>\(e(timeline.sessionID))</code></small></figcaption>",
       "<div class=\"scroll\">\n" + chart.render() + "\n</div>",
     ]
     if timeline.marks.count < timeline.eventCount || timeline.violations.count < timeline.violationCount {
@@ -392,10 +408,22 @@ package struct HTMLReportRenderer {
     )
     for mark in timeline.marks {
       out.append(
-        "<tr><td>\(Formatting.oneDecimal(mark.offsetMs))</td><td>\(e(mark.label))</td><td>\(e(mark.detail))</td></tr>")
+        "<tr>" + HTMLCell.td(Formatting.oneDecimal(mark.offsetMs), label: "+ms")
+          + HTMLCell.td(e(mark.label), label: "event") + HTMLCell.td(e(mark.detail), label: "detail") + "</tr>")
     }
     out += ["</tbody></table></div></details>", "</figure>"]
     return out
+  }
+}
+
+extension HTMLReportRenderer {
+  /// The failing rules no example was drawn for (beyond the bound, or no stored session found).
+  private func withoutExample(_ input: HTMLReportInput) -> [String] {
+    let drawn = input.timelines.compactMap(\.example)
+    let missing = FailingRule.all(input.report).filter { !drawn.contains($0) }
+    guard !missing.isEmpty else { return [] }
+    let names = missing.map { "\($0.rule.title) (\($0.app) on \($0.platform))" }.joined(separator: ", ")
+    return ["<p class=\"note\">No example drawn for: \(e(names)).</p>"]
   }
 }
 

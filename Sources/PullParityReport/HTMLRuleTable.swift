@@ -17,9 +17,9 @@ struct HTMLRuleTable {
       let results = platforms.map { $0.rule(rule) }
       let failing = results.contains { $0?.verdict == .fail }
       var row = "<tr\(failing ? " class=\"failing\"" : "")><th scope=\"row\">\(e(rule.title))</th>"
-      row += results.map(cell).joined()
+      row += zip(results, platforms).map { cell($0, label: e($1.platform)) }.joined()
       let budget = group.budgetPercent(for: rule, profile: profile)
-      rows.append(row + "<td>\(NumberText.format(budget))%</td></tr>")
+      rows.append(row + HTMLCell.td("\(NumberText.format(budget))%", label: "budget") + "</tr>")
     }
     return "<div class=\"table-wrap\"><table class=\"rules\">\n"
       + "<caption>Rules of \(e(profile.name)) v\(profile.version): "
@@ -27,18 +27,18 @@ struct HTMLRuleTable {
       + rows.dropFirst().joined(separator: "\n") + "\n</tbody>\n</table></div>"
   }
 
-  private func cell(_ result: RuleResult?) -> String {
-    guard let result else { return "<td class=\"na\">–</td>" }
+  private func cell(_ result: RuleResult?, label: String) -> String {
+    guard let result else { return HTMLCell.td("–", label: label, cssClass: "na") }
     let figure = e(Formatting.percent(result.rate))
     switch result.verdict {
-    case .pass: return "<td class=\"ok\">✓ \(figure)</td>"
+    case .pass: return HTMLCell.td("✓ \(figure)", label: label, cssClass: "ok")
     case .fail:
       // Id prefixes, as the text checklist prints them: `pullparity session` takes a prefix.
       let ids = result.examples.map { String($0.prefix(13)) }.joined(separator: ", ")
       let examples = ids.isEmpty ? "" : "<span class=\"sub\">e.g. \(e(ids))</span>"
-      return "<td class=\"fail\">✗ \(figure)\(examples)</td>"
-    case .insufficientData: return "<td class=\"na\">too few: \(figure)</td>"
-    case .noData, .noProfile: return "<td class=\"na\">no data</td>"
+      return HTMLCell.td("✗ \(figure)\(examples)", label: label, cssClass: "fail")
+    case .insufficientData: return HTMLCell.td("too few: \(figure)", label: label, cssClass: "na")
+    case .noData, .noProfile: return HTMLCell.td("no data", label: label, cssClass: "na")
     }
   }
 

@@ -95,8 +95,16 @@ enum HTMLStyleSheet {
     svg .event-label { font-size: 10.5px; }
     svg .span { fill: var(--span); fill-opacity: 0.16; }
     svg .violation { fill: var(--bad); }
+    svg .trend { fill: none; stroke: var(--c); stroke-width: 2; stroke-linejoin: round; }
+    svg .trend-dot { fill: var(--c); }
+    svg .track-line { stroke: var(--line); stroke-width: 1; }
+    svg .dumbbell { stroke: var(--muted); stroke-width: 3; }
+    svg .dumbbell.bad { stroke: var(--bad); } svg .dumbbell.good { stroke: var(--good); }
+    svg .before { fill: var(--bg); stroke: var(--fg); stroke-width: 1.5; }
+    svg .after { fill: var(--muted); } svg .after.bad { fill: var(--bad); } svg .after.good { fill: var(--good); }
+    svg .verdict-label.bad { fill: var(--bad); font-weight: 600; } svg .verdict-label.good { fill: var(--good); }
     .timeline .scroll { overflow-x: auto; -webkit-overflow-scrolling: touch; }
-    .timeline svg.chart-svg { min-width: 620px; max-width: 920px; }
+    .timeline svg.chart-svg { max-width: 920px; }
     .timeline ul { margin: 6px 0; padding-left: 1.2em; }
     .timeline .kind { color: var(--bad); font-weight: 600; }
     details { margin-top: 6px; }
@@ -108,6 +116,22 @@ enum HTMLStyleSheet {
       body { font-size: 14px; }
       main { padding: 10px; }
       th, td { padding: 4px 7px; }
+      /* A phone gets every column: each row is a card, each cell labelled with its column's name
+         (data-label), the header a wrapped list of the columns. */
+      .table-wrap { display: block; overflow: visible; border: 0; border-radius: 0; }
+      .table-wrap table, .table-wrap thead, .table-wrap tbody, .table-wrap tr, .table-wrap td,
+      .table-wrap th[scope="row"] { display: block; width: 100%; }
+      .table-wrap caption { display: block; }
+      .table-wrap thead tr { display: flex; flex-wrap: wrap; gap: 0 4px; }
+      .table-wrap thead th { position: static; white-space: normal; border: 0; font-size: 0.8rem; color: var(--muted); background: none; }
+      .table-wrap tbody tr { border: 1px solid var(--line); border-radius: 8px; margin: 6px 0; }
+      .table-wrap th[scope="row"] { position: static; text-align: left; font-weight: 600; min-width: 0; border-bottom: 1px solid var(--line); }
+      .table-wrap td { position: relative; padding: 3px 8px 3px 45%; text-align: left; white-space: normal; overflow-wrap: anywhere; border: 0; }
+      .table-wrap td::before {
+        content: attr(data-label); position: absolute; left: 8px; width: calc(45% - 16px);
+        color: var(--muted); font-weight: 500; overflow-wrap: anywhere;
+      }
+      .table-wrap td:empty { display: none; }
     }
     @media print { .table-wrap, .timeline .scroll { overflow: visible; } }
     """

@@ -30,13 +30,26 @@ enum SVG {
     return open + ">" + self.title(title) + "</line>"
   }
 
-  static func rect(x: Double, y: Double, width: Double, height: Double, cssClass: String, title: String? = nil)
-    -> String
-  {
+  /// `attributes` are added as given: the caller escapes any text in them.
+  static func rect(
+    x: Double, y: Double, width: Double, height: Double, cssClass: String, title: String? = nil,
+    attributes: String = ""
+  ) -> String {
     let open =
-      "<rect class=\"\(cssClass)\" x=\"\(number(x))\" y=\"\(number(y))\" width=\"\(number(max(width, 0)))\" height=\"\(number(max(height, 0)))\""
+      "<rect class=\"\(cssClass)\" x=\"\(number(x))\" y=\"\(number(y))\" width=\"\(number(max(width, 0)))\" height=\"\(number(max(height, 0)))\"\(attributes)"
     guard let title else { return open + "/>" }
     return open + ">" + self.title(title) + "</rect>"
+  }
+
+  static func circle(x: Double, y: Double, radius: Double, cssClass: String, title: String) -> String {
+    "<circle class=\"\(cssClass)\" cx=\"\(number(x))\" cy=\"\(number(y))\" r=\"\(number(radius))\">"
+      + self.title(title) + "</circle>"
+  }
+
+  /// Straight segments through `points`, one path.
+  static func polyline(_ points: [(x: Double, y: Double)], cssClass: String) -> String {
+    let list = points.map { "\(number($0.x)),\(number($0.y))" }.joined(separator: " ")
+    return "<polyline class=\"\(cssClass)\" points=\"\(list)\"/>"
   }
 
   /// A tooltip: browsers show it on hover, screen readers read it.

@@ -13,11 +13,16 @@ package struct SessionTimeline: Equatable, Sendable {
   /// The session's events and violations, drawn or not.
   package var eventCount: Int
   package var violationCount: Int
+  /// The failing rule this session is the example of, when it was picked for one.
+  package var example: FailingRule?
 
   /// The most events a timeline draws (and its page lists): beyond that the marks are evenly
   /// spaced in log order, and the page says so. One session of 1M events drew every one, a
   /// 519 MB page; a 640-pixel axis shows no more than this anyway.
   package static let maxMarks = 400
+  /// The most example sessions a report draws, one per failing rule, app and platform
+  /// (`FailingRule.drawn`).
+  package static let maxExamples = 50
   /// The most violations drawn and listed.
   package static let maxViolations = 50
 
@@ -72,30 +77,5 @@ package struct SessionTimeline: Equatable, Sendable {
           offsetMs: violations[$0].atMs - origin, label: violations[$0].kind.rawValue,
           detail: "expected \(violations[$0].expected ?? "–"); got \(violations[$0].actual ?? "–")")
       }, eventCount: ordered.count, violationCount: violations.count)
-  }
-
-  /// Up to `limit` sessions worth drawing: a session for each violation kind first (in the order
-  /// of `ViolationKind`, hold problems first) so the examples show different failures, then
-  /// further failing sessions in id order.
-  ///
-  /// - Parameter firstSessions: the first `count` distinct ids, in id order, of sessions with a
-  ///   violation of `kind` (of any kind when `nil`): a query that stops early, so that the
-  ///   examples never need every violation read.
-  package static func exampleSessionIDs(
-    limit: Int = 3, firstSessions: (_ kind: ViolationKind?, _ count: Int) throws -> [String]
-  ) rethrows -> [String] {
-    var picked: [ByteIdentity] = []
-    for kind in ViolationKind.allCases where picked.count < limit {
-      // `limit` ids hold one not picked yet whenever the kind has one: fewer are picked.
-      if let id = try firstSessions(kind, limit).first(where: { !picked.contains(ByteIdentity($0)) }) {
-        picked.append(ByteIdentity(id))
-      }
-    }
-    if picked.count < limit {
-      for id in try firstSessions(nil, 2 * limit) where picked.count < limit && !picked.contains(ByteIdentity(id)) {
-        picked.append(ByteIdentity(id))
-      }
-    }
-    return picked.map(\.text)
   }
 }

@@ -89,10 +89,14 @@ enum ReportFormatFixture {
     "a0.g0.visible_ms": 1 + 2, "a0.g0.rates": 2,
     // padel pull: android 2, ios 3, pwa 4 values; 4 rates × 3 platforms.
     "a1.g0.arm_distance": 3 + 9, "a1.g0.client_arm_distance": 3 + 9, "a1.g0.time_to_arm_ms": 3 + 9,
-    "a1.g0.visible_ms": 3 + 9, "a1.g0.rates": 12,
+    // Rates: 4 rates × 3 platforms, then the 4 rules some platform fails (hold compliance,
+    // flash, label text, arm mismatch) × 3 platforms.
+    "a1.g0.visible_ms": 3 + 9, "a1.g0.rates": 12 + 12,
     // padel programmatic: one pwa session, no arming; flash, premature hide, label violations.
     "a1.g1.visible_ms": 1 + 1, "a1.g1.rates": 3,
     "timeline.0": 11 + 1,
+    // padel's 4 failing rules day by day: one day, a dot per platform.
+    "trend.0": 3, "trend.1": 3, "trend.2": 3, "trend.3": 3,
   ]
 
   /// The figure the text report prints for `metric` of `platform`.

@@ -281,31 +281,6 @@ import Testing
     #expect(timeline.title == "flash · padel on pwa")
   }
 
-  @Test func examplesPreferDifferentViolationKinds() {
-    func violation(_ session: String, _ kind: ViolationKind) -> ViolationRecord {
-      ViolationRecord(
-        sessionID: session, app: "padel", platform: "ios", kind: kind, atMs: 0, expected: nil, actual: nil)
-    }
-    let violations = [
-      violation("a", .armMismatch), violation("a", .flash), violation("b", .flash), violation("c", .flash),
-      violation("d", .armMismatch), violation("e", .labelText),
-    ]
-    // What the store's query answers: distinct ids in id order, of one kind or of any.
-    func first(_ violations: [ViolationRecord]) -> (ViolationKind?, Int) -> [String] {
-      { kind, count in
-        var ids: [String] = []
-        for v in violations where (kind == nil || v.kind == kind) && !ids.contains(v.sessionID) {
-          ids.append(v.sessionID)
-        }
-        return Array(ids.sorted().prefix(count))
-      }
-    }
-    // flash first (a), then arm_mismatch from a session not yet picked (d), then label_text (e).
-    #expect(SessionTimeline.exampleSessionIDs(firstSessions: first(violations)) == ["a", "e", "d"])
-    #expect(SessionTimeline.exampleSessionIDs(limit: 5, firstSessions: first(violations)) == ["a", "e", "d", "b", "c"])
-    #expect(SessionTimeline.exampleSessionIDs(firstSessions: first([])) == [])
-  }
-
   @Test func everyFormatRenders() throws {
     for format in ReportFormat.allCases {
       #expect(!(try format.render(F.renderInput)).isEmpty, "\(format)")

@@ -69,7 +69,7 @@ import Testing
       ("text", "padel  ios       pull_start while refreshing                        40"),
       ("markdown", "| padel | ios | pull\\_start while refreshing | 40 |"),
       ("csv", "padel,,,,,ios,unexpected_arrival,pull_start while refreshing,events,40,"),
-      ("html", "<td>pull_start while refreshing</td><td>40</td>"),
+      ("html", "<td data-label=\"arrival\">pull_start while refreshing</td><td data-label=\"events\">40</td>"),
       ("json", #""arrival" : "pull_start while refreshing""#),
     ] {
       let run = try CommandRun.pullparity(["report", "--db", db, "--format", format])

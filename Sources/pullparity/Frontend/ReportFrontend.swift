@@ -16,9 +16,6 @@ struct ReportFrontend {
   var fromSessions = false
   var nowMs: Double = ReportClock.nowMs()
 
-  /// Failing sessions drawn event by event in the HTML report.
-  static let exampleTimelines = 3
-
   var queries: ReportQueries { ReportQueries(database) }
 
   func context(_ filter: SessionFilter) -> ReportContext {
@@ -74,9 +71,28 @@ struct ReportFrontend {
     }
     // Charts draw every session's values: only these formats keep the sessions after the build.
     let sessions = try sessions(filter)
+    let report = try withArrivals(builder.build(sessions, context: context(filter)), filter)
     return ReportRenderInput(
-      report: try withArrivals(builder.build(sessions, context: context(filter)), filter), style: style,
-      sessions: sessions, timelines: try timelines(filter: filter))
+      report: report, style: style, sessions: sessions, timelines: try timelines(report, filter: filter),
+      releases: try releases(sessions, filter: filter))
+  }
+
+  /// Each app's newest version against the one before it on each platform, judged by `compare`
+  /// as its command line would with these cohorts (pulls only, its default).
+  private func releases(_ sessions: [SessionRecord], filter: SessionFilter) throws -> [CohortComparison] {
+    let pulls = sessions.filter { $0.metrics.trigger == .pull }
+    return try ReleasePair.pairs(pulls).map { pair in
+      var within = filter
+      within.app = pair.app
+      func cohort(_ name: String, _ version: String) -> Cohort {
+        var narrowed = within
+        narrowed.platform = pair.platform
+        narrowed.appVersion = version
+        return Cohort(name: name, selector: "app_version=\(version),platform=\(pair.platform)", filter: narrowed)
+      }
+      return try CompareFrontend(report: self).comparison(
+        cohort("baseline", pair.previous), cohort("candidate", pair.newest), trigger: .pull, within: within)
+    }
   }
 
   /// Arrivals listed per app and platform in the `unexpected_event` breakdown.
@@ -111,29 +127,39 @@ struct ReportFrontend {
     return used && !undecodable ? digests.byCell : nil
   }
 
-  /// A few sessions with violations, of different kinds, re-read from their stored raw lines.
-  private func timelines(filter: SessionFilter) throws -> [SessionTimeline] {
+  /// A session for each failing rule, app and platform (at most `SessionTimeline.maxExamples`),
+  /// re-read from its stored raw lines: the first by id with the rule's violation.
+  private func timelines(_ report: ParityReport, filter: SessionFilter) throws -> [SessionTimeline] {
     var decoder = LineDecoder(.simdjson)
-    // Refs by id bytes (two ids equal as Strings may be two sessions): a random session id is
-    // indexed only with its key, so its events and violations are found by ref.
-    var refs: [ByteIdentity: Int64] = [:]
-    let ids = try SessionTimeline.exampleSessionIDs(limit: Self.exampleTimelines) { kind, count in
-      let found = try queries.violatingSessions(filter, kind: kind, limit: count)
-      for session in found { refs[ByteIdentity(session.id)] = session.ref }
-      return found.map(\.id)
-    }
-    return try ids.compactMap { id in
-      guard let ref = refs[ByteIdentity(id)] else { return nil }
+    return try FailingRule.drawn(report).compactMap { rule in
+      guard let session = try exampleSession(rule, filter: filter) else { return nil }
       // A session whose lines no longer decode is still drawn: its violations are stored. Only
       // that is forgiven: a read that fails (a damaged file) fails the report. The lines are
       // read one at a time: an example may be a session of a million events.
       let events: [RecordedEvent]
       do {
-        events = try decoder.sessionEvents(sessionID: id) { try queries.forEachStoredEvent(ofSession: ref, $0) }
+        events = try decoder.sessionEvents(sessionID: session.id) {
+          try queries.forEachStoredEvent(ofSession: session.ref, $0)
+        }
       } catch is StoredSessionError {
         events = []
       }
-      return SessionTimeline(events: events, violations: try queries.violations(ofSession: ref))
+      var timeline = SessionTimeline(events: events, violations: try queries.violations(ofSession: session.ref))
+      timeline.example = rule
+      return timeline
     }
+  }
+
+  /// The first session by id of the rule's app and platform with one of its violations. Found
+  /// by ref (two ids equal as Strings may be two sessions; a random id is indexed only with its
+  /// key), by a query that stops at the first.
+  private func exampleSession(_ rule: FailingRule, filter: SessionFilter) throws -> (id: String, ref: Int64)? {
+    var narrowed = filter
+    narrowed.app = rule.app
+    narrowed.platform = rule.platform
+    for kind in rule.violationKinds {
+      if let found = try queries.violatingSessions(narrowed, kind: kind, limit: 1).first { return found }
+    }
+    return nil
   }
 }

@@ -1,0 +1,238 @@
+"""The shipped dashboard on the sample database: dashboards/serve.sh starts Datasette on loopback,
+Chromium (headless, Debian's chromedriver) opens the dashboard, every panel draws its chart, and
+the numbers behind the panels are those `pullparity report --format json` gives."""
+
+import json
+import os
+import signal
+import socket
+import sqlite3
+import subprocess
+import time
+import urllib.parse
+import urllib.request
+from collections import defaultdict
+from pathlib import Path
+
+import pytest
+import yaml
+from datasette_dashboards import replace_opts_in_query
+from selenium import webdriver
+from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.support.ui import WebDriverWait
+
+import generate_metadata
+
+REPO = Path(__file__).resolve().parents[1]
+PANELS = yaml.safe_load((REPO / "dashboards" / "panels.yaml").read_text(encoding="utf-8"))
+CHARTS = PANELS["dashboards"]["parity"]["charts"]
+# Where the screenshot is kept: a test artifact, outside the repository's tracked files.
+ARTIFACTS = Path(os.environ.get("PULLPARITY_ARTIFACTS") or REPO / ".build" / "test-artifacts")
+
+
+@pytest.fixture(scope="module")
+def sample_db(tmp_path_factory) -> Path:
+    binary = Path(os.environ.get("PULLPARITY_BIN") or REPO / ".build" / "debug" / "pullparity")
+    assert binary.is_file(), f"no pullparity binary at {binary}: run `swift build` or set PULLPARITY_BIN"
+    db = tmp_path_factory.mktemp("dash") / "pullparity.sqlite"
+    inputs = sorted(str(p) for p in (REPO / "sample-events").iterdir() if p.name.endswith((".jsonl", ".gz")))
+    subprocess.run([str(binary), "ingest", "--quiet", "--db", str(db), *inputs], check=True, capture_output=True)
+    report = subprocess.run([str(binary), "report", "--format", "json", "--db", str(db)], capture_output=True,
+                            text=True)
+    assert report.returncode in (0, 1), report.stderr  # 1: a rule failed, which the sample has
+    (db.parent / "report.json").write_text(report.stdout)
+    return db
+
+
+@pytest.fixture(scope="module")
+def report(sample_db) -> dict:
+    return json.loads((sample_db.parent / "report.json").read_text())
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture(scope="module")
+def server(sample_db):
+    """serve.sh in its own process group, so that the test stops it and its Datasette together."""
+    port = free_port()
+    process = subprocess.Popen([str(REPO / "dashboards" / "serve.sh"), str(sample_db), "--port", str(port)],
+                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT, start_new_session=True)
+    base = f"http://127.0.0.1:{port}"
+    try:
+        for _ in range(300):
+            try:
+                urllib.request.urlopen(base + "/-/versions.json", timeout=1).read()
+                break
+            except OSError:
+                assert process.poll() is None, process.stdout.read().decode()
+                time.sleep(0.1)
+        yield base
+    finally:
+        os.killpg(process.pid, signal.SIGTERM)
+        process.wait(timeout=30)
+
+
+def get_json(url: str):
+    with urllib.request.urlopen(url, timeout=30) as response:
+        return json.load(response)
+
+
+def panel_rows(server: str, chart: str, app: str) -> list[dict]:
+    """A panel's rows as the page fetches them: the plugin's filter applied, then Datasette's JSON."""
+    sql = replace_opts_in_query(CHARTS[chart]["query"], {"app": app})
+    query = urllib.parse.urlencode({"sql": sql, "app": app, "_shape": "objects"})
+    return get_json(f"{server}/pullparity.json?{query}")["rows"]
+
+
+# --- the metadata ---------------------------------------------------------------------------------
+
+def test_metadata_describes_every_table_view_and_column_of_the_file(sample_db):
+    docs = generate_metadata.parse_schema_doc((REPO / "schema" / "README.md").read_text(encoding="utf-8"))
+    tables = generate_metadata.metadata(docs, "pullparity")["databases"]["pullparity"]["tables"]
+    with sqlite3.connect(sample_db) as conn:
+        names = [r[0] for r in conn.execute(
+            "SELECT name FROM sqlite_master WHERE type IN ('table', 'view') AND name NOT LIKE 'sqlite_%'")]
+        assert len(names) == 20
+        for name in names:
+            assert name in tables, f"{name} has no `### {name}:` section with a table in schema/README.md"
+            columns = [r[1] for r in conn.execute(f"PRAGMA table_info({name})")]
+            described = tables[name]["columns"]
+            assert set(columns) == set(described), f"{name}: the file has {columns}, the docs {list(described)}"
+            assert all(described.values()), f"{name}: a column without a meaning"
+    assert set(tables) == set(names), "the docs describe a table the file does not have"
+
+
+def test_metadata_hides_bookkeeping_and_says_units_and_direction():
+    docs = generate_metadata.parse_schema_doc((REPO / "schema" / "README.md").read_text(encoding="utf-8"))
+    shown = sorted(name for name, table in docs.items() if not table["hidden"])
+    assert shown == ["daily_parity", "events", "ingest_runs", "percentile_inputs", "profiles", "quarantine",
+                     "quarantine_summary", "session_violations", "sessions", "sources", "violation_counts",
+                     "violations"]
+    assert docs["daily_parity"]["columns"]["flash_pct"] == "flash_rate × 100, rounded [%; lower is better]"
+    assert docs["daily_parity"]["columns"]["hold_compliance_pct"].endswith("[%; higher is better]")
+    assert docs["sessions"]["columns"]["load_ms"].endswith("[ms; lower is better]")
+
+
+# --- the server -----------------------------------------------------------------------------------
+
+def test_the_views_and_dashboard_answer_and_facet_suggestions_are_off(server):
+    settings = get_json(server + "/-/settings.json")
+    assert settings["suggest_facets"] is False
+    for view in ("daily_parity", "violation_counts", "percentile_inputs", "session_violations",
+                 "quarantine_summary"):
+        page = get_json(f"{server}/pullparity/{view}.json")
+        assert page["rows"], view
+        assert not page.get("suggested_facets"), view
+
+
+def test_a_sessions_events_come_back_through_its_spans(server, sample_db):
+    with sqlite3.connect(sample_db) as conn:
+        session_id, count = conn.execute(
+            "SELECT session_id, event_count FROM sessions ORDER BY session_ref LIMIT 1").fetchone()
+    rows = get_json(f"{server}/pullparity/session_events.json?"
+                    + urllib.parse.urlencode({"session_id": session_id, "_shape": "objects"}))["rows"]
+    assert len(rows) == count
+    assert all(json.loads(r["raw"])["session_id"] == session_id for r in rows)
+
+
+def test_rates_per_day_panels_add_up_to_the_reports_rates(server, report):
+    for app in report["apps"]:
+        rows = panel_rows(server, "flash", app["app"])
+        got = defaultdict(lambda: [0, 0])
+        for row in rows:
+            for rule, n, d in (("flash", "flash", "flash_judged"), ("stuck_refresh", "stuck", "stuck_judged"),
+                               ("dropped_refresh", "dropped", "dropped_judged"),
+                               ("hold_compliance", "hold_compliant", "hold_judged")):
+                got[row["platform"], rule][0] += row[n]
+                got[row["platform"], rule][1] += row[d]
+                pct = f"{rule.split('_')[0]}_pct" if rule != "hold_compliance" else "hold_compliance_pct"
+                want = round(100.0 * row[n] / row[d], 2) if row[d] else None
+                assert row[pct] == want, (app["app"], row)
+        assert got == expected_rates(app), app["app"]
+
+
+def expected_rates(app: dict) -> dict:
+    """The report's numerators and denominators per platform, summed over its groups (triggers):
+    flash and hold compliance from `rates`, stuck and dropped refreshes from their rules."""
+    want = defaultdict(lambda: [0, 0])
+    for group in app["groups"]:
+        for platform in group["platforms"]:
+            rates = {"flash": platform["rates"]["flash_rate"],
+                     "hold_compliance": platform["rates"]["hold_compliance_rate"]}
+            rates |= {r["rule"]: r["rate"] for r in platform["rules"]
+                      if r["rule"] in ("stuck_refresh", "dropped_refresh")}
+            for rule, rate in rates.items():
+                want[platform["platform"], rule][0] += rate["numerator"]
+                want[platform["platform"], rule][1] += rate["denominator"]
+    return want
+
+
+def test_percentile_panels_are_the_reports_percentiles(server, report):
+    compared = 0
+    for app in report["apps"]:
+        rows = {(r["platform"], r["metric"], r["percentile"]): r for r in panel_rows(server, "arm-percentiles",
+                                                                                        app["app"])}
+        pull = [g for g in app["groups"] if g["value"] == "pull"]
+        for platform in pull[0]["platforms"]:
+            for metric in ("time_to_arm_ms", "visible_ms"):
+                dist = platform["distributions"][metric]
+                for p in ("p50", "p90", "p95"):
+                    if dist[p] is None:
+                        assert (platform["platform"], metric, p) not in rows
+                        continue
+                    row = rows[platform["platform"], metric, p]
+                    assert row["sessions"] == dist["n"]
+                    assert row["ms"] == pytest.approx(dist[p], abs=0.01), (app["app"], platform["platform"], p)
+                    compared += 1
+    assert compared >= 20
+
+
+# --- the browser ----------------------------------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def browser():
+    options = webdriver.ChromeOptions()
+    options.binary_location = "/usr/bin/chromium"
+    for argument in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu",
+                     "--window-size=1280,2200"):
+        options.add_argument(argument)
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+    driver = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
+    yield driver
+    driver.quit()
+
+
+def drawn_charts(driver) -> dict:
+    """Per panel: whether its Vega view drew an SVG with marks in it."""
+    return driver.execute_script("""
+        const out = {};
+        for (const el of document.querySelectorAll('.dashboard-card-chart')) {
+          const svg = el.querySelector('svg.marks');
+          out[el.id.replace('chart-', '')] = !!svg && svg.querySelectorAll('path, rect, line').length > 0;
+        }
+        return out;""")
+
+
+@pytest.mark.parametrize("app", ["", "padel"])
+def test_every_panel_draws_its_chart_in_chromium(server, browser, app):
+    browser.get_log("browser")  # drop what an earlier page logged
+    browser.get(f"{server}/-/dashboards/parity" + (f"?app={app}" if app else ""))
+    WebDriverWait(browser, 30).until(lambda d: all(drawn_charts(d).values()) and len(drawn_charts(d)) == len(CHARTS))
+    assert set(drawn_charts(browser)) == set(CHARTS)
+    errors = [e for e in browser.get_log("browser") if e["level"] == "SEVERE"]
+    assert not errors, errors
+    # Each chart's vega-embed error box stays empty, and no panel asks for a CDN.
+    assert not browser.find_elements("css selector", ".vega-embed .error, .chart-error")
+    sources = browser.execute_script("return [...document.scripts].map(s => s.src).filter(Boolean)")
+    assert all(src.startswith(server) for src in sources), sources
+    if not app:
+        ARTIFACTS.mkdir(parents=True, exist_ok=True)
+        height = browser.execute_script("return document.body.scrollHeight")
+        browser.set_window_size(1280, max(height, 800))
+        time.sleep(0.5)  # the charts resize to the window on its resize event
+        browser.save_screenshot(str(ARTIFACTS / "dashboard.png"))
+        browser.set_window_size(1280, 2200)

@@ -198,7 +198,7 @@ def browser():
     options = webdriver.ChromeOptions()
     options.binary_location = "/usr/bin/chromium"
     for argument in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu",
-                     "--window-size=1280,2200"):
+                     "--window-size=1280,2700"):
         options.add_argument(argument)
     options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
     driver = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
@@ -230,9 +230,54 @@ def test_every_panel_draws_its_chart_in_chromium(server, browser, app):
     sources = browser.execute_script("return [...document.scripts].map(s => s.src).filter(Boolean)")
     assert all(src.startswith(server) for src in sources), sources
     if not app:
+        # The window is tall enough for the whole dashboard, so the screenshot needs no resize
+        # (after which the charts would have to be waited for again).
+        assert browser.execute_script("return document.body.scrollHeight <= window.innerHeight")
         ARTIFACTS.mkdir(parents=True, exist_ok=True)
-        height = browser.execute_script("return document.body.scrollHeight")
-        browser.set_window_size(1280, max(height, 800))
-        time.sleep(0.5)  # the charts resize to the window on its resize event
         browser.save_screenshot(str(ARTIFACTS / "dashboard.png"))
-        browser.set_window_size(1280, 2200)
+
+
+def drawn_values(driver, chart: str, *fields: str) -> list[dict]:
+    """The values a chart drew, from the ARIA labels Vega gives each mark ("UTC day: …; flash %:
+    …"): those of its points and bars, which name every field (a line names only its colour)."""
+    labels = driver.execute_script(
+        "return [...document.querySelectorAll(arguments[0])].map(e => e.getAttribute('aria-label'))",
+        f"#chart-{chart} svg.marks [aria-label]")
+    marks = []
+    for label in dict.fromkeys(labels):  # a line's points and its path repeat one another
+        mark = dict(part.split(": ", 1) for part in label.split("; ") if ": " in part)
+        if all(field in mark for field in fields):
+            marks.append(mark)
+    return marks
+
+
+def number(text: str) -> float:
+    return float(text.replace(",", "").replace("−", "-"))
+
+
+def test_the_charts_draw_the_reports_numbers(server, browser, report):
+    """Per app: each rate chart draws one point per day and platform at the percentage of the
+    panel's numerator and denominator (which add up to the report's, above), and the percentile
+    charts draw the report's p50, p90 and p95."""
+    for app in report["apps"]:
+        browser.get(f"{server}/-/dashboards/parity?app={app['app']}")
+        WebDriverWait(browser, 30).until(lambda d: all(drawn_charts(d).values()) and len(drawn_charts(d)) == len(CHARTS))
+        rows = panel_rows(server, "flash", app["app"])
+        for chart, field, title in (("flash", "flash_pct", "flash %"), ("stuck", "stuck_pct", "stuck %"),
+                                    ("dropped", "dropped_pct", "dropped %"),
+                                    ("hold", "hold_compliance_pct", "hold compliant %")):
+            drawn = {(m["UTC day"], m["platform"]): number(m[title])
+                     for m in drawn_values(browser, chart, "UTC day", "platform", title)}
+            want = {(r["day"], r["platform"]): r[field] for r in rows if r[field] is not None}
+            assert want and drawn == want, (app["app"], chart)
+        pull = next(g for g in app["groups"] if g["value"] == "pull")
+        for chart, metric in (("arm-percentiles", "time_to_arm_ms"), ("visible-percentiles", "visible_ms")):
+            drawn = {(m["percentile"], m["platform"]): number(m["ms"])
+                     for m in drawn_values(browser, chart, "percentile", "platform", "ms")}
+            want = {(p, platform["platform"]): platform["distributions"][metric][p]
+                    for platform in pull["platforms"] for p in ("p50", "p90", "p95")
+                    if platform["distributions"][metric][p] is not None}
+            assert want and drawn.keys() == want.keys(), (app["app"], chart)
+            for key, value in want.items():
+                assert drawn[key] == pytest.approx(value, abs=0.01), (app["app"], chart, key)
+

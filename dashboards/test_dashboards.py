@@ -30,10 +30,15 @@ CHARTS = PANELS["dashboards"]["parity"]["charts"]
 ARTIFACTS = Path(os.environ.get("PULLPARITY_ARTIFACTS") or REPO / ".build" / "test-artifacts")
 
 
-@pytest.fixture(scope="module")
-def sample_db(tmp_path_factory) -> Path:
+def pullparity_bin() -> Path:
     binary = Path(os.environ.get("PULLPARITY_BIN") or REPO / ".build" / "debug" / "pullparity")
     assert binary.is_file(), f"no pullparity binary at {binary}: run `swift build` or set PULLPARITY_BIN"
+    return binary
+
+
+@pytest.fixture(scope="module")
+def sample_db(tmp_path_factory) -> Path:
+    binary = pullparity_bin()
     db = tmp_path_factory.mktemp("dash") / "pullparity.sqlite"
     inputs = sorted(str(p) for p in (REPO / "sample-events").iterdir() if p.name.endswith((".jsonl", ".gz")))
     subprocess.run([str(binary), "ingest", "--quiet", "--db", str(db), *inputs], check=True, capture_output=True)
@@ -57,9 +62,13 @@ def free_port() -> int:
 
 @pytest.fixture(scope="module")
 def server(sample_db):
+    yield from serving(sample_db)
+
+
+def serving(db: Path):
     """serve.sh in its own process group, so that the test stops it and its Datasette together."""
     port = free_port()
-    process = subprocess.Popen([str(REPO / "dashboards" / "serve.sh"), str(sample_db), "--port", str(port)],
+    process = subprocess.Popen([str(REPO / "dashboards" / "serve.sh"), str(db), "--port", str(port)],
                                stdout=subprocess.PIPE, stderr=subprocess.STDOUT, start_new_session=True)
     base = f"http://127.0.0.1:{port}"
     try:
@@ -281,3 +290,59 @@ def test_the_charts_draw_the_reports_numbers(server, browser, report):
             for key, value in want.items():
                 assert drawn[key] == pytest.approx(value, abs=0.01), (app["app"], chart, key)
 
+
+# --- hostile names from logs ----------------------------------------------------------------------
+
+HOSTILE = {"padel": '<img src=x onerror="window.pwned=1">', "3.8.0": "</script><script>window.pwned=2</script>"}
+# A platform must be a lowercase token: a line with this one is quarantined, reason and raw line kept.
+HOSTILE_PLATFORM = "<b id=bold>pwa</b>"
+
+
+@pytest.fixture(scope="module")
+def hostile_db(tmp_path_factory) -> Path:
+    """The sample's padel PWA sessions with markup for app and app version names, and a line with
+    markup for a platform."""
+    folder = tmp_path_factory.mktemp("hostile")
+    lines = []
+    for line in (REPO / "sample-events" / "padel-pwa.jsonl").read_text(encoding="utf-8").splitlines():
+        if not line.startswith("{"):
+            continue  # the sample's few non-JSON lines, for the quarantine
+        event = json.loads(line)
+        for field in ("app", "platform", "app_version"):
+            if event.get(field) in HOSTILE:
+                event[field] = HOSTILE[event[field]]
+        lines.append(json.dumps(event))
+    lines.append(json.dumps(event | {"event_id": "hostile-platform", "platform": HOSTILE_PLATFORM}))
+    (folder / "hostile.jsonl").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    db = folder / "hostile.sqlite"
+    subprocess.run([str(pullparity_bin()), "ingest", "--quiet", "--db", str(db), str(folder / "hostile.jsonl")],
+                   check=True, capture_output=True)
+    return db
+
+
+def test_names_from_logs_are_shown_as_text_never_as_markup(hostile_db, browser):
+    version = f"{HOSTILE['padel']} {HOSTILE['3.8.0']}"
+    for base in serving(hostile_db):
+        for page in ("/-/dashboards/parity", "/-/dashboards/parity?" + urllib.parse.urlencode({"app": HOSTILE["padel"]}),
+                     "/hostile/sessions", "/hostile/daily_parity", "/hostile/quarantine",
+                     "/hostile/rates_per_version?app="):
+            browser.get(base + page)
+            if "dashboards" in page:
+                WebDriverWait(browser, 30).until(lambda d: all(drawn_charts(d).values()))
+                labels = browser.execute_script(
+                    "return [...document.querySelectorAll('#chart-versions svg text')].map(t => t.textContent)")
+                # Drawn as its text (Vega shortens a long axis label with an ellipsis).
+                assert any(label.rstrip("…") and version.startswith(label.rstrip("…")) for label in labels), labels
+            else:
+                shown = browser.find_element("css selector", "body").text
+                assert HOSTILE["padel"] in shown or HOSTILE_PLATFORM in shown, page
+            assert browser.execute_script("return window.pwned === undefined"), page
+            assert not browser.find_elements("css selector", "#bold, img[src=x]"), page
+
+
+def test_serve_says_what_is_wrong_with_its_arguments(tmp_path, sample_db):
+    serve = str(REPO / "dashboards" / "serve.sh")
+    missing = subprocess.run([serve, str(tmp_path / "none.sqlite")], capture_output=True, text=True, timeout=30)
+    assert missing.returncode == 2 and "no such database file" in missing.stderr
+    unknown = subprocess.run([serve, str(sample_db), "--prot", "1"], capture_output=True, text=True, timeout=30)
+    assert unknown.returncode == 2 and unknown.stderr.startswith("usage:")

@@ -9,6 +9,7 @@ drift from it; the canned queries and dashboard panels come from dashboards/pane
 """
 
 import argparse
+import copy
 import json
 import re
 import sys
@@ -24,8 +25,9 @@ HEADING = re.compile(r"^### (\w+): (.+)$")
 
 
 def parse_schema_doc(text: str) -> dict:
-    """{name: {"title", "hidden", "columns": {column: description}}} for every documented table
-    and view: a `### name: title` heading under "## Tables" or "## Views" and its first table."""
+    """{name: {"title", "description", "hidden", "columns": {column: description}}} for every
+    documented table and view: a `### name: title` heading under "## Tables" or "## Views", the
+    paragraph after it, if any, and its first table."""
     objects = {}
     section = None
     current = None
@@ -34,12 +36,24 @@ def parse_schema_doc(text: str) -> dict:
             section = line[3:].strip()
             current = None
         elif section in ("Tables", "Views") and (match := HEADING.match(line)):
-            title = match.group(2)
-            current = {"title": title, "hidden": "internal" in title, "header": None, "rows": []}
+            current = {"title": match.group(2), "prose": [], "header": None, "rows": [], "state": "intro"}
             objects[match.group(1)] = current
-        elif current is not None and line.startswith("|"):
-            add_table_line(current, line)
+        elif current is not None:
+            read_section_line(current, line)
     return {name: finish(obj) for name, obj in objects.items()}
+
+
+def read_section_line(obj: dict, line: str) -> None:
+    """Keeps the first paragraph (until a blank line or the table) and the first table."""
+    if line.startswith("|") and obj["state"] != "after table":
+        obj["state"] = "table"
+        add_table_line(obj, line)
+    elif obj["state"] == "table":
+        obj["state"] = "after table"
+    elif obj["state"] == "intro" and line.strip():
+        obj["prose"].append(line.strip())
+    elif obj["state"] == "intro" and obj["prose"]:
+        obj["state"] = "after intro"
 
 
 def add_table_line(obj: dict, line: str) -> None:
@@ -60,12 +74,14 @@ def add_table_line(obj: dict, line: str) -> None:
 
 def finish(obj: dict) -> dict:
     columns = {}
-    header = obj["header"] or []
     for cells in obj["rows"]:
-        row = dict(zip(header, cells))
+        row = dict(zip(obj["header"], cells))
         columns[row["column"]] = describe(row)
+    hidden = "internal" in obj["title"]
     title = obj["title"].replace("(internal)", "").replace(", internal", "").strip()
-    return {"title": title, "hidden": obj["hidden"], "columns": columns}
+    # Backticks are Markdown; Datasette shows descriptions as plain (escaped) text.
+    description = " ".join(obj["prose"]).replace("`", "") or title
+    return {"title": title, "description": description, "hidden": hidden, "columns": columns}
 
 
 def describe(row: dict) -> str:
@@ -85,13 +101,14 @@ def metadata(objects: dict, database: str) -> dict:
     panels = yaml.safe_load(PANELS.read_text(encoding="utf-8"))
     tables = {}
     for name, obj in objects.items():
-        entry = {"title": obj["title"], "description": obj["title"], "columns": obj["columns"]}
+        # The name stays in the title: it is what a query names.
+        entry = {"title": f"{name}: {obj['title']}", "description": obj["description"], "columns": obj["columns"]}
         if obj["hidden"]:
             entry["hidden"] = True
         tables[name] = entry
     dashboards = {}
     for slug, dashboard in panels["dashboards"].items():
-        dashboard = json.loads(json.dumps(dashboard))
+        dashboard = copy.deepcopy(dashboard)
         for chart in dashboard["charts"].values():
             chart["db"] = database
         for flt in dashboard.get("filters", {}).values():

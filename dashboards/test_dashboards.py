@@ -124,6 +124,9 @@ def test_metadata_hides_bookkeeping_and_says_units_and_direction():
     assert docs["daily_parity"]["columns"]["flash_pct"] == "flash_rate × 100, rounded [%; lower is better]"
     assert docs["daily_parity"]["columns"]["hold_compliance_pct"].endswith("[%; higher is better]")
     assert docs["sessions"]["columns"]["load_ms"].endswith("[ms; lower is better]")
+    assert docs["sessions"]["title"] == "one row per session (derived)"
+    assert docs["sessions"]["description"].startswith("A session is one interaction, from pull_start")
+    assert docs["session_spans"]["title"] == "where a session's events are"
 
 
 # --- the server -----------------------------------------------------------------------------------

@@ -33,7 +33,15 @@ python3 "$HERE/generate_metadata.py" --database "$NAME" > "$METADATA"
 
 # Facet suggestions re-run a view once per column (6-10 s for daily_parity on 1M events): off.
 # The limit cuts a runaway query from the SQL box before it holds a worker for long.
-# Not exec: this shell stays to remove the metadata file when Datasette ends (Ctrl-C reaches both).
 if [ "$IMMUTABLE" = 1 ]; then FILES=(--immutable "$DB"); else FILES=("$DB"); fi
+# Not exec: this shell stays to remove the metadata file when Datasette ends, and passes a
+# SIGTERM or SIGINT sent to it alone on to Datasette, which would otherwise be left running.
 datasette serve "${FILES[@]}" --host "$HOST" --port "$PORT" --metadata "$METADATA" \
-  --setting suggest_facets off --setting sql_time_limit_ms 5000
+  --setting suggest_facets off --setting sql_time_limit_ms 5000 &
+SERVER=$!
+trap 'kill -TERM "$SERVER" 2>/dev/null' TERM INT
+STATUS=0
+wait "$SERVER" || STATUS=$?
+# A signal ends the first wait at once (status above 128): wait for Datasette to stop too.
+if [ "$STATUS" -gt 128 ] && kill -0 "$SERVER" 2>/dev/null; then STATUS=0; wait "$SERVER" || STATUS=$?; fi
+exit "$STATUS"

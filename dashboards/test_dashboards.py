@@ -80,8 +80,16 @@ def serving(db: Path):
                 assert process.poll() is None, process.stdout.read().decode()
                 time.sleep(0.1)
         yield base
+        # SIGTERM to serve.sh alone stops its Datasette too (a user's `kill`), which then answers no more.
+        process.send_signal(signal.SIGTERM)
+        process.wait(timeout=30)
+        with pytest.raises(OSError):
+            urllib.request.urlopen(base + "/-/versions.json", timeout=1)
     finally:
-        os.killpg(process.pid, signal.SIGTERM)
+        try:
+            os.killpg(process.pid, signal.SIGTERM)  # whatever is left after a failure
+        except ProcessLookupError:
+            pass
         process.wait(timeout=30)
 
 

@@ -47,6 +47,7 @@ let package = Package(
         .embedInCode("0007_key_epochs.sql"),
         .embedInCode("0008_session_keys.sql"),
         .embedInCode("0009_field_failures.sql"),
+        .embedInCode("0010_dashboard_percentages.sql"),
         .embedInCode("README.md"),
       ]
     ),

@@ -1,4 +1,5 @@
 internal import GRDB
+internal import PullParitySchema
 
 /// A read-only command never migrates, so a file an older release wrote lacks what this one
 /// reads (the v1.1 columns of schema 9, say): it is refused with the way to upgrade it, instead
@@ -6,7 +7,8 @@ internal import GRDB
 enum SchemaVersionCheck {
   static func requireCurrent(_ queue: DatabaseQueue, path: String) throws {
     let applied = try queue.read { db in try PullParityDatabase.migrator.appliedMigrations(db) }
-    let known = PullParityDatabase.migrator.migrations
+      .filter { !Schema.dashboardOnly.contains($0) }
+    let known = PullParityDatabase.migrator.migrations.filter { !Schema.dashboardOnly.contains($0) }
     // Only an older file is this check's business: a newer one is refused where it is opened.
     guard applied.count < known.count, known.starts(with: applied) else { return }
     throw StoreError(

@@ -213,9 +213,28 @@ import Testing
         migrations == [
           "0001_events_and_sessions", "0002_dashboard_views", "0003_profiles", "0004_exact_run_ledger",
           "0005_time_ordered_event_keys", "0006_session_digests", "0007_key_epochs", "0008_session_keys",
-          "0009_field_failures",
+          "0009_field_failures", "0010_dashboard_percentages",
         ])
     }
+  }
+
+  /// Schema 10 only adds columns to a view: a read-only open still takes a file without it (a
+  /// replay to add a view would be out of all proportion), and the next write adds it.
+  @Test func aFileWithoutThePercentagesIsReadAndTheNextWriteAddsThem() throws {
+    let (database, directory) = try Self.makeDatabase()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let path = directory.appendingPathComponent("test.sqlite").path
+    let version9 = try #require(Schema.migrations.first { $0.name == "0009_field_failures" }).sql
+    let view = try #require(version9.range(of: "CREATE VIEW daily_parity AS"))
+    try database.write { db in
+      try db.execute(sql: "DROP VIEW daily_parity")
+      try db.execute(sql: String(version9[view.lowerBound...]))
+      try db.execute(sql: "DELETE FROM grdb_migrations WHERE identifier = '0010_dashboard_percentages'")
+    }
+    let reader = try PullParityDatabase(path: path, readOnly: true)
+    #expect(try Self.columns(reader, of: "daily_parity").last == "near_miss_rate")
+    let writer = try PullParityDatabase(path: path)
+    #expect(try Self.columns(writer, of: "daily_parity").last == "near_miss_pct")
   }
 
   /// The column lists are the interface: new columns go at the end, none is renamed.
@@ -232,7 +251,9 @@ import Testing
         "visible_ms_max", "arm_distance_n", "arm_distance_avg", "arm_distance_min", "arm_distance_max",
         "stuck_refresh_sessions", "stuck_refresh_judged", "stuck_refresh_rate", "dropped_refresh_sessions",
         "dropped_refresh_judged", "dropped_refresh_rate", "repeated_refresh_sessions", "repeated_refresh_judged",
-        "repeated_refresh_rate", "near_miss_cancels", "near_miss_judged", "near_miss_rate",
+        "repeated_refresh_rate", "near_miss_cancels", "near_miss_judged", "near_miss_rate", "flash_pct",
+        "premature_hide_pct", "late_hide_pct", "hold_compliance_pct", "label_violation_pct", "arm_mismatch_pct",
+        "stuck_refresh_pct", "dropped_refresh_pct", "repeated_refresh_pct", "near_miss_pct",
       ]
     ),
     (
@@ -270,6 +291,8 @@ import Testing
           2, 1500.0, 1300.0, 1700.0, 2, 34.0, 33.5, 34.5,
           // The v1.1 rules: this fixture writes rows from before them (schema 8), all NULL.
           0, 0, nil, 0, 0, nil, 0, 0, nil, 0, 0, nil,
+          // Schema 10: the rates as percentages, two decimals.
+          0.0, 0.0, 50.0, 50.0, 33.33, 50.0, nil, nil, nil, nil,
         ],
         // padel/pwa day 1: s4 flashed and hid before the load, s9 held.
         [
@@ -279,6 +302,8 @@ import Testing
           2, 1350.0, 400.0, 2300.0, 2, 34.5, 34.0, 35.0,
           // The v1.1 rules: this fixture writes rows from before them (schema 8), all NULL.
           0, 0, nil, 0, 0, nil, 0, 0, nil, 0, 0, nil,
+          // Schema 10: the rates as percentages, two decimals.
+          50.0, 50.0, 0.0, 50.0, 0.0, 0.0, nil, nil, nil, nil,
         ],
         // s8: no trigger, nothing judged: zero counts, NULL rates and values. NULL sorts first.
         [
@@ -288,6 +313,8 @@ import Testing
           0, nil, nil, nil, 0, nil, nil, nil,
           // The v1.1 rules: this fixture writes rows from before them (schema 8), all NULL.
           0, 0, nil, 0, 0, nil, 0, 0, nil, 0, 0, nil,
+          // Schema 10: the rates as percentages, two decimals.
+          nil, nil, nil, nil, nil, nil, nil, nil, nil, nil,
         ],
         // s7: a tab re-select refresh; phlock has no label copy and no client arming.
         [
@@ -297,6 +324,8 @@ import Testing
           1, 1320.0, 1320.0, 1320.0, 0, nil, nil, nil,
           // The v1.1 rules: this fixture writes rows from before them (schema 8), all NULL.
           0, 0, nil, 0, 0, nil, 0, 0, nil, 0, 0, nil,
+          // Schema 10: the rates as percentages, two decimals.
+          0.0, 0.0, 0.0, 100.0, nil, nil, nil, nil, nil, nil,
         ],
         // padel/pwa day 2: s5 held with one bad label, s6 incomplete (armed, never shown).
         [
@@ -306,6 +335,8 @@ import Testing
           1, 1250.0, 1250.0, 1250.0, 2, 34.75, 33.5, 36.0,
           // The v1.1 rules: this fixture writes rows from before them (schema 8), all NULL.
           0, 0, nil, 0, 0, nil, 0, 0, nil, 0, 0, nil,
+          // Schema 10: the rates as percentages, two decimals.
+          0.0, 0.0, 0.0, 100.0, 50.0, 0.0, nil, nil, nil, nil,
         ],
       ]
       #expect(rows.count == expected.count)

@@ -44,7 +44,7 @@ import Testing
   // MARK: - Same figures everywhere
 
   @Test func everyFormatShowsTheTextReportsFigures() throws {
-    let csvRows = Self.parseCSV(csv).dropFirst()
+    let csvRows = CSVTable(parsing: csv).rows
     let htmlTables = Self.htmlTables(html)
     var groupIndex = 0
     for app in report.apps {
@@ -75,21 +75,28 @@ import Testing
           for platform in ordered {
             let row = try #require(
               csvRows.first {
-                $0[0] == app.app && $0[4] == group.value && $0[5] == platform.platform && $0[7] == metric.rawValue
+                $0["app"] == app.app && $0["group"] == group.value && $0["platform"] == platform.platform
+                  && $0["metric"] == metric.rawValue
               },
               "no CSV row for \(subject) \(platform.platform)")
             if metric.isRate {
               let rate = try #require(platform.rate(metric))
-              #expect(row[13] == "\(rate.numerator)" && row[14] == "\(rate.denominator)")
-              #expect(Self.close(Double(row[15]), rate.value.map { $0 * 100 }), "CSV \(subject) \(row[15])")
-              #expect(Formatting.percent(rate) == (rate.value == nil ? "–" : "\(row[15])% (\(row[13])/\(row[14]))"))
+              #expect(row["numerator"] == "\(rate.numerator)" && row["denominator"] == "\(rate.denominator)")
+              #expect(
+                Self.close(Double(row["rate_percent"] ?? ""), rate.value.map { $0 * 100 }),
+                "CSV \(subject) \(row["rate_percent"] ?? "")")
+              #expect(
+                Formatting.percent(rate)
+                  == (rate.value == nil
+                    ? "–" : "\(row["rate_percent"] ?? "")% (\(row["numerator"] ?? "")/\(row["denominator"] ?? ""))"))
             } else {
               let distribution = try #require(platform.distribution(metric))
-              #expect(row[9] == "\(distribution.n)")
-              #expect((row[10].isEmpty ? "–" : row[10]) == Formatting.number(distribution.p50), "CSV \(subject)")
-              #expect(Self.close(Double(row[10]), distribution.p50))
-              #expect(Self.close(Double(row[11]), distribution.p90))
-              #expect(Self.close(Double(row[12]), distribution.p95))
+              #expect(row["n"] == "\(distribution.n)")
+              #expect(
+                (row["p50"].map { $0.isEmpty ? "–" : $0 }) == Formatting.number(distribution.p50), "CSV \(subject)")
+              #expect(Self.close(Double(row["p50"] ?? ""), distribution.p50))
+              #expect(Self.close(Double(row["p90"] ?? ""), distribution.p90))
+              #expect(Self.close(Double(row["p95"] ?? ""), distribution.p95))
             }
           }
         }
@@ -100,21 +107,25 @@ import Testing
 
   @Test func differencesAndVerdictsMatchTheComparisons() throws {
     let pull = report.apps[1].groups[0]
-    let rows = Self.parseCSV(csv).dropFirst().filter { $0[0] == "padel" && $0[4] == "pull" && $0[6] == "metric" }
+    let rows = CSVTable(parsing: csv).rows.filter {
+      $0["app"] == "padel" && $0["group"] == "pull" && $0["kind"] == "metric"
+    }
     for comparison in pull.comparisons {
-      let row = try #require(rows.first { $0[5] == comparison.platform && $0[7] == comparison.metric.rawValue })
-      #expect(row[16] == "pwa")
-      #expect(Self.close(Double(row[17]), comparison.difference))
-      #expect(row[20] == NumberText.format(comparison.tolerance))
-      #expect(row[22] == comparison.verdict.rawValue)
+      let row = try #require(
+        rows.first { $0["platform"] == comparison.platform && $0["metric"] == comparison.metric.rawValue })
+      #expect(row["reference_platform"] == "pwa")
+      #expect(Self.close(Double(row["difference"] ?? ""), comparison.difference))
+      #expect(row["tolerance"] == NumberText.format(comparison.tolerance))
+      #expect(row["verdict"] == comparison.verdict.rawValue)
       if comparison.metric.isRate {
-        #expect(Self.close(Double(row[18]), comparison.interval?.low))
-        #expect(Self.close(Double(row[19]), comparison.interval?.high))
+        #expect(Self.close(Double(row["ci_low"] ?? ""), comparison.interval?.low))
+        #expect(Self.close(Double(row["ci_high"] ?? ""), comparison.interval?.high))
       }
     }
     // The reference platform's own rows name it but compare nothing.
-    for row in rows where row[5] == "pwa" {
-      #expect(row[16] == "pwa" && row[17].isEmpty && row[20].isEmpty && row[22].isEmpty)
+    for row in rows where row["platform"] == "pwa" {
+      #expect(
+        row["reference_platform"] == "pwa" && row["difference"] == "" && row["tolerance"] == "" && row["verdict"] == "")
     }
     // client arm distance p50s: pwa 35.75, android 41 (+5.25: not at parity), ios 34 (−1.75: at parity).
     let markdownRows = Self.markdownRows(markdown, app: "padel", group: pull)
@@ -126,20 +137,23 @@ import Testing
   // MARK: - CSV
 
   @Test func csvHasOneRowPerAppGroupPlatformMetricAndRule() {
-    let rows = Self.parseCSV(csv)
-    #expect(rows.first == CSVReportRenderer.columns)
-    let body = rows.dropFirst()
+    let table = CSVTable(parsing: csv)
+    #expect(table.header == CSVReportRenderer.columns)
+    let body = table.rows
     let metrics = report.apps.flatMap(\.groups).reduce(0) { $0 + $1.platforms.count } * ParityMetric.allCases.count
     let rules = report.apps.flatMap(\.groups).flatMap(\.platforms).reduce(0) { $0 + $1.rules.count }
     // ffci: 12 rules on ios; padel: 14 rules on 3 + 1 platforms (each with the 5 of v1.1).
     #expect(metrics == (1 + 3 + 1) * 10)
     #expect(rules == 12 + 14 * 4)
-    #expect(body.filter { $0[6] == "metric" }.count == metrics)
-    #expect(body.filter { $0[6] == "rule" }.count == rules)
+    #expect(body.filter { $0["kind"] == "metric" }.count == metrics)
+    #expect(body.filter { $0["kind"] == "rule" }.count == rules)
     let expected = metrics + rules
     #expect(body.count == expected)
-    #expect(body.allSatisfy { $0.count == CSVReportRenderer.columns.count })
-    let keys = Set(body.map { "\($0[0])|\($0[3])|\($0[4])|\($0[5])|\($0[7])" })
+    #expect(body.allSatisfy { $0.fieldCount == CSVReportRenderer.columns.count })
+    let keys = Set(
+      body.map { row in
+        ["app", "dimension", "group", "platform", "metric"].map { row[$0] ?? "" }.joined(separator: "|")
+      })
     #expect(keys.count == expected)
     #expect(csv.hasSuffix("\r\n") && !csv.replacingOccurrences(of: "\r\n", with: "").contains("\n"))
     // Not-applicable cells are empty, never a dash.
@@ -153,9 +167,9 @@ import Testing
     let report = F.build(sessions)
     let csv = CSVReportRenderer().render(report)
     #expect(csv.contains("\"pad,\"\"el\"\"\nnext\""))
-    let rows = Self.parseCSV(csv).dropFirst()
+    let rows = CSVTable(parsing: csv).rows
     #expect(rows.count == 10 + 12)
-    #expect(rows.allSatisfy { $0[0] == awkward && $0.count == CSVReportRenderer.columns.count })
+    #expect(rows.allSatisfy { $0["app"] == awkward && $0.fieldCount == CSVReportRenderer.columns.count })
     #expect(CSVReportRenderer.field("plain") == "plain")
     #expect(CSVReportRenderer.field("a,b") == "\"a,b\"")
     #expect(CSVReportRenderer.field("crlf\r\n") == "\"crlf\r\n\"")
@@ -368,40 +382,4 @@ import Testing
     return String(element[start.upperBound...].prefix { $0 != "\"" })
   }
 
-  /// RFC 4180: fields split on commas outside quotes, records on CRLF outside quotes.
-  static func parseCSV(_ text: String) -> [[String]] {
-    var records: [[String]] = []
-    var record: [String] = []
-    var field = ""
-    var quoted = false
-    var characters = Array(text)[...]
-    while let character = characters.popFirst() {
-      if quoted {
-        if character == "\"" {
-          if characters.first == "\"" {
-            field.append("\"")
-            characters.removeFirst()
-          } else {
-            quoted = false
-          }
-        } else {
-          field.append(character)
-        }
-      } else if character == "\"" {
-        quoted = true
-      } else if character == "," {
-        record.append(field)
-        field = ""
-      } else if character == "\r\n" || character == "\n" {
-        record.append(field)
-        records.append(record)
-        record = []
-        field = ""
-      } else {
-        field.append(character)
-      }
-    }
-    if !field.isEmpty || !record.isEmpty { records.append(record + [field]) }
-    return records
-  }
 }

@@ -7,6 +7,8 @@ package struct CSVTable {
 
   package struct Row {
     let fields: [String: String]
+    /// How many fields the record had: the header's count in a well-formed file.
+    package let fieldCount: Int
     /// The field under `column`, or `nil` for a column the header lacks.
     package subscript(column: String) -> String? { fields[column] }
   }
@@ -16,7 +18,7 @@ package struct CSVTable {
     let header = records.first ?? []
     self.header = header
     rows = records.dropFirst().map { record in
-      Row(fields: Dictionary(zip(header, record), uniquingKeysWith: { first, _ in first }))
+      Row(fields: Dictionary(zip(header, record), uniquingKeysWith: { first, _ in first }), fieldCount: record.count)
     }
   }
 

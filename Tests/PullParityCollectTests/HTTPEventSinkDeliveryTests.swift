@@ -33,7 +33,9 @@ import Testing
     options.maxBatchLines = 5
     options.retryDelay = .milliseconds(50)
     options.maxRetryDelay = .milliseconds(200)
-    options.requestTimeout = .seconds(5)
+    // No POST times out here: a timed-out POST that did arrive is sent again (at least once, as
+    // designed), which would break the exactly-once comparisons when a loaded run is slow.
+    options.requestTimeout = .seconds(600)
     options.bearerToken = token
     return options
   }

@@ -17,6 +17,11 @@ clients/android/build.sh test
 
 # The Python suites run the debug binary built above; PULLPARITY_BIN overrides it.
 export PULLPARITY_BIN="${PULLPARITY_BIN:-$(swift build --show-bin-path)/pullparity}"
+# The binary a stock Spark cluster runs (static Swift runtime and C libraries): its verbs are
+# tested in a root that holds only glibc (spark/tests/test_deployable.py).
+# (Assigned before it is exported, so that a failed build stops the script.)
+PULLPARITY_DEPLOYABLE="${PULLPARITY_DEPLOYABLE:-$(scripts/build-deployable.sh | tail -n 1)}"
+export PULLPARITY_DEPLOYABLE
 python3 -m pytest -q
 
 # The fuzzer (scripts/fuzz.sh) compiles the decoder's files by name, outside SwiftPM: building it

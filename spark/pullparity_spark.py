@@ -375,6 +375,8 @@ def decode_partition(binary, origins, starts):
 
 
 def derive_partition(binary, profiles):
+    """derive's input lines (str: `source TAB offset TAB line TAB raw`, or a context line) →
+    its output lines (JSON)."""
     argv = ["derive"] + (["--profiles", profiles] if profiles else [])
 
     def run(rows):
@@ -528,31 +530,59 @@ def count_lines(index, pairs):
     return [(index, lines, error)]
 
 
-def decoded_schema():
-    from pyspark.sql.types import (BooleanType, DoubleType, LongType, StringType, StructField,
-                                   StructType)
-    text = ["kind", "source", "event_id", "session_id", "type", "platform", "app", "profile",
-            "app_version", "os_version", "device", "screen", "payload", "category", "reason", "raw",
-            "raw_hex"]
-    fields = [StructField(n, StringType()) for n in text]
-    fields += [StructField("offset", LongType()), StructField("line", LongType()),
-               StructField("ts_ms", DoubleType()), StructField("seq", LongType()),
-               StructField("empty", BooleanType())]
-    return StructType(fields)
+# decode's 15 fields (docs/distributed-formats.md), typed. Text that could split a line or act on
+# a terminal comes as `~` and base64 (`encoded_text` reads it back); `raw_hex` is hex.
+DECODED_SCHEMA = ("kind string, source string, offset long, line long, event_id string, session_id string, "
+                  "ts_ms double, seq long, type string, platform string, app string, category string, "
+                  "reason string, raw_hex string, raw string")
+DECODED_TEXT = ("kind", "source", "event_id", "session_id", "type", "platform", "app", "category", "reason", "raw")
 
 
-def dedup(events):
-    """Per event_id, the first version by (source, offset) is kept, as ingest keeps the first
-    stored one (inputs are read in name order); later copies are duplicates when their bytes
-    are the same and conflicts otherwise. A shuffle by event_id, before the one by session.
-    Returns the events with `_fate`: kept, duplicate or conflict."""
+def encoded_text(column):
+    """A text field of decode's output as the text it stands for: `~…` is base64 of its UTF-8."""
+    from pyspark.sql import functions as F
+    c = F.col(column)
+    plain = F.when(c.startswith("~"), F.decode(F.unbase64(F.substring(c, 2, 1 << 30)), "UTF-8")).otherwise(c)
+    return plain.alias(column)
+
+
+def decoded_rows(spark, lines):
+    """decode's output lines (an RDD of str) as rows, split and typed on the JVM: tab-separated,
+    never quoted (no field holds a tab, a line end or a NUL), an empty field NULL."""
+    from pyspark.sql import functions as F
+    table = (spark.read.option("sep", "\t").option("quote", "").option("escape", "")
+             .option("mode", "FAILFAST").option("enforceSchema", "true").schema(DECODED_SCHEMA).csv(lines))
+    return table.select(*[encoded_text(name) if name in DECODED_TEXT else F.col(name)
+                          for name in DECODED_SCHEMA_NAMES])
+
+
+DECODED_SCHEMA_NAMES = [field.split(" ")[0] for field in DECODED_SCHEMA.split(", ")]
+
+
+def later_copies(events, broadcast_rows):
+    """Ingest's duplicate rule, deciding on keys first: per event_id the line first by (source,
+    offset, line) is kept. Only (event_id, source, offset, line) are shuffled to find the later
+    copies; only the lines of the ids that have some are then compared byte for byte with
+    the first: a later copy with the same bytes is a duplicate, one with other bytes a conflict.
+    Returns (every later copy with `_fate` and its raw line, their count)."""
+    from pyspark import StorageLevel
     from pyspark.sql import Window
     from pyspark.sql import functions as F
-    w = Window.partitionBy("event_id").orderBy("source", "offset")
-    fate = (F.when(F.row_number().over(w) == 1, "kept")
-            .when(F.col("raw") == F.first("raw").over(w), "duplicate")
-            .otherwise("conflict"))
-    return events.withColumn("_fate", fate)
+    first = Window.partitionBy("event_id").orderBy("source", "offset", "line")
+    later = (events.select("event_id", "source", "offset", "line")
+             .withColumn("_rank", F.row_number().over(first)).where("_rank > 1").select("event_id")
+             .distinct().persist(StorageLevel.MEMORY_AND_DISK))
+    ids = later.count()
+    if ids == 0:
+        return None, 0
+    chosen = F.broadcast(later) if ids <= broadcast_rows else later
+    copies = events.join(chosen, "event_id", "left_semi").select("event_id", "source", "offset", "line", "raw")
+    fate = (F.when(F.row_number().over(first) == 1, "kept")
+            .when(F.col("raw") == F.first("raw").over(first), "duplicate").otherwise("conflict"))
+    fates = (copies.withColumn("_fate", fate).where("_fate != 'kept'")
+             .persist(StorageLevel.MEMORY_AND_DISK))
+    later.unpersist()
+    return fates, fates.count()
 
 
 def quarantine_rows(rejected, conflicts):
@@ -562,6 +592,8 @@ def quarantine_rows(rejected, conflicts):
     bad = rejected.select(
         "source", "line", F.col("offset").alias("byte_offset"), "category", "reason", "raw", "raw_hex",
         F.lit(None).cast("string").alias("event_id"))
+    if conflicts is None:
+        return first_of_each_bad_line(bad.select(*columns))
     conflicted = conflicts.select(
         "source", "line", F.col("offset").alias("byte_offset"), F.lit("conflict").alias("category"),
         F.concat(F.lit(before), "event_id", F.lit(after)).alias("reason"), "raw", F.lit(None).cast("string").alias("raw_hex"), "event_id")
@@ -580,16 +612,18 @@ def first_of_each_bad_line(rows):
 
 
 def derived_tables(spark, derived_lines):
-    """`derive`'s output lines split into its three tables, typed by the SQLite columns.
+    """`derive`'s output lines split into its three tables, typed by the SQLite columns, parsed
+    on the JVM: each line's `row` is read as its JSON text, then by its table's schema.
 
     No column is cast from text: `decode` has already turned RFC 3339 `ts` strings into epoch
     ms, and every row is read with an explicit schema. (Spark 4's ANSI `cast` throws on text it
     cannot convert; a column that ever needs one must use `try_cast`, which gives NULL.)"""
-    parsed = derived_lines.map(json.loads)
+    from pyspark.sql import functions as F
+    lines = spark.read.schema("table string, row string").option("mode", "FAILFAST").json(derived_lines)
     tables = {}
     for table in ("sessions", "violations", "profiles"):
-        rows = parsed.filter(lambda d, t=table: d["table"] == t).map(lambda d: json.dumps(d["row"]))
-        tables[table] = spark.read.json(rows, schema=DERIVED_SCHEMAS[table])
+        rows = lines.where(F.col("table") == table).select(F.from_json("row", DERIVED_SCHEMAS[table]).alias("r"))
+        tables[table] = rows.select("r.*")
     tables["profiles"] = tables["profiles"].dropDuplicates(["name", "version", "content_hash"])
     return tables
 
@@ -640,8 +674,7 @@ def judge_across_sessions(spark, derived, by_session, binary, profiles, partitio
     if contexts.count() == 0:
         return derived, contexts
     events = by_session.join(contexts.select("session_id"), "session_id", "left_semi").select(
-        "session_id", F.lit(1).alias("_rank"),
-        F.to_json(F.struct("kind", "source", "offset", "line", "session_id", "raw")).alias("line"))
+        "session_id", F.lit(1).alias("_rank"), derive_line().alias("line"))
     # Written by Python's json (repr: the shortest text that reads back as the same double), so
     # that derive compares the very horizon the sessions hold, whatever the JVM prints.
     context_rows = spark.createDataFrame(contexts.rdd.map(lambda row: (row["session_id"], 0, context_line(row))),
@@ -658,10 +691,19 @@ def judge_across_sessions(spark, derived, by_session, binary, profiles, partitio
 
 
 def context_line(row):
-    """derive's context line for a session (docs/distributed-formats.md); NULL is left out."""
+    """derive's context line for a session (docs/distributed-formats.md): an empty source, then
+    the object, NULL left out."""
     context = {"kind": "context", "session_id": row["session_id"], "horizon": row["horizon"],
                "previous_refresh_ended_at": row["previous_refresh_ended_at"]}
-    return json.dumps({key: value for key, value in context.items() if value is not None})
+    return "\t\t\t" + json.dumps({key: value for key, value in context.items() if value is not None})
+
+
+def derive_line():
+    """derive's input line for an event: decode's input again, `source TAB offset TAB line TAB
+    raw` (a raw event is UTF-8, so the JVM's text is its bytes)."""
+    from pyspark.sql import functions as F
+    return F.concat_ws("\t", "source", F.col("offset").cast("string"),
+                       F.coalesce(F.col("line").cast("string"), F.lit("")), "raw")
 
 
 def repeat_windows(profiles):
@@ -702,106 +744,161 @@ def contexts_to_judge_again(spark, sessions, windows):
             .select("session_id", "horizon", "previous_refresh_ended_at"))
 
 
-def write_table(df, out, table):
-    df.write.mode("overwrite").option("ignoreNullFields", "false").json(f"{out}/json/{table}")
-    df.write.mode("overwrite").parquet(f"{out}/parquet/{table}")
+def write_table(df, out, table, for_load):
+    """The table into the run's Parquet dataset, partitioned by `day` (the UTC date of its
+    session's first event; the quarantine's by the run's first day), and, with `for_load`,
+    as the JSON lines that `pullparity load` reads (until load reads the Parquet dataset)."""
+    df.write.mode("overwrite").partitionBy("day").parquet(f"{out}/parquet/{table}")
+    if for_load:
+        df.drop("day").write.mode("overwrite").option("ignoreNullFields", "false").json(f"{out}/json/{table}")
 
 
-class Laps:
-    """Seconds per phase. Spark is lazy: each phase ends with an action, so its time is its own."""
+class Phases:
+    """Each phase's actions run under a Spark job group of its name; `report` reads, from Spark's
+    own status store, what its stages cost: task time, CPU time of the JVM's tasks, and bytes
+    read, shuffled and written. The wall time of a phase is the driver's, between two `begin`s.
+    Nothing is computed to time it: a phase is the actions the job needs anyway."""
 
-    def __init__(self):
+    def __init__(self, sc):
+        self.sc, self.names, self.walls = sc, [], {}
         self.started = self.clock = time.monotonic()
-        self.timings = {}
 
-    def lap(self, name):
+    def begin(self, name):
+        self._close()
+        self.names.append(name)
+        self.sc.setJobGroup(name, name)
+
+    def _close(self):
         now = time.monotonic()
-        self.timings[name] = round(now - self.clock, 3)
+        if self.names:
+            self.walls[self.names[-1]] = round(now - self.clock, 3)
         self.clock = now
 
     def total_ms(self):
         return round((time.monotonic() - self.started) * 1000, 1)
 
+    def report(self):
+        self._close()
+        self.sc.setJobGroup("summary", "summary")
+        tracker, store = self.sc.statusTracker(), self.sc._jsc.sc().statusStore()
+        timings = {}
+        for name in self.names:
+            stages = {stage for job in tracker.getJobIdsForGroup(name)
+                      for stage in (tracker.getJobInfo(job).stageIds if tracker.getJobInfo(job) else [])}
+            figures = {"wall_s": self.walls.get(name, 0.0), "task_s": 0.0, "jvm_cpu_s": 0.0, "input_mb": 0.0,
+                       "shuffle_write_mb": 0.0, "shuffle_read_mb": 0.0, "output_mb": 0.0}
+            for stage in sorted(stages):
+                attempts = store.stageData(stage, False, None, False, None)
+                for index in range(attempts.size()):
+                    data = attempts.apply(index)
+                    figures["task_s"] += data.executorRunTime() / 1e3
+                    figures["jvm_cpu_s"] += data.executorCpuTime() / 1e9
+                    figures["input_mb"] += data.inputBytes() / 1e6
+                    figures["shuffle_write_mb"] += data.shuffleWriteBytes() / 1e6
+                    figures["shuffle_read_mb"] += data.shuffleReadBytes() / 1e6
+                    figures["output_mb"] += data.outputBytes() / 1e6
+            timings[name] = {key: round(value, 3) for key, value in figures.items()}
+        return timings
 
-def decode_inputs(spark, names, binary, laps):
-    """Phases 1–2: the decoded lines as rows (persisted), the counts per kind, and the errors of
-    the inputs that could not be read to their end."""
+
+def decode_inputs(spark, names, binary, phases):
+    """Reads and decodes the inputs: the decoded lines as rows (persisted), the counts per kind,
+    and the errors of the inputs that could not be read to their end."""
     from pyspark import StorageLevel
+    phases.begin("read_and_number")
     lines, origins, starts, lines_read, errors = read_inputs(spark.sparkContext, names, os.getcwd())
-    laps.lap("read_and_number_s")
+    phases.begin("decode")
     decoded_lines = lines.mapPartitionsWithIndex(decode_partition(binary, origins, starts))
-    decoded = spark.read.json(decoded_lines, schema=decoded_schema()).persist(StorageLevel.MEMORY_AND_DISK)
+    decoded = decoded_rows(spark, decoded_lines).persist(StorageLevel.MEMORY_AND_DISK)
     kinds = {row["kind"]: row["count"] for row in decoded.groupBy("kind").count().collect()}
     kinds["lines"] = lines_read
-    laps.lap("decode_s")
     return decoded, kinds, errors
 
 
-def shuffle_by_session(decoded, partitions, laps):
-    """Phase 3: every event's fate, then the kept ones by session, sorted (both persisted)."""
-    from pyspark import StorageLevel
+def day_of(column):
+    """The UTC date of an epoch-ms column: the partition a row goes to."""
     from pyspark.sql import functions as F
-    fates = dedup(decoded.where("kind = 'event'")).persist(StorageLevel.MEMORY_AND_DISK)
-    counts = {row["_fate"]: row["count"] for row in fates.groupBy("_fate").count().collect()}
-    by_session = (fates.where("_fate = 'kept'").drop("_fate").repartition(partitions, "session_id")
-                  .sortWithinPartitions("session_id", "ts_ms", F.coalesce("seq", F.lit(0)), "source", "offset")
-                  .persist(StorageLevel.MEMORY_AND_DISK))
-    counts["kept"] = by_session.count()
-    laps.lap("dedup_and_shuffle_s")
-    return fates, by_session, counts
+    return F.to_date(F.timestamp_millis(F.col(column).cast("long")))
 
 
-def run_job(spark, paths, out, binary, profiles=None, partitions=None):
+def by_session_sorted(events, partitions):
+    """The kept events by session, sorted as derive and load like them, each with its session's
+    day (the date of its first event): the window needs no shuffle of its own, the rows being
+    partitioned by session already."""
+    from pyspark.sql import Window
+    from pyspark.sql import functions as F
+    return (events.repartition(partitions, "session_id")
+            .withColumn("_first_ts", F.min("ts_ms").over(Window.partitionBy("session_id")))
+            .withColumn("day", day_of("_first_ts")).drop("_first_ts")
+            .sortWithinPartitions("session_id", "ts_ms", F.coalesce("seq", F.lit(0)), "source", "offset"))
+
+
+def run_job(spark, paths, out, binary, profiles=None, partitions=None, for_load=False):
     """Runs the whole job; returns the run summary (also written to OUT/summary.json)."""
+    from pyspark import StorageLevel
     from pyspark.sql import functions as F
     sc = spark.sparkContext
     if __name__ != "__main__":
         # Imported (tests, notebooks): the workers need this module to run the partitions.
         sc.addPyFile(os.path.abspath(__file__))
-    laps = Laps()
+    phases = Phases(sc)
     # Every shuffle (by event_id, by session) gets this many partitions: Spark's default of 200
     # costs more in task overhead than it gains below a few hundred million events.
     partitions = partitions or 2 * max(sc.defaultParallelism, 1)
     spark.conf.set("spark.sql.shuffle.partitions", str(partitions))
     names = expand_inputs(paths)
-    decoded, kinds, input_errors = decode_inputs(spark, names, binary, laps)
-    fates, by_session, fate_counts = shuffle_by_session(decoded, partitions, laps)
+    decoded, kinds, input_errors = decode_inputs(spark, names, binary, phases)
 
-    derive_input = by_session.select(
-        F.to_json(F.struct("kind", "source", "offset", "line", "session_id", "raw"))).rdd.map(lambda row: row[0])
-    derived = derived_tables(spark, derive_input.mapPartitions(derive_partition(binary, profiles)).cache())
+    phases.begin("dedup")
+    events = decoded.where("kind = 'event'")
+    # Later copies are few in a sane log: their ids go to every task, not through a shuffle.
+    fates, n_later = later_copies(events, broadcast_rows=1 << 20)
+    kept = events
+    fate_counts = {}
+    if fates is not None:
+        fate_counts = {row["_fate"]: row["count"] for row in fates.groupBy("_fate").count().collect()}
+        dropped = fates.select("source", "line")
+        kept = events.join(F.broadcast(dropped) if n_later <= 1 << 20 else dropped, ["source", "line"], "left_anti")
+    by_session = by_session_sorted(kept, partitions).persist(StorageLevel.MEMORY_AND_DISK)
+
+    phases.begin("derive")
+    derive_input = by_session.select(derive_line()).rdd.map(lambda row: row[0])
+    derived = derived_tables(spark, derive_input.mapPartitions(derive_partition(binary, profiles))
+                             .persist(StorageLevel.MEMORY_AND_DISK))
     n_sessions = derived["sessions"].count()
-    laps.lap("derive_s")
+    phases.begin("judge_across_sessions")
     derived, judged_again = judge_across_sessions(spark, derived, by_session, binary, profiles, partitions)
     n_judged_again = judged_again.count()
-    derived["sessions"].count()  # the pass's derive runs here, so that its time is its own
-    laps.lap("judge_across_sessions_s")
 
-    quarantine = quarantine_rows(decoded.where("kind = 'rejected'"), fates.where("_fate = 'conflict'"))
+    phases.begin("write")
+    quarantine = quarantine_rows(decoded.where("kind = 'rejected'"),
+                                 None if fates is None else fates.where("_fate = 'conflict'"))
     events_table = by_session.select(
         "event_id", "session_id", "ts_ms", "seq", "platform", "app", "type", "source", "line",
-        F.col("offset").alias("byte_offset"), "raw", "profile", "app_version", "os_version", "device", "screen",
-        "empty", "payload")
-    # (is a conflict, first of its bytes) → lines; later copies count as already quarantined.
+        F.col("offset").alias("byte_offset"), "raw", "day")
     bad_counts = {(r["is_conflict"], r["_first"]): r["count"] for r in quarantine.groupBy(
         (F.col("category") == "conflict").alias("is_conflict"), "_first").count().collect()}
-    kept_rows = quarantine.where("_first").drop("_first")
+    first_day = events_table.agg(F.min("day")).first()[0]
+    kept_rows = quarantine.where("_first").drop("_first").withColumn("day", F.lit(first_day).cast("date"))
+    sessions = derived["sessions"].withColumn("day", day_of("started_at_ms"))
+    derived = {"sessions": sessions,
+               "violations": derived["violations"].join(sessions.select("session_id", "day"), "session_id", "left"),
+               "profiles": derived["profiles"].withColumn("day", F.lit(first_day).cast("date"))}
     for table, df in (("events", events_table), ("quarantine", kept_rows), *derived.items()):
-        write_table(df, out, table)
-    laps.lap("write_s")
+        write_table(df, out, table, for_load)
 
     summary = {
         "format": "pullparity-run", "format_version": 1, "sources": names, "lines_read": kinds["lines"],
-        "blank_lines": kinds.get("blank", 0), "events_stored": fate_counts["kept"],
+        "blank_lines": kinds.get("blank", 0), "events_stored": kinds.get("event", 0) - n_later,
         "duplicates": fate_counts.get("duplicate", 0), "conflicts": bad_counts.get((True, True), 0),
         "quarantined": bad_counts.get((False, True), 0),
         "already_quarantined": bad_counts.get((True, False), 0) + bad_counts.get((False, False), 0),
         "sessions_derived": n_sessions, "sessions_judged_again": n_judged_again, "input_errors": input_errors,
-        "duration_ms": laps.total_ms(),
-        "tool_version": tool_version(binary), "engine": f"spark {spark.version}", "timings": laps.timings,
+        "duration_ms": phases.total_ms(),
+        "tool_version": tool_version(binary), "engine": f"spark {spark.version}", "timings": phases.report(),
     }
     write_text(spark, f"{out}/summary.json", json.dumps(summary, indent=2, sort_keys=True) + "\n")
-    for df in (decoded, fates, by_session, judged_again):
+    for df in (decoded, by_session, judged_again) + (() if fates is None else (fates,)):
         df.unpersist()
     return summary
 
@@ -829,6 +926,8 @@ def main(argv=None):
                         help="the pullparity binary on every executor (a path, or a name shipped with --files)")
     parser.add_argument("--profiles", help="profiles file for derive (ship it with --files on a cluster)")
     parser.add_argument("--partitions", type=int, help="partitions of the shuffles (default: 2 x the cores Spark has)")
+    parser.add_argument("--json-for-load", action="store_true",
+                        help="also write the tables as JSON lines under OUT/json, what `pullparity load` reads")
     parser.add_argument("--master", help="e.g. local[2]; spark-submit's --master otherwise")
     parser.add_argument("--driver-memory", help="e.g. 4g, when run with python3 rather than spark-submit")
     args = parser.parse_args(argv)
@@ -841,7 +940,8 @@ def main(argv=None):
         builder = builder.config("spark.driver.memory", args.driver_memory)
     spark = builder.getOrCreate()
     try:
-        summary = run_job(spark, args.paths, args.out, args.binary, args.profiles, args.partitions)
+        summary = run_job(spark, args.paths, args.out, args.binary, args.profiles, args.partitions,
+                          args.json_for_load)
         print(json.dumps(summary, indent=2, sort_keys=True))
     finally:
         spark.stop()

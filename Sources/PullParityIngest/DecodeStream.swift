@@ -1,26 +1,25 @@
 import Foundation
 
 /// `pullparity decode`: raw log lines with their origin in, one `DecodedLine` per line out,
-/// through the very `LineDecoder` ingest uses, so a distributed run applies the same rules.
+/// through the very `LineDecoder` ingest uses, so a distributed run applies the same rules. The
+/// output is tab-separated text written field by field: no encoder, no JSON for the engine to
+/// parse again.
 ///
 /// Input lines are `source TAB offset TAB line TAB raw` (docs/distributed-formats.md): the raw
 /// line last and untouched, so it may hold tabs and any bytes but a line end; `line` may be
 /// empty when the reader does not know it.
 package struct DecodeStream {
   private var decoder: LineDecoder
-  private let encoder: JSONEncoder
   /// Raw lines longer than this are rejected as `too_long`, as `ingest --max-line-bytes` does.
   private let maxLineBytes: Int
 
   package init(parser: ParserKind = .simdjson, maxLineBytes: Int = IngestOptions.defaultMaxLineBytes) {
     decoder = LineDecoder(parser)
     self.maxLineBytes = maxLineBytes
-    encoder = JSONEncoder()
-    encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
   }
 
   /// Reads standard input to its end; calls `emit` with every output line (no line end).
-  package mutating func run(inputName: String = "-", emit: (String) throws -> Void) throws {
+  package mutating func run(inputName: String = "-", emit: ([UInt8]) throws -> Void) throws {
     // The reader holds whole lines up to the largest cap; the ingest's cap applies to the raw
     // part below, so that a line ingest would refuse as too long is refused here the same way.
     let reader = LineReader(
@@ -32,22 +31,19 @@ package struct DecodeStream {
     }
   }
 
-  private mutating func decode(_ input: InputLine, inputName: String) throws -> String {
+  private mutating func decode(_ input: InputLine, inputName: String) throws -> [UInt8] {
     let (origin, rawStart) = try Self.origin(of: input.bytes, inputName: inputName, number: input.number)
     let raw = UnsafeRawBufferPointer(rebasing: input.bytes[rawStart...])
     if raw.count > maxLineBytes || input.isTooLong {
       let rejection = LineRejection.tooLong(input.length - rawStart, limit: maxLineBytes)
       let kept = UnsafeRawBufferPointer(rebasing: raw.prefix(LineReader.keptPrefix))
-      return String(decoding: try encoder.encode(DecodedLine(rejection, origin: origin, raw: kept)), as: UTF8.self)
+      return DecodedLine.rejected(rejection, origin, raw: kept)
     }
-    let decoded: DecodedLine
     switch decoder.decode(raw, readableCount: input.readableCount - rawStart) {
-    case .blank: decoded = DecodedLine(kind: .blank, origin: origin)
-    case .event(let event):
-      decoded = DecodedLine(event, origin: origin, raw: String(decoding: raw, as: UTF8.self))
-    case .rejected(let rejection): decoded = DecodedLine(rejection, origin: origin, raw: raw)
+    case .blank: return DecodedLine.blank(origin)
+    case .event(let event): return DecodedLine.event(event, origin, raw: raw)
+    case .rejected(let rejection): return DecodedLine.rejected(rejection, origin, raw: raw)
     }
-    return String(decoding: try encoder.encode(decoded), as: UTF8.self)
   }
 
   /// Splits off the first three fields; returns the origin and where the raw line starts.

@@ -2,9 +2,9 @@ import Foundation
 package import PullParityCore
 internal import PullParityStore
 
-/// `pullparity derive`: the event lines of `decode` in, grouped by session, out come the rows
-/// of `sessions` and `violations`, then one `profiles` row per profile used. Each event's raw
-/// line is decoded again by ingest's `LineDecoder` and each session derived by Core's
+/// `pullparity derive`: raw event lines with their origin in (`decode`'s input format), grouped
+/// by session, out come the rows of `sessions` and `violations`, then one `profiles` row per
+/// profile used. Each raw line is decoded once, by ingest's `LineDecoder`, and each session derived by Core's
 /// `SessionDeriver`, exactly as `ingest` and `replay` do; the order of events within a session
 /// does not matter (the deriver puts them in log order), but a session's events must be together.
 /// A `context` line before a session's events judges it with what the store would know (the
@@ -12,7 +12,6 @@ internal import PullParityStore
 package struct DeriveStream {
   private let profiles: ProfileCatalog
   private var decoder: LineDecoder
-  private let jsonDecoder = JSONDecoder()
   private let encoder: JSONEncoder
   private var pending: [RecordedEvent] = []
   /// Sessions already derived, by their ids' bytes: two ids that only look the same are two
@@ -33,20 +32,19 @@ package struct DeriveStream {
   /// - Returns: the number of sessions derived.
   @discardableResult
   package mutating func run(inputName: String = "-", emit: (String) throws -> Void) throws -> Int {
-    // Decoded lines carry the raw line whole: any length ingest accepted must pass here.
+    // Lines carry the raw line whole: any length ingest accepted must pass here.
     let reader = LineReader(
       source: FileByteSource(descriptor: 0, name: inputName), name: inputName,
       maxLineBytes: IngestOptions.largestMaxLineBytes)
     try reader.forEachLine { line in
       if line.isBlank { return }
       let location = PipeLocation(input: inputName, line: line.number)
-      switch try read(Data(line.bytes), at: location) {
+      switch try DeriveInputLine.read(line, inputName: inputName, decoder: &decoder) {
       case .context(let context): try accept(context, at: location, emit)
-      case .decoded(let decoded):
-        guard decoded.kind == .event, let sessionID = decoded.sessionID else { return }
-        try begin(sessionID, at: location, emit)
-        try requireContextUsed(by: sessionID)
-        pending.append(try recorded(decoded, at: location))
+      case .event(let recorded):
+        try begin(recorded.event.sessionID, at: location, emit)
+        try requireContextUsed(by: recorded.event.sessionID)
+        pending.append(recorded)
       }
     }
     try flush(emit)
@@ -55,14 +53,6 @@ package struct DeriveStream {
       try emit(try encode(TableLine(table: "profiles", row: ProfileRow(profiles.resolve(name)))))
     }
     return finished.count
-  }
-
-  private func read(_ data: Data, at location: PipeLocation) throws -> DeriveInputLine {
-    do {
-      return try jsonDecoder.decode(DeriveInputLine.self, from: data)
-    } catch {
-      throw location.error("not a line of `pullparity decode` nor a context line: \(error)")
-    }
   }
 
   /// Before a line of `sessionID`: derives the session before it, and refuses a session seen
@@ -98,15 +88,6 @@ package struct DeriveStream {
     guard let (line, location) = context else { return }
     if let sessionID, ByteIdentity(sessionID) == ByteIdentity(line.sessionID) { return }
     throw location.error("context line for session \"\(line.sessionID)\" is not followed by that session's events")
-  }
-
-  /// The event again from its raw line, by the same rules that accepted it.
-  private mutating func recorded(_ decoded: DecodedLine, at location: PipeLocation) throws -> RecordedEvent {
-    guard let raw = decoded.raw, case .event(let event) = decoder.decode(raw) else {
-      throw location.error("`raw` of an event line is missing or not an event")
-    }
-    // Without a line number the offset keeps the same order within the source.
-    return RecordedEvent(event: event, source: decoded.source, line: decoded.line ?? decoded.offset)
   }
 
   private mutating func flush(_ emit: (String) throws -> Void) throws {

@@ -17,17 +17,15 @@ import Testing
     ]
   }
 
-  /// The decoded event lines of sessions r1 and r2, two each, in that order.
+  /// derive's input lines for sessions r1 and r2, two events each, in that order.
   static func decodedLines() throws -> [String] {
     let raw = refresh("r1", ids: ("e1", "e2")) + refresh("r2", ids: ("e3", "e4"))
-    let tsv = raw.enumerated().map { "a.jsonl\t\($0.offset * 200)\t\($0.offset + 1)\t\($0.element)\n" }.joined()
-    let decoded = try CommandRun.pullparity(["decode"], stdin: Data(tsv.utf8))
-    try #require(decoded.exitCode == 0, "\(decoded.stderr)")
-    return decoded.stdout.split(separator: "\n").map(String.init)
+    return raw.enumerated().map { "a.jsonl\t\($0.offset * 200)\t\($0.offset + 1)\t\($0.element)" }
   }
 
+  /// A context line: an empty source field, then the object.
   static func context(_ session: String, _ values: String = "") -> String {
-    #"{"kind":"context","session_id":"\#(session)"\#(values)}"#
+    "\t\t\t" + #"{"kind":"context","session_id":"\#(session)"\#(values)}"#
   }
 
   /// Each session's row (by id) and its violations' kinds.
@@ -84,8 +82,9 @@ import Testing
     (2, context("r9"), #"-:3: context line for session "r9" is not followed by that session's events"#),
     (1, context("r1"), #"-:2: the context of session "r1" comes after its events; it must precede them"#),
     (4, context("r1"), #"-:5: session "r1" appears again after other sessions"#),
-    (0, #"{"kind":"context","horizon":1}"#, "-:1: not a line of `pullparity decode` nor a context line"),
-    (0, context("r1", #","horizon":"soon""#), "-:1: not a line of `pullparity decode` nor a context line"),
+    (0, "\t\t\t" + #"{"kind":"context","horizon":1}"#, "-:1: not a context line"),
+    (0, context("r1", #","horizon":"soon""#), "-:1: not a context line"),
+    (0, "\t\t\t" + #"{"kind":"event","session_id":"r1"}"#, "-:1: not a context line"),
   ])
   func deriveRefusesAContextLineThatJudgesNoSessionOfItsOwn(at: Int, line: String, message: String) throws {
     var lines = try Self.decodedLines()

@@ -15,6 +15,28 @@ import Testing
     try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any], "not an object: \(line)")
   }
 
+  /// The 15 fields of a line of decode's output by name (docs/distributed-formats.md): an empty
+  /// field is absent, `~…` is base64 of the text.
+  static let decodedFields = [
+    "kind", "source", "offset", "line", "event_id", "session_id", "ts_ms", "seq", "type", "platform", "app",
+    "category", "reason", "raw_hex", "raw",
+  ]
+
+  static func decoded(_ line: Substring) throws -> [String: String] {
+    let values = line.split(separator: "\t", maxSplits: 14, omittingEmptySubsequences: false)
+    try #require(values.count == decodedFields.count, "not 15 fields: \(line)")
+    var fields: [String: String] = [:]
+    for (name, value) in zip(decodedFields, values) where !value.isEmpty {
+      if value.hasPrefix("~") {
+        let bytes = try #require(Data(base64Encoded: String(value.dropFirst())), "bad base64 in \(name)")
+        fields[name] = String(decoding: bytes, as: UTF8.self)
+      } else {
+        fields[name] = String(value)
+      }
+    }
+    return fields
+  }
+
   @Test(arguments: [
     ("logs/a.jsonl\t0\t1\t" + event, "event", nil as String?, nil as String?),
     ("logs/a.jsonl\t120\t2\tgarbage", "rejected", "not_json", "the line is not valid JSON"),
@@ -26,19 +48,22 @@ import Testing
     #expect(run.exitCode == 0, "\(run.stderr)")
     let lines = run.stdout.split(separator: "\n")
     try #require(lines.count == 1)
-    let out = try Self.json(lines[0])
+    let out = try Self.decoded(lines[0])
     let fields = input.split(separator: "\t", maxSplits: 3, omittingEmptySubsequences: false)
-    #expect(out["kind"] as? String == kind)
-    #expect(out["source"] as? String == "logs/a.jsonl")
-    #expect(out["offset"] as? Int == Int(fields[1]))
-    #expect(out["line"] as? Int == Int(fields[2]))
-    #expect(out["category"] as? String == category)
-    if let reason { #expect((out["reason"] as? String)?.contains(reason) == true, "\(out)") }
+    #expect(out["kind"] == kind)
+    #expect(out["source"] == "logs/a.jsonl")
+    #expect(out["offset"] == String(fields[1]))
+    #expect(out["line"] == (fields[2].isEmpty ? nil : String(fields[2])))
+    #expect(out["category"] == category)
+    if let reason { #expect(out["reason"]?.contains(reason) == true, "\(out)") }
     if kind == "event" {
-      #expect(out["raw"] as? String == Self.event)
-      #expect(out["session_id"] as? String == "s1")
-      #expect(out["ts_ms"] as? Double == 1_794_970_800_000)
-      #expect(out["type"] as? String == "pull_start")
+      #expect(out["raw"] == Self.event)
+      #expect(out["event_id"] == "e1")
+      #expect(out["session_id"] == "s1")
+      #expect(out["ts_ms"].flatMap(Double.init) == 1_794_970_800_000)
+      #expect(out["seq"] == nil)
+      #expect(out["type"] == "pull_start")
+      #expect(out["platform"] == "pwa" && out["app"] == "padel")
     }
   }
 
@@ -48,25 +73,33 @@ import Testing
     let raw = #"{"event_id":"big","pad":""# + String(repeating: "x", count: 16 << 20) + #""}"#
     let run = try CommandRun.pullparity(["decode"], stdin: Data("a.jsonl\t0\t1\t\(raw)\n".utf8))
     #expect(run.exitCode == 0, "\(run.stderr)")
-    let out = try Self.json(run.stdout.split(separator: "\n")[0])
-    #expect(out["category"] as? String == "too_long")
-    #expect((out["reason"] as? String)?.contains("\(raw.utf8.count) bytes, longer than the limit of 16777216") == true)
-    #expect(out["raw"] as? String == String(raw.prefix(1024)))
+    let out = try Self.decoded(run.stdout.split(separator: "\n")[0])
+    #expect(out["category"] == "too_long")
+    #expect(out["reason"]?.contains("\(raw.utf8.count) bytes, longer than the limit of 16777216") == true)
+    #expect(out["raw"] == String(raw.prefix(1024)))
   }
 
-  /// What acts on a terminal (a C1 CSI, a right-to-left override) leaves both verbs as JSON
-  /// escapes, and parses back to the very same text.
-  @Test func pipeVerbsWriteTerminalControlsAsJSONEscapes() throws {
+  /// What acts on a terminal (a C1 CSI, a right-to-left override) or would split a field (a tab,
+  /// a line end from a JSON escape) leaves decode as base64 and derive as JSON escapes, and reads
+  /// back to the very same text; text that starts like an encoded field is encoded too.
+  @Test func pipeVerbsKeepControlsAndTabsInertAndExact() throws {
     let app = "pad\u{9B}2J\u{202E}el"
     let raw = Self.event.replacingOccurrences(of: #""app":"padel""#, with: "\"app\":\"\(app)\"")
-    let decoded = try CommandRun.pullparity(["decode"], stdin: Data("a.jsonl\t0\t1\t\(raw)\n".utf8))
-    let derived = try CommandRun.pullparity(["derive"], stdin: Data(decoded.stdout.utf8))
+      .replacingOccurrences(of: #""e1""#, with: #""~e1\t\n""#).replacingOccurrences(of: ",", with: ",\t")
+    let input = Data("a.jsonl\t0\t1\t\(raw)\n".utf8)
+    let decoded = try CommandRun.pullparity(["decode"], stdin: input)
+    let derived = try CommandRun.pullparity(["derive"], stdin: input)
     for run in [decoded, derived] {
       #expect(run.exitCode == 0, "\(run.stderr)")
       #expect(!run.stdout.unicodeScalars.contains { (0x7F...0x9F).contains($0.value) || $0.value == 0x202E })
-      #expect(run.stdout.contains(#"pad\u009b2J\u202eel"#), "\(run.stdout)")
     }
-    #expect(try Self.json(decoded.stdout.split(separator: "\n")[0])["raw"] as? String == raw)
+    #expect(derived.stdout.contains(#"pad\u009b2J\u202eel"#), "\(derived.stdout)")
+    let lines = decoded.stdout.split(separator: "\n")
+    try #require(lines.count == 1)
+    let out = try Self.decoded(lines[0])
+    #expect(out["raw"] == raw)
+    #expect(out["app"] == app)
+    #expect(out["event_id"] == "~e1\t\n")
     let session = try #require(try Self.json(derived.stdout.split(separator: "\n")[0])["row"] as? [String: Any])
     #expect(session["app"] as? String == app)
   }
@@ -75,9 +108,9 @@ import Testing
     var input = Data("a.jsonl\t0\t1\t{\"x\":\"".utf8)
     input.append(contentsOf: [0xFF, 0x22, 0x7D, 0x0A])
     let run = try CommandRun.pullparity(["decode"], stdin: input)
-    let out = try Self.json(run.stdout.split(separator: "\n")[0])
-    #expect(out["category"] as? String == "invalid_utf8")
-    #expect(out["raw_hex"] as? String == "7b2278223a22ff227d")
+    let out = try Self.decoded(run.stdout.split(separator: "\n")[0])
+    #expect(out["category"] == "invalid_utf8")
+    #expect(out["raw_hex"] == "7b2278223a22ff227d")
     #expect(out["raw"] == nil)
   }
 
@@ -93,10 +126,22 @@ import Testing
     #expect(run.stderr.contains(message), "\(run.stderr)")
   }
 
+  /// derive reads decode's input, and refuses a line that is not a raw event with its origin.
+  @Test(arguments: [
+    ("a.jsonl\t0\t1\tgarbage", "-:1: the raw line (field 4) is not an event: not_json: the line is not valid JSON"),
+    ("a.jsonl\t0\t1\t", "-:1: the raw line (field 4) is empty; derive reads events only"),
+    ("a.jsonl\tten\t1\t{}", "-:1: the offset (field 2) must be a whole number ≥ 0, got \"ten\""),
+    ("\t0\t1\t{}", "-:1: a line with an empty source must be a context line"),
+  ])
+  func deriveStopsOnInputNotInItsFormat(input: String, message: String) throws {
+    let run = try CommandRun.pullparity(["derive"], stdin: Data((input + "\n").utf8))
+    #expect(run.exitCode == 2)
+    #expect(run.stderr.contains(message), "\(run.stderr)")
+  }
+
   @Test func deriveWritesTheSessionRowsTheViolationsAndTheProfile() throws {
-    let decoded = try CommandRun.pullparity(
-      ["decode"], stdin: Data("a.jsonl\t0\t1\t\(Self.event)\na.jsonl\t99\t2\t\(Self.release)\n".utf8))
-    let run = try CommandRun.pullparity(["derive"], stdin: Data(decoded.stdout.utf8))
+    let run = try CommandRun.pullparity(
+      ["derive"], stdin: Data("a.jsonl\t0\t1\t\(Self.event)\na.jsonl\t99\t2\t\(Self.release)\n".utf8))
     #expect(run.exitCode == 0, "\(run.stderr)")
     let lines = try run.stdout.split(separator: "\n").map(Self.json)
     #expect(lines.map { $0["table"] as? String } == ["sessions", "profiles"])
@@ -113,9 +158,8 @@ import Testing
   @Test func deriveRefusesASessionWhoseEventsAreApart() throws {
     let other = Self.event.replacingOccurrences(of: "\"s1\"", with: "\"s2\"").replacingOccurrences(
       of: "\"e1\"", with: "\"e3\"")
-    let decoded = try CommandRun.pullparity(
-      ["decode"], stdin: Data("a\t0\t1\t\(Self.event)\na\t1\t2\t\(other)\na\t2\t3\t\(Self.release)\n".utf8))
-    let run = try CommandRun.pullparity(["derive"], stdin: Data(decoded.stdout.utf8))
+    let run = try CommandRun.pullparity(
+      ["derive"], stdin: Data("a\t0\t1\t\(Self.event)\na\t1\t2\t\(other)\na\t2\t3\t\(Self.release)\n".utf8))
     #expect(run.exitCode == 2)
     #expect(run.stderr.contains("-:3: session \"s1\" appears again after other sessions"), "\(run.stderr)")
   }
@@ -132,8 +176,7 @@ import Testing
   }
 
   @Test func deriveKeepsSessionsWhoseIdsOnlyLookTheSameApart() throws {
-    let decoded = try CommandRun.pullparity(["decode"], stdin: Data(Self.lookAlikeInput.utf8))
-    let run = try CommandRun.pullparity(["derive"], stdin: Data(decoded.stdout.utf8))
+    let run = try CommandRun.pullparity(["derive"], stdin: Data(Self.lookAlikeInput.utf8))
     #expect(run.exitCode == 0, "\(run.stderr)")
     let sessions = try run.stdout.split(separator: "\n").map(Self.json).filter { $0["table"] as? String == "sessions" }
     let ids = sessions.compactMap { ($0["row"] as? [String: Any])?["session_id"] as? String }
@@ -159,10 +202,13 @@ import Testing
     inputErrors: String = ""
   ) throws -> String {
     let decoded = try CommandRun.pullparity(["decode"], stdin: Data(input.utf8))
-    let derived = try CommandRun.pullparity(["derive"], stdin: Data(decoded.stdout.utf8))
+    let events = input.split(separator: "\n").filter { !$0.hasSuffix("oops") }.joined(separator: "\n") + "\n"
+    let derived = try CommandRun.pullparity(["derive"], stdin: Data(events.utf8))
     var tables: [String: [String]] = [:]
     for line in decoded.stdout.split(separator: "\n") {
-      var row = try Self.json(line)
+      var row: [String: Any] = try Self.decoded(line)
+      for column in ["offset", "line", "seq"] { row[column] = (row[column] as? String).flatMap { Int($0) } }
+      row["ts_ms"] = (row["ts_ms"] as? String).flatMap { Double($0) }
       row["byte_offset"] = row["offset"]
       let table = row["kind"] as? String == "event" ? "events" : "quarantine"
       let data = try JSONSerialization.data(withJSONObject: row)

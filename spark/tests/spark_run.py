@@ -19,7 +19,7 @@ def run_and_load(spark, binary, cwd, paths, workdir, errors=()):
     previous = os.getcwd()
     os.chdir(cwd)
     try:
-        summary = pullparity_spark.run_job(spark, paths, out, binary)
+        summary = pullparity_spark.run_job(spark, paths, out, binary, for_load=True)
     finally:
         os.chdir(previous)
     db = os.path.join(workdir, "spark.sqlite")

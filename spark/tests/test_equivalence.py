@@ -83,8 +83,16 @@ def test_sample_events(sample_run, spark, binary, tmp_path):
     # and H2 of sample-events/EXPECTED.json): stuck once the data has moved past them.
     stuck = SESSION_FIELDS.index("stuck_refresh")
     assert sum(row[stuck] == 1 for row in expected["sessions"]) == 8
-    assert set(summary["timings"]) == {"read_and_number_s", "decode_s", "dedup_and_shuffle_s", "derive_s",
-                                       "judge_across_sessions_s", "write_s"}
+    # Each phase's cost comes from Spark's own metrics, not from passes made to time it.
+    timings = summary["timings"]
+    assert list(timings) == ["read_and_number", "decode", "dedup", "derive", "judge_across_sessions", "write"]
+    assert all(timings[phase]["task_s"] > 0 for phase in ("decode", "dedup", "derive", "write"))
+    assert timings["dedup"]["shuffle_write_mb"] > 0 and timings["write"]["output_mb"] > 0
+    # The dataset: Parquet partitioned by the day of each session's first event.
+    days = {row[0] for row in spark.read.parquet(f"{out}/parquet/events").select("day").distinct().collect()}
+    starts = {row[0] for row in spark.read.parquet(f"{out}/parquet/sessions")
+              .selectExpr("to_date(timestamp_millis(cast(started_at_ms as long)))").distinct().collect()}
+    assert days == starts and len(days) >= 1
 
 
 def test_the_runs_own_tables_judge_across_sessions_as_ingest(field_failure_run, spark, binary, tmp_path):
@@ -244,8 +252,8 @@ def test_a_folder_or_a_glob_given_as_a_uri_is_read_file_by_file(spark, binary, t
         read, origins, starts, lines, named = pullparity_spark.read_inputs(sc, [given], "/")
         assert origins == [(given, path) for path in files]
         assert (lines, named) == (lines_read, ["file:" + error for error in errors])
-        decoded = [json.loads(row) for row in read.mapPartitionsWithIndex(
-            pullparity_spark.decode_partition(binary, origins, starts)).collect()]
+        decoded = pullparity_spark.decoded_rows(spark, read.mapPartitionsWithIndex(
+            pullparity_spark.decode_partition(binary, origins, starts))).collect()
         assert [(row["source"], row["line"], row["raw_hex"]) for row in decoded if row["kind"] == "rejected"
                 and row["category"] == "invalid_utf8"] == [(given, 60, not_utf8.hex())]
     for nothing in ("_SUCCESS", "_*", "nothing.jsonl", "*.ndjson"):

@@ -1,5 +1,4 @@
 import PullParityIngest
-import PullParityReport
 
 /// Runs `pullparity decode` on standard input and output.
 struct DecodeFrontend {
@@ -8,8 +7,8 @@ struct DecodeFrontend {
   func run() throws {
     let output = LineOutput()
     var stream = DecodeStream(parser: parser)
-    // The lines carry raw log text and may be read in a terminal.
-    try PipeDiagnostic.reporting { try stream.run { try output.write(TerminalText.jsonEscaped($0)) } }
+    // Text that could act on a terminal is already encoded field by field (PipeRow).
+    try PipeDiagnostic.reporting { try stream.run { try output.write(bytes: $0) } }
     try output.flush()
   }
 }

@@ -12,7 +12,11 @@ final class LineOutput {
   }
 
   func write(_ line: String) throws {
-    buffer.append(contentsOf: line.utf8)
+    try write(bytes: line.utf8)
+  }
+
+  func write(bytes line: some Sequence<UInt8>) throws {
+    buffer.append(contentsOf: line)
     buffer.append(UInt8(ascii: "\n"))
     if buffer.count >= limit { try flush() }
   }

@@ -32,7 +32,7 @@ import Testing
     #expect(dom.stdout.contains("<h1>Pull-to-refresh parity</h1>"))
     // The browser built every chart with every mark: parsed from its DOM, not from our text.
     let charts = ReportFormatTests.svgCharts(dom.stdout)
-    #expect(Dictionary(uniqueKeysWithValues: charts.map { ($0.id, $0.declared) }) == ReportFormatFixture.expectedMarks)
+    #expect(try Dictionary(uniquePairs: charts.map { ($0.id, $0.declared) }) == ReportFormatFixture.expectedMarks)
     for chart in charts {
       #expect(
         chart.counted == chart.declared, "\(chart.id): \(chart.counted) marks in the DOM, data-marks \(chart.declared)")

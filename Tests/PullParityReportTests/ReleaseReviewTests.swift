@@ -71,7 +71,7 @@ import Testing
     let trend = try #require(trends.first { $0.rule == .errorNotShown })
     #expect(trend.app == "ffci")
     #expect(trend.firstDay == RuleTrend.day(ofMs: sessions[0].startedAtMs))
-    let byPlatform = Dictionary(uniqueKeysWithValues: trend.series.map { ($0.platform, $0.days) })
+    let byPlatform = try Dictionary(uniquePairs: trend.series.map { ($0.platform, $0.days) })
     // error_not_shown judges every session: ios has days 0, 1 and 3, none on day 2.
     #expect(
       byPlatform["ios"] == [

@@ -13,10 +13,18 @@ import Testing
   typealias F = ReportFormatFixture
 
   let report = F.report
-  let text = try! ReportFormat.text.render(ReportRenderInput(report: F.report))
-  let markdown = try! ReportFormat.markdown.render(ReportRenderInput(report: F.report))
-  let csv = try! ReportFormat.csv.render(ReportRenderInput(report: F.report))
-  let html = try! ReportFormat.html.render(F.renderInput)
+  let text: String
+  let markdown: String
+  let csv: String
+  let html: String
+
+  /// A render that throws fails each test of the suite with its error, not the whole run.
+  init() throws {
+    text = try ReportFormat.text.render(ReportRenderInput(report: F.report))
+    markdown = try ReportFormat.markdown.render(ReportRenderInput(report: F.report))
+    csv = try ReportFormat.csv.render(ReportRenderInput(report: F.report))
+    html = try ReportFormat.html.render(F.renderInput)
+  }
 
   // MARK: - The fixture is what the hand computation says
 
@@ -242,7 +250,7 @@ import Testing
 
   @Test func htmlChartsCountTheirMarks() throws {
     let charts = Self.svgCharts(html)
-    #expect(Dictionary(uniqueKeysWithValues: charts.map { ($0.id, $0.declared) }) == F.expectedMarks)
+    #expect(try Dictionary(uniquePairs: charts.map { ($0.id, $0.declared) }) == F.expectedMarks)
     for chart in charts {
       #expect(
         chart.counted == chart.declared, "\(chart.id): \(chart.counted) marks drawn, data-marks \(chart.declared)")
@@ -251,7 +259,7 @@ import Testing
   }
 
   @Test func htmlMarksThresholdsOfTheProfile() throws {
-    let charts = Dictionary(uniqueKeysWithValues: Self.svgCharts(html).map { ($0.id, $0.svg) })
+    let charts = try Dictionary(uniquePairs: Self.svgCharts(html).map { ($0.id, $0.svg) })
     // padel arms at 24 / 0.72 = 33.3 pt of finger travel and holds 1200 ms; ffci has neither.
     #expect(try #require(charts["a1.g0.arm_distance"]).contains("arms at 33.3 pt"))
     #expect(try #require(charts["a1.g0.visible_ms"]).contains("min hold 1200 ms"))

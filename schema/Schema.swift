@@ -12,6 +12,7 @@ package enum Schema {
     ("0007_key_epochs", text(PackageResources._007_key_epochs_sql)),
     ("0008_session_keys", text(PackageResources._008_session_keys_sql)),
     ("0009_field_failures", text(PackageResources._009_field_failures_sql)),
+    ("0011_compressed_raw_events", text(PackageResources._011_compressed_raw_events_sql)),
   ]
 
   /// schema/README.md: every table, column and view for dashboard authors.

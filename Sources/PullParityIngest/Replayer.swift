@@ -56,10 +56,7 @@ package struct Replayer {
         if let current { try derivation.derive(current.ref, current.gathered) }
         current = (ref, StoredSessionEvents())
       }
-      var raw = raw
-      raw.withUTF8 {
-        current!.gathered.add(UnsafeRawBufferPointer($0), source: source, line: line, decoder: &decoder)
-      }
+      current!.gathered.add(raw, source: source, line: line, decoder: &decoder)
     }
     if let current { try derivation.derive(current.ref, current.gathered) }
   }

@@ -1,0 +1,32 @@
+package import GRDB
+
+/// Reads blocks of raw lines by id, keeping the last few decompressed: a session's blocks are
+/// read one after another, and neighbouring sessions share blocks.
+package final class RawBlockReader {
+  private let select: RawStatement
+  private var cache: [(id: Int64, block: RawBlock)] = []
+  private let capacity: Int
+
+  package init(_ db: Database, capacity: Int = 8) throws {
+    select = try RawStatement(db, "SELECT data, raw_bytes FROM event_blocks WHERE block_id = ?")
+    self.capacity = capacity
+  }
+
+  /// The block `id`, or nil when there is none (`retain` dropped it).
+  package func block(_ id: Int64) throws -> RawBlock? {
+    if let index = cache.firstIndex(where: { $0.id == id }) { return cache[index].block }
+    select.bind(1, id)
+    var found: RawBlock?
+    let (dataColumn, sizeColumn) = (select.column("data"), select.column("raw_bytes"))
+    try select.forEachRow("reading raw event block \(id)") { row in
+      found = try RawBlock(id: id, data: row.bytes(dataColumn), rawBytes: Int(row.int64(sizeColumn)))
+    }
+    guard let found else { return nil }
+    if cache.count >= capacity { cache.removeFirst() }
+    cache.append((id, found))
+    return found
+  }
+
+  /// Forgets the blocks read: call when a block may have been rewritten.
+  package func forget() { cache.removeAll() }
+}

@@ -34,7 +34,8 @@ public import PullParityCore
 ///
 /// The rest of the module: ``PullToRefreshBehaviour`` (the profile's numbers as constants),
 /// ``hold(atLeast:clock:isolation:_:)`` (the minimum visible time), the sinks ``FileEventSink``
-/// (with ``FileSinkError``) and ``ClosureEventSink`` behind ``EventSink``, ``RecorderClock`` and
+/// (with ``FileSinkError``), ``HTTPEventSink`` (with ``HTTPSinkError``) and ``ClosureEventSink``
+/// behind ``EventSink``, ``RecorderClock`` and
 /// ``SystemRecorderClock``, ``EventIDSource`` and ``UUIDv7Generator``, ``InstallID`` (an install
 /// id kept in a file), ``LiveFinding``, and ``EventLineEncoder`` for an ``Event`` built elsewhere.
 ///

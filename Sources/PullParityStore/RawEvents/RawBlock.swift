@@ -58,7 +58,8 @@ package struct RawBlock {
     at slot: Int, _ body: (_ eventID: UnsafeRawBufferPointer, _ raw: UnsafeRawBufferPointer) throws -> T
   ) rethrows -> T {
     try bytes.withUnsafeBytes { b in
-      try body(UnsafeRawBufferPointer(rebasing: b[idRanges[slot]]), UnsafeRawBufferPointer(rebasing: b[rawRanges[slot]]))
+      try body(
+        UnsafeRawBufferPointer(rebasing: b[idRanges[slot]]), UnsafeRawBufferPointer(rebasing: b[rawRanges[slot]]))
     }
   }
 }

@@ -5,24 +5,26 @@
 /// costs a byte or two a field) with the lengths of its event id and line and its time
 /// (8 bytes); then every event id; then every line. Ids and lines are apart from the numbers
 /// so that zstd finds the lines' common text line after line.
-struct RawBlockBuilder {
+package struct RawBlockBuilder {
   /// A block is written once its lines reach this many bytes: a session's events are then a
   /// few blocks, and reading one event costs one 64 KiB decompression (about 20 µs).
   static let targetBytes = 65_536
   /// The slot of a line is its index: kept small so that `event_keys.slot` is one or two bytes.
   static let maxLines = 4_096
 
-  private(set) var lines: [RawLine] = []
+  package private(set) var lines: [RawLine] = []
   private var ids: [UInt8] = []
   private var raw: [UInt8] = []
   private var idEnds: [Int] = []
   private var rawEnds: [Int] = []
 
+  package init() {}
+
   var count: Int { lines.count }
   var isEmpty: Bool { lines.isEmpty }
   var isFull: Bool { raw.count >= Self.targetBytes || lines.count >= Self.maxLines }
 
-  mutating func append(_ line: RawLine, eventID: UnsafeRawBufferPointer, raw bytes: UnsafeRawBufferPointer) {
+  package mutating func append(_ line: RawLine, eventID: UnsafeRawBufferPointer, raw bytes: UnsafeRawBufferPointer) {
     lines.append(line)
     ids.append(contentsOf: eventID)
     raw.append(contentsOf: bytes)
@@ -44,7 +46,7 @@ struct RawBlockBuilder {
   }
 
   /// The block's bytes before compression.
-  func encoded() -> [UInt8] {
+  package func encoded() -> [UInt8] {
     var out: [UInt8] = []
     out.reserveCapacity(raw.count + ids.count + lines.count * 24 + 16)
     out.append(contentsOf: RawBlock.magic)

@@ -5,6 +5,7 @@ package struct StoredLineInfo {
   package var line: Int
   package var byteOffset: Int
   package var sourceName: String
+  package var sourceID: Int64
   package var sessionRef: Int64
   package var timestamp: Double
 }
@@ -40,9 +41,7 @@ package final class StoredLines {
         dropped += 1
         continue
       }
-      try forEachLine(of: block, where: { $0.sessionRef == ref }) { info, eventID, raw in
-        try body(info, eventID, raw)
-      }
+      try forEachLine(of: block, where: { $0.sessionRef == ref }, body)
     }
     return dropped
   }
@@ -55,7 +54,7 @@ package final class StoredLines {
     for (slot, line) in block.lines.enumerated() where include(line) {
       let info = StoredLineInfo(
         line: line.line, byteOffset: line.byteOffset, sourceName: try sourceName(line.sourceID),
-        sessionRef: line.sessionRef, timestamp: line.timestamp)
+        sourceID: line.sourceID, sessionRef: line.sessionRef, timestamp: line.timestamp)
       try block.withLine(at: slot) { eventID, raw in try body(info, eventID, raw) }
     }
   }

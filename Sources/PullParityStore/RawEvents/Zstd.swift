@@ -3,10 +3,10 @@ import CZstd
 /// zstd, one frame per block of raw lines. Level 1: on the 1M-event benchmark log in 64 KiB
 /// blocks it took 29.8 B a line in 0.4 s of CPU; level 9 29.5 B in 1.7 s, zlib level 6 33.3 B
 /// in 2.1 s (bench/README.md, "Compressed raw events").
-enum Zstd {
+package enum Zstd {
   static let level: Int32 = 1
 
-  static func compress(_ input: UnsafeRawBufferPointer) throws -> [UInt8] {
+  package static func compress(_ input: UnsafeRawBufferPointer) throws -> [UInt8] {
     let bound = ZSTD_compressBound(input.count)
     var output = [UInt8](repeating: 0, count: bound)
     let size = output.withUnsafeMutableBytes { out in

@@ -42,7 +42,7 @@ package struct Replayer {
       return ReplaySummary(
         sessions: after.count, events: derivation.events, changed: changed,
         added: after.keys.count { before[$0] == nil }, removed: before.keys.count { after[$0] == nil },
-        durationSeconds: database.clock.seconds(since: started))
+        durationSeconds: database.clock.seconds(since: started), keptWithoutRaw: try replay.sessionsWithoutRaw())
     }
   }
 

@@ -223,6 +223,11 @@ package final class PullParityDatabase: Sendable {
     return result
   }
 
+  /// Rewrites the file without its free pages (`retain --vacuum`).
+  package func vacuum() throws {
+    try wrap("vacuuming \(path)") { try queue.vacuum() }
+  }
+
   private func wrap<T>(_ context: String, _ body: () throws -> T) throws -> T {
     let start = ContinuousClock.now
     do {

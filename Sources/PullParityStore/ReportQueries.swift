@@ -179,11 +179,12 @@ package struct ReportQueries {
     return events
   }
 
-  /// The date `retain` dropped raw events of session `ref`, or nil when all are kept: such a
+  /// When `retain` dropped raw events of session `sessionID`, or nil when all are kept: such a
   /// session can no longer be derived again.
-  package func rawDropped(ofSession ref: Int64) throws -> String? {
+  package func rawDropped(ofSession sessionID: String) throws -> String? {
     try database.read { db in
-      try String.fetchOne(
+      guard let ref = try Self.sessionRef(of: sessionID, db) else { return nil }
+      return try String.fetchOne(
         db,
         sql: """
           SELECT r.retained_at FROM sessions_without_raw w JOIN retention_runs r USING (retention_id)

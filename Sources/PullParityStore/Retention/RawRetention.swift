@@ -34,7 +34,8 @@ package enum RawRetention {
     let old = "SELECT block_id FROM event_blocks WHERE last_ts_ms < ?"
     guard
       let row = try Row.fetchOne(
-        db, sql: "SELECT count(*) AS blocks, sum(lines) AS events, sum(length(data)) AS bytes FROM event_blocks "
+        db,
+        sql: "SELECT count(*) AS blocks, sum(lines) AS events, sum(length(data)) AS bytes FROM event_blocks "
           + "WHERE last_ts_ms < ?", arguments: [beforeMs]), (row["blocks"] as Int) > 0
     else { return nil }
     let retainedAt = ISO8601DateFormatter().string(from: now)

@@ -15,7 +15,8 @@ extension PullParity {
 
     @OptionGroup var database: DatabaseOptions
 
-    @Option(help: ArgumentHelp("Drop raw events older than this time (RFC 3339 or YYYY-MM-DD, UTC).", valueName: "time"))
+    @Option(
+      help: ArgumentHelp("Drop raw events older than this time (RFC 3339 or YYYY-MM-DD, UTC).", valueName: "time"))
     var before: String?
 
     @Flag(help: "After dropping, VACUUM the file so that its size shrinks.")

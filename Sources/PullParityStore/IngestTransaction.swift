@@ -143,7 +143,7 @@ package final class IngestTransaction {
     guard try insertKey.executeCountingChanges("storing event \(Self.text(event.eventID))") == 1 else { return false }
     let line = RawLine(
       sessionRef: event.sessionRef, sourceID: event.sourceID, line: event.line, byteOffset: event.byteOffset,
-      timestamp: event.timestamp, key: key)
+      timestamp: event.timestamp)
     try blocks.append(line, eventID: event.eventID, raw: event.raw)
     if Self.labelType.withUnsafeBytes({ Self.sameBytes(event.type, $0) }), labelled.insert(event.sessionRef).inserted {
       insertLabelled.bind(1, event.sessionRef)

@@ -16,16 +16,16 @@ package enum StoredEventsTable {
           CREATE TABLE main.events (
             event_pk INTEGER PRIMARY KEY, event_id TEXT, id_hash INTEGER, session_id TEXT, session_ref INTEGER,
             ts_ms REAL, seq INTEGER, platform TEXT, app TEXT, type TEXT, source_id INTEGER, line INTEGER,
-            byte_offset INTEGER, raw TEXT)
+            byte_offset INTEGER, raw TEXT, block_id INTEGER, slot INTEGER)
           """)
       let insert = try db.makeStatement(
         sql: """
-          INSERT INTO main.events (event_id, id_hash, session_ref, ts_ms, source_id, line, byte_offset, raw)
-          VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+          INSERT INTO main.events (event_id, block_id, slot, session_ref, ts_ms, source_id, line, byte_offset, raw)
+          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
           """)
       try StoredEventReader.forEach(RawEventSelection(), in: db) { event in
         try insert.execute(arguments: [
-          Self.text(event.eventID), event.key, event.info.sessionRef, event.info.timestamp, event.info.sourceID,
+          Self.text(event.eventID), event.blockID, event.slot, event.info.sessionRef, event.info.timestamp, event.info.sourceID,
           event.info.line, event.info.byteOffset, Self.text(event.raw),
         ])
       }
@@ -34,7 +34,9 @@ package enum StoredEventsTable {
           UPDATE main.events SET session_id = json_extract(raw, '$.session_id'), seq = json_extract(raw, '$.seq'),
             platform = json_extract(raw, '$.platform'), app = json_extract(raw, '$.app'),
             type = json_extract(raw, '$.type')
-          WHERE json_valid(raw)
+          WHERE json_valid(raw);
+          UPDATE main.events SET id_hash = k.id_hash FROM stored.event_keys k
+          WHERE k.block_id = events.block_id AND k.slot = events.slot
           """)
       return try body(db)
     }

@@ -22,35 +22,39 @@ package struct RawBlock {
     guard b.count >= 4, Array(b[0..<4]) == Self.magic else { return false }
     var at = 4
     guard let count = VarInt.read(b, &at), count <= RawBlockBuilder.maxLines else { return false }
-    var previous = RawLine(sessionRef: 0, sourceID: 0, line: 0, byteOffset: 0, timestamp: 0, key: 0)
-    var lengths: [(id: Int, raw: Int)] = []
+    var previous = RawLine.zero
+    var places: [(field: UInt64, idLength: Int, rawLength: Int)] = []
     lines.reserveCapacity(Int(count))
     for _ in 0..<count {
       guard let ref = VarInt.readDelta(b, &at, from: previous.sessionRef),
         let source = VarInt.readDelta(b, &at, from: previous.sourceID),
         let line = VarInt.readDelta(b, &at, from: Int64(previous.line)),
         let offset = VarInt.readDelta(b, &at, from: Int64(previous.byteOffset)),
-        let key = VarInt.readDelta(b, &at, from: previous.key),
-        let idLength = VarInt.read(b, &at), let rawLength = VarInt.read(b, &at), at + 8 <= b.count
+        let time = VarInt.readTime(b, &at, from: previous.timestamp),
+        let field = VarInt.read(b, &at), let idLength = VarInt.read(b, &at), let rawLength = VarInt.read(b, &at)
       else { return false }
-      let bits = b.loadUnaligned(fromByteOffset: at, as: UInt64.self)
-      at += 8
-      let entry = RawLine(
-        sessionRef: ref, sourceID: source, line: Int(line), byteOffset: Int(offset),
-        timestamp: Double(bitPattern: UInt64(littleEndian: bits)), key: key)
+      let entry = RawLine(sessionRef: ref, sourceID: source, line: Int(line), byteOffset: Int(offset), timestamp: time)
       lines.append(entry)
-      lengths.append((Int(idLength), Int(rawLength)))
+      places.append((field, Int(idLength), Int(rawLength)))
       previous = entry
     }
-    for length in lengths {
-      idRanges.append(at..<(at + length.id))
-      at += length.id
+    var apart = at
+    let idsLength = places.lazy.filter { $0.field & 1 == 1 }.map(\.idLength).reduce(0, +)
+    var lineStart = at + idsLength
+    for place in places {
+      guard lineStart + place.rawLength <= b.count else { return false }
+      rawRanges.append(lineStart..<(lineStart + place.rawLength))
+      if place.field & 1 == 1 {
+        idRanges.append(apart..<(apart + place.idLength))
+        apart += place.idLength
+      } else {
+        let start = lineStart + Int(place.field >> 1)
+        guard start + place.idLength <= lineStart + place.rawLength else { return false }
+        idRanges.append(start..<(start + place.idLength))
+      }
+      lineStart += place.rawLength
     }
-    for length in lengths {
-      rawRanges.append(at..<(at + length.raw))
-      at += length.raw
-    }
-    return at == b.count
+    return lineStart == b.count
   }
 
   /// The event id and line at `slot`, valid during the call.

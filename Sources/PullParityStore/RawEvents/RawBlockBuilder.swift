@@ -1,22 +1,50 @@
+import Foundation
+
 /// The lines of the block being filled, and their encoding (`RawBlock` reads it back).
 ///
-/// Layout before compression: `PPB1`, the line count, then per line its `RawLine` fields
-/// (varints, each number as the difference from the line before, so a session's run of lines
-/// costs a byte or two a field) with the lengths of its event id and line and its time
-/// (8 bytes); then every event id; then every line. Ids and lines are apart from the numbers
-/// so that zstd finds the lines' common text line after line.
+/// Layout before compression: `PPB1`, the line count, then per line its `RawLine` fields as
+/// varints, each number as the difference from the line before (a session's run of lines costs
+/// a byte or two a field), where its event id is and the line's length; then the ids that are
+/// not found inside their line (an id written with escapes); then every line. The numbers are
+/// apart from the lines so that zstd finds the lines' common text line after line. Measured on
+/// the benchmark log, the directory costs about 5 bytes a line once compressed (it cost 20
+/// with every id written again, the time as 8 bytes and the key).
 package struct RawBlockBuilder {
-  /// A block is written once its lines reach this many bytes: a session's events are then a
-  /// few blocks, and reading one event costs one 64 KiB decompression (about 20 µs).
-  static let targetBytes = 65_536
-  /// The slot of a line is its index: kept small so that `event_keys.slot` is one or two bytes.
+  /// A block is written once its lines reach this many bytes. Its compressed frame (about
+  /// 35 KiB on the benchmark log) then fills most of the 32 KiB pages it takes; 64 KiB blocks
+  /// made frames of 11 KiB, three of which do not fit a page, and cost 22 bytes an event of
+  /// unused page space. Reading one event costs a 256 KiB decompression (about 0.1 ms).
+  static let targetBytes = 262_144
+  /// The slot of a line is its index: kept small so that `event_keys.slot` is two bytes.
   static let maxLines = 4_096
 
   package private(set) var lines: [RawLine] = []
-  private var ids: [UInt8] = []
   private var raw: [UInt8] = []
-  private var idEnds: [Int] = []
   private var rawEnds: [Int] = []
+  /// The ids not found inside their line, one after another.
+  private var ids: [UInt8] = []
+  /// Per line, where its id is: inside its line (`offset`) or in `ids` (`range`).
+  private var idPlaces: [IDPlace] = []
+
+  enum IDPlace {
+    case offset(Int, length: Int)
+    case range(Range<Int>)
+
+    var length: Int {
+      switch self {
+      case .offset(_, let length): length
+      case .range(let range): range.count
+      }
+    }
+
+    /// Its directory field: the offset times two, or 1 for an id kept apart.
+    var field: UInt64 {
+      switch self {
+      case .offset(let offset, _): UInt64(offset) << 1
+      case .range: 1
+      }
+    }
+  }
 
   package init() {}
 
@@ -24,23 +52,45 @@ package struct RawBlockBuilder {
   var isEmpty: Bool { lines.isEmpty }
   var isFull: Bool { raw.count >= Self.targetBytes || lines.count >= Self.maxLines }
 
+  /// `eventID` may point into `bytes` (the decoder's slice of the line): then only its offset
+  /// and length are kept.
   package mutating func append(_ line: RawLine, eventID: UnsafeRawBufferPointer, raw bytes: UnsafeRawBufferPointer) {
     lines.append(line)
-    ids.append(contentsOf: eventID)
+    if let offset = Self.offset(of: eventID, in: bytes) {
+      idPlaces.append(.offset(offset, length: eventID.count))
+    } else {
+      idPlaces.append(.range(ids.count..<(ids.count + eventID.count)))
+      ids.append(contentsOf: eventID)
+    }
     raw.append(contentsOf: bytes)
-    idEnds.append(ids.count)
     rawEnds.append(raw.count)
+  }
+
+  /// Where `eventID` lies inside `line`: found by address (a slice of it) or else by its bytes
+  /// (the conversion of an older file reads the id apart). Any place where its bytes are will do.
+  private static func offset(of eventID: UnsafeRawBufferPointer, in line: UnsafeRawBufferPointer) -> Int? {
+    guard let id = eventID.baseAddress, let base = line.baseAddress, !eventID.isEmpty else { return nil }
+    if id >= base, id + eventID.count <= base + line.count { return id - base }
+    guard eventID.count <= line.count else { return nil }
+    for start in 0...(line.count - eventID.count)
+    where line[start] == eventID[0] && memcmp(base + start, id, eventID.count) == 0 {
+      return start
+    }
+    return nil
   }
 
   /// The event id and line at `slot`, valid during the call.
   func withLine<T>(at slot: Int, _ body: (UnsafeRawBufferPointer, UnsafeRawBufferPointer) throws -> T) rethrows -> T {
-    let idStart = slot == 0 ? 0 : idEnds[slot - 1]
     let rawStart = slot == 0 ? 0 : rawEnds[slot - 1]
     return try ids.withUnsafeBytes { ids in
       try raw.withUnsafeBytes { raw in
-        try body(
-          UnsafeRawBufferPointer(rebasing: ids[idStart..<idEnds[slot]]),
-          UnsafeRawBufferPointer(rebasing: raw[rawStart..<rawEnds[slot]]))
+        let line = UnsafeRawBufferPointer(rebasing: raw[rawStart..<rawEnds[slot]])
+        switch idPlaces[slot] {
+        case .offset(let offset, let length):
+          return try body(UnsafeRawBufferPointer(rebasing: line[offset..<(offset + length)]), line)
+        case .range(let range):
+          return try body(UnsafeRawBufferPointer(rebasing: ids[range]), line)
+        }
       }
     }
   }
@@ -48,19 +98,19 @@ package struct RawBlockBuilder {
   /// The block's bytes before compression.
   package func encoded() -> [UInt8] {
     var out: [UInt8] = []
-    out.reserveCapacity(raw.count + ids.count + lines.count * 24 + 16)
+    out.reserveCapacity(raw.count + ids.count + lines.count * 12 + 16)
     out.append(contentsOf: RawBlock.magic)
     VarInt.append(UInt64(lines.count), to: &out)
-    var previous = RawLine(sessionRef: 0, sourceID: 0, line: 0, byteOffset: 0, timestamp: 0, key: 0)
+    var previous = RawLine.zero
     for (index, line) in lines.enumerated() {
       VarInt.appendDelta(line.sessionRef, from: previous.sessionRef, to: &out)
       VarInt.appendDelta(line.sourceID, from: previous.sourceID, to: &out)
       VarInt.appendDelta(Int64(line.line), from: Int64(previous.line), to: &out)
       VarInt.appendDelta(Int64(line.byteOffset), from: Int64(previous.byteOffset), to: &out)
-      VarInt.appendDelta(line.key, from: previous.key, to: &out)
-      VarInt.append(UInt64(idEnds[index] - (index == 0 ? 0 : idEnds[index - 1])), to: &out)
+      VarInt.appendTime(line.timestamp, from: previous.timestamp, to: &out)
+      VarInt.append(idPlaces[index].field, to: &out)
+      VarInt.append(UInt64(idPlaces[index].length), to: &out)
       VarInt.append(UInt64(rawEnds[index] - (index == 0 ? 0 : rawEnds[index - 1])), to: &out)
-      withUnsafeBytes(of: line.timestamp.bitPattern.littleEndian) { out.append(contentsOf: $0) }
       previous = line
     }
     out.append(contentsOf: ids)
@@ -77,7 +127,7 @@ package struct RawBlockBuilder {
     lines.removeAll(keepingCapacity: true)
     ids.removeAll(keepingCapacity: true)
     raw.removeAll(keepingCapacity: true)
-    idEnds.removeAll(keepingCapacity: true)
+    idPlaces.removeAll(keepingCapacity: true)
     rawEnds.removeAll(keepingCapacity: true)
   }
 }

@@ -43,7 +43,7 @@ enum RawEventConversion {
       try insertKey.execute("converting event \(key)")
       let line = RawLine(
         sessionRef: row.int64(columns[2]), sourceID: row.int64(columns[3]), line: Int(row.int64(columns[4])),
-        byteOffset: Int(row.int64(columns[5])), timestamp: row.double(columns[6]), key: key)
+        byteOffset: Int(row.int64(columns[5])), timestamp: row.double(columns[6]))
       try blocks.append(line, eventID: row.bytes(columns[1]), raw: row.bytes(columns[7]))
     }
     try blocks.flush()

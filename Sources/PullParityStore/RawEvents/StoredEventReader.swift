@@ -7,8 +7,9 @@ package struct StoredEventLine {
   /// Both valid during the call that hands them over.
   package var eventID: UnsafeRawBufferPointer
   package var raw: UnsafeRawBufferPointer
-  package var key: Int64
+  /// Where it is: `event_keys` has the same block and slot.
   package var blockID: Int64
+  package var slot: Int
 }
 
 /// Streams the stored events a `RawEventSelection` picks, block by block in the order they
@@ -44,7 +45,7 @@ package enum StoredEventReader {
           line: line.line, byteOffset: line.byteOffset, sourceName: try lines.sourceName(line.sourceID),
           sourceID: line.sourceID, sessionRef: line.sessionRef, timestamp: line.timestamp)
         try block.withLine(at: slot) { eventID, raw in
-          try body(StoredEventLine(info: info, eventID: eventID, raw: raw, key: line.key, blockID: id))
+          try body(StoredEventLine(info: info, eventID: eventID, raw: raw, blockID: id, slot: slot))
         }
       }
     }

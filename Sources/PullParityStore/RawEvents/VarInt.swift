@@ -16,6 +16,41 @@ enum VarInt {
     append(UInt64(bitPattern: (delta << 1) ^ (delta >> 63)), to: &out)
   }
 
+  /// An event time: its microseconds as a tagged difference from the line before when it is
+  /// a whole number of them (ingest's times are whole milliseconds, most lines' a few apart),
+  /// else its 8 bytes.
+  static func appendTime(_ value: Double, from previous: Double, to out: inout [UInt8]) {
+    if let micros = wholeMicros(value), let before = wholeMicros(previous) {
+      let delta = micros &- before
+      if delta.magnitude < 1 << 60 {
+        append(UInt64(bitPattern: (delta << 1) ^ (delta >> 63)) << 1, to: &out)
+        return
+      }
+    }
+    append(1, to: &out)
+    withUnsafeBytes(of: value.bitPattern.littleEndian) { out.append(contentsOf: $0) }
+  }
+
+  static func readTime(_ bytes: UnsafeRawBufferPointer, _ offset: inout Int, from previous: Double) -> Double? {
+    guard let tagged = read(bytes, &offset) else { return nil }
+    guard tagged & 1 == 0 else {
+      guard offset + 8 <= bytes.count else { return nil }
+      defer { offset += 8 }
+      return Double(bitPattern: UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: offset, as: UInt64.self)))
+    }
+    guard let before = wholeMicros(previous) else { return nil }
+    let zigzag = tagged >> 1
+    let delta = Int64(bitPattern: zigzag >> 1) ^ -Int64(bitPattern: zigzag & 1)
+    return Double(before &+ delta) / 1000
+  }
+
+  /// `ms` in whole microseconds, when it is exactly one (and round-trips).
+  private static func wholeMicros(_ ms: Double) -> Int64? {
+    let micros = (ms * 1000).rounded()
+    guard micros.magnitude < 9e15, micros / 1000 == ms else { return nil }
+    return Int64(micros)
+  }
+
   /// Reads a varint at `offset`, which moves past it; nil when the bytes end inside it.
   static func read(_ bytes: UnsafeRawBufferPointer, _ offset: inout Int) -> UInt64? {
     var value: UInt64 = 0

@@ -25,7 +25,8 @@ package enum StoredEventsTable {
           """)
       try StoredEventReader.forEach(RawEventSelection(), in: db) { event in
         try insert.execute(arguments: [
-          Self.text(event.eventID), event.blockID, event.slot, event.info.sessionRef, event.info.timestamp, event.info.sourceID,
+          Self.text(event.eventID), event.blockID, event.slot, event.info.sessionRef, event.info.timestamp,
+          event.info.sourceID,
           event.info.line, event.info.byteOffset, Self.text(event.raw),
         ])
       }

@@ -1,13 +1,15 @@
 package import GRDB
 
-/// Reads blocks of raw lines by id, keeping the last few decompressed: a session's blocks are
-/// read one after another, and neighbouring sessions share blocks.
+/// Reads blocks of raw lines by id, keeping the last ones read decompressed: a session's blocks
+/// are read one after another, neighbouring sessions share blocks, and the sessions an ingest
+/// transaction derives again are mostly in the blocks it wrote.
 package final class RawBlockReader {
   private let select: RawStatement
   private var cache: [(id: Int64, block: RawBlock)] = []
+  /// Blocks kept: 64 of 512 KiB, 32 MiB.
   private let capacity: Int
 
-  package init(_ db: Database, capacity: Int = 8) throws {
+  package init(_ db: Database, capacity: Int = 64) throws {
     select = try RawStatement(db, "SELECT data, raw_bytes FROM event_blocks WHERE block_id = ?")
     self.capacity = capacity
   }

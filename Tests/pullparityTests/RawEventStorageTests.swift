@@ -96,7 +96,12 @@ import Testing
   @Test func retainDropsOldRawEventsAndKeepsWhatWasDerived() throws {
     let dir = try TemporaryDirectory()
     let db = dir.path("retain.sqlite")
-    #expect(try Self.ingest([RepositoryPaths.sampleEvents.path], db).exitCode == 0)
+    // Transactions of 2,000 lines, as daily runs would be: blocks of a few hours of the files'
+    // events, so that some are older than the date (`retain` drops whole blocks).
+    let ingest = try CommandRun.pullparity([
+      "ingest", "--db", db, "--quiet", "--transaction-lines", "2000", RepositoryPaths.sampleEvents.path,
+    ])
+    #expect(ingest.exitCode == 0, "\(ingest.stderr)")
     let database = try PullParityDatabase(path: db, readOnly: true)
     let kept = ["sessions", "violations", "quarantine"]
     let derived = try DatabaseDump.all(database, only: Set(kept))

@@ -29,5 +29,16 @@ class Pullparity:
         return done.returncode, json.loads(done.stdout)
 
     def query(self, sql: str, *params) -> list[tuple]:
-        with sqlite3.connect(self.db) as connection:
+        """`sql` on the database, with its stored events readable as a table `events` (raw,
+        event_id, session_id, type): since schema version 11 they are in compressed blocks,
+        read back here with `pullparity export`."""
+        with sqlite3.connect(":memory:") as connection:
+            connection.execute("ATTACH DATABASE ? AS stored", (f"file:{self.db}?mode=ro",))
+            connection.execute("CREATE TABLE events (raw TEXT, event_id TEXT, session_id TEXT, type TEXT)")
+            exported = subprocess.run([str(self.binary), "export", "--db", str(self.db)],
+                                      capture_output=True, check=True, timeout=120).stdout
+            lines = [line.decode("utf-8") for line in exported.splitlines()]
+            connection.executemany("INSERT INTO events (raw) VALUES (?)", [(line,) for line in lines])
+            connection.execute("UPDATE events SET event_id = json_extract(raw, '$.event_id'), "
+                               "session_id = json_extract(raw, '$.session_id'), type = json_extract(raw, '$.type')")
             return connection.execute(sql, params).fetchall()

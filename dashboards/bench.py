@@ -46,7 +46,7 @@ def targets(base: str, name: str, panels: dict, session_id: str | None) -> list[
     out = [(f"view {v}", f"{base}/{name}/{v}") for v in VIEWS]
     out += [(f"table {t}", f"{base}/{name}/{t}") for t in TABLES]
     for query in panels["queries"]:
-        params = {"session_id": session_id or ""} if query == "session_events" else {"app": ""}
+        params = {"session_id": session_id or ""} if query == "session_findings" else {"app": ""}
         out.append((f"canned {query}", f"{base}/{name}/{query}?{urllib.parse.urlencode(params)}"))
     out.append(("dashboard page", f"{base}/-/dashboards/parity"))
     for slug, chart in panels["dashboards"]["parity"]["charts"].items():
@@ -71,7 +71,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("database", type=Path)
     parser.add_argument("--runs", type=int, default=3)
-    parser.add_argument("--session-id", help="session for the session_events query (default: the last one)")
+    parser.add_argument("--session-id", help="session for the session_findings query (default: the last one)")
     args = parser.parse_args()
     panels = yaml.safe_load((HERE / "panels.yaml").read_text(encoding="utf-8"))
     session_id = args.session_id or last_session_id(args.database)

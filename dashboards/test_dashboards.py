@@ -113,7 +113,7 @@ def test_metadata_describes_every_table_view_and_column_of_the_file(sample_db):
     with sqlite3.connect(sample_db) as conn:
         names = [r[0] for r in conn.execute(
             "SELECT name FROM sqlite_master WHERE type IN ('table', 'view') AND name NOT LIKE 'sqlite_%'")]
-        assert len(names) == 20
+        assert len(names) == 24
         for name in names:
             assert name in tables, f"{name} has no `### {name}:` section with a table in schema/README.md"
             columns = [r[1] for r in conn.execute(f"PRAGMA table_info({name})")]
@@ -126,15 +126,15 @@ def test_metadata_describes_every_table_view_and_column_of_the_file(sample_db):
 def test_metadata_hides_bookkeeping_and_says_units_and_direction():
     docs = generate_metadata.parse_schema_doc((REPO / "schema" / "README.md").read_text(encoding="utf-8"))
     shown = sorted(name for name, table in docs.items() if not table["hidden"])
-    assert shown == ["daily_parity", "events", "ingest_runs", "percentile_inputs", "profiles", "quarantine",
-                     "quarantine_summary", "session_violations", "sessions", "sources", "violation_counts",
-                     "violations"]
+    assert shown == ["daily_parity", "ingest_runs", "percentile_inputs", "profiles", "quarantine",
+                     "quarantine_summary", "retention_runs", "session_violations", "sessions",
+                     "sessions_without_raw", "sources", "violation_counts", "violations"]
     assert docs["daily_parity"]["columns"]["flash_pct"] == "flash_rate × 100, rounded [%; lower is better]"
     assert docs["daily_parity"]["columns"]["hold_compliance_pct"].endswith("[%; higher is better]")
     assert docs["sessions"]["columns"]["load_ms"].endswith("[ms; lower is better]")
     assert docs["sessions"]["title"] == "one row per session (derived)"
     assert docs["sessions"]["description"].startswith("A session is one interaction, from pull_start")
-    assert docs["session_spans"]["title"] == "where a session's events are"
+    assert docs["session_blocks"]["title"] == "where a session's events are"
 
 
 # --- the server -----------------------------------------------------------------------------------
@@ -149,14 +149,19 @@ def test_the_views_and_dashboard_answer_and_facet_suggestions_are_off(server):
         assert not page.get("suggested_facets"), view
 
 
-def test_a_sessions_events_come_back_through_its_spans(server, sample_db):
+def test_a_session_comes_back_with_each_of_its_findings(server, sample_db):
     with sqlite3.connect(sample_db) as conn:
-        session_id, count = conn.execute(
-            "SELECT session_id, event_count FROM sessions ORDER BY session_ref LIMIT 1").fetchone()
-    rows = get_json(f"{server}/pullparity/session_events.json?"
+        session_id, outcome, findings = conn.execute(
+            "SELECT s.session_id, s.outcome, count(v.session_ref) FROM sessions s "
+            "JOIN violations v USING (session_ref) GROUP BY s.session_ref ORDER BY count(*) DESC LIMIT 1").fetchone()
+        kinds = [k for (k,) in conn.execute(
+            "SELECT kind FROM violations v JOIN sessions s USING (session_ref) WHERE s.session_id = ? "
+            "ORDER BY ordinal", (session_id,))]
+    assert findings >= 2
+    rows = get_json(f"{server}/pullparity/session_findings.json?"
                     + urllib.parse.urlencode({"session_id": session_id, "_shape": "objects"}))["rows"]
-    assert len(rows) == count
-    assert all(json.loads(r["raw"])["session_id"] == session_id for r in rows)
+    assert [r["kind"] for r in rows] == kinds
+    assert {(r["session_id"], r["outcome"]) for r in rows} == {(session_id, outcome)}
 
 
 def test_rates_per_day_panels_add_up_to_the_reports_rates(server, report):

@@ -13,6 +13,7 @@ package enum Schema {
     ("0008_session_keys", text(PackageResources._008_session_keys_sql)),
     ("0009_field_failures", text(PackageResources._009_field_failures_sql)),
     ("0010_dashboard_percentages", text(PackageResources._010_dashboard_percentages_sql)),
+    ("0011_compressed_raw_events", text(PackageResources._011_compressed_raw_events_sql)),
   ]
 
   /// Migrations that change only views for dashboards, which no command reads: a read-only

@@ -203,7 +203,7 @@ if [ "$PEER" = 1 ]; then
   python3 "$ROOT/bench/duckdb_peer.py" check --db "$DDB" --pp "$PDB" >"$DIR/peer-check.out" || fail "the peer's check failed"
 fi
 STORED=""
-if command -v sqlite3 >/dev/null; then STORED=$(sqlite3 "$PDB" 'SELECT count(*) FROM events'); fi
+if command -v sqlite3 >/dev/null; then STORED=$(sqlite3 "$PDB" 'SELECT count(*) FROM event_keys'); fi
 
 # read_cmd LOG KIND DB: best-of-R time of `pullparity KIND` (report or qa) on DB. A verdict is
 # an exit code (0 pass, 1 fail): either is a finished run.
@@ -215,6 +215,14 @@ P_WALL=$WALL P_RSS=$RSS
 read_cmd "$DIR/qa.out" qa "$PDB"
 Q_WALL=$WALL
 PDB_SIZE=$(size_mb "$PDB")
+# Bytes on disk per event (issue #27): the whole file, and by table with its indexes.
+PDB_BPE=$(awk -v b="$(stat -L -c %s "$PDB")" -v n="$EVENTS" 'BEGIN { printf "%.1f", b / n }')
+PDB_TABLES=""
+if command -v sqlite3 >/dev/null; then
+  PDB_TABLES=$(sqlite3 "$PDB" "SELECT group_concat(t || ' ' || printf('%.1f', b * 1.0 / $EVENTS), ', ') FROM (
+      SELECT coalesce(i.tbl_name, d.name) AS t, sum(d.pgsize) AS b FROM dbstat d
+      LEFT JOIN sqlite_master i ON i.name = d.name GROUP BY t ORDER BY b DESC LIMIT 6)" 2>/dev/null || true)
+fi
 
 if [ "$BIG" = 1 ]; then
   BDB="$DIR/big.sqlite"
@@ -351,6 +359,7 @@ if [ "$HISTORY" -gt 0 ]; then
   row "history: day $((HISTORY + 1)) into the $HISTORY days" "$HNG_WALL" "$(thousands "$(rate 1000000 "$HNG_WALL")")" ""
 fi
 echo "  (events/s = lines / wall time of the whole process; DB after the fresh ingest: $PDB_SIZE)"
+echo "  bytes per event: $PDB_BPE (by table and its indexes: ${PDB_TABLES:-sqlite3 has no dbstat})"
 echo "  $F_SELF"
 echo "  ${FK_SELF/floor:/floor --pk:}"
 if [ -n "$STORED" ] && [ "$STORED" != "$EVENTS" ]; then echo "  WARNING: pullparity stored $(thousands "$STORED") events, expected $(thousands "$EVENTS")"; fi
@@ -374,6 +383,7 @@ RATIO=$(ratio "$I_RATE" "$F_RATE")
 SPEEDUP=$(ratio "$I_WALL" "$R_WALL")
 goal "ingest events/s / floor events/s (#5)" "$RATIO (goal >= 0.6)" "$RATIO >= 0.6"
 goal "re-ingest speed-up: fresh wall / again wall (#5)" "${SPEEDUP}x (goal >= 2x)" "$SPEEDUP >= 2"
+goal "database bytes per event (#27)" "$PDB_BPE (goal <= 80)" "$PDB_BPE <= 80"
 if [ -n "$D_WALL" ]; then
   VS_DUCK=$(ratio "$I_WALL" "$D_WALL")
   BYTES_VS_DUCK=$(ratio "$I_BYTES" "$D_BYTES")

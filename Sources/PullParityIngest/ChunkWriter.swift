@@ -117,12 +117,11 @@ struct ChunkWriter {
     try chunk.arena.withUnsafeBytes { arena in
       // Lines whose id (key) repeats within the chunk go first, one by one and in input
       // order: which version is stored must not depend on how the chunk is grouped.
-      try writer.store(chunk.repeatedIDRows, groupable: false, arena: arena)
-      // The rest session by session, so each session's events get consecutive event_pk values:
-      // one span row per session and chunk instead of an index entry per event.
+      try writer.store(chunk.repeatedIDRows, arena: arena)
+      // The rest session by session, so each session's lines lie together in the blocks: a
+      // session is then read back from a few blocks (`session_blocks`).
       let rest = chunk.sessions.flatMap { $0.rowIndices.filter { !chunk.rows[$0].idRepeatsInChunk } }
-      try writer.store(rest, groupable: true, arena: arena)
-      try writer.closeSpans()
+      try writer.store(rest, arena: arena)
       for line in chunk.rejected {
         let added = try quarantine(
           tx, line.rejection, sourceIndex: line.sourceIndex, line: line.line, byteOffset: line.byteOffset,
@@ -144,11 +143,13 @@ struct ChunkWriter {
     deferredSet.removeAll()
   }
 
-  /// Derives a session from all its stored events and saves it.
+  /// Derives a session from all its stored events and saves it; a session `retain` took raw
+  /// events of keeps the row it has.
   private mutating func derive(
     _ ref: Int64, _ tx: IngestTransaction, isNew: Bool, times: inout IngestStageTimes,
     mark: inout Duration
   ) throws {
+    guard try tx.hasAllRawEvents(ofSession: ref) else { return }
     let events: [RecordedEvent]
     do {
       events = try storedLineDecoder.sessionEvents(sessionID: "\(ref)") { visit in

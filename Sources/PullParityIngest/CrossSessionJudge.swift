@@ -54,6 +54,8 @@ package struct CrossSessionJudge {
   }
 
   private mutating func derive(_ ref: Int64) throws {
+    // Its stored row is all that is left of a session `retain` took raw events of.
+    guard try tx.hasAllRawEvents(ofSession: ref) else { return }
     var gathered = StoredSessionEvents()
     try tx.forEachStoredEvent(ofSession: ref) { raw, source, line in
       gathered.add(raw, source: source, line: line, decoder: &decoder)

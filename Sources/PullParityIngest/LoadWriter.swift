@@ -1,8 +1,8 @@
 internal import PullParityCore
 internal import PullParityStore
 
-/// The writes of `pullparity load` inside its transaction: events with their session refs and
-/// spans, quarantined lines, then sessions with their violations.
+/// The writes of `pullparity load` inside its transaction: events with their session refs,
+/// quarantined lines, then sessions with their violations.
 struct LoadWriter {
   struct Loaded {
     var events = 0
@@ -15,7 +15,6 @@ struct LoadWriter {
   private(set) var loaded = Loaded()
   /// Refs in first-seen order, as ingest hands them out.
   private var refs: [ByteIdentity: Int64] = [:]
-  private var span: (ref: Int64, first: Int64, last: Int64)?
 
   init(tx: IngestTransaction, runID: Int64) {
     self.tx = tx
@@ -52,22 +51,6 @@ struct LoadWriter {
         message: "event_id \"\(row.eventID)\" is in the run's events twice; a run keeps one version of each event")
     }
     loaded.events += 1
-    try extendSpan(ref: ref, pk: tx.lastEventPK)
-  }
-
-  /// Events of a session written one after another share one span row, as in ingest.
-  private mutating func extendSpan(ref: Int64, pk: Int64) throws {
-    if let open = span, open.ref == ref, open.last + 1 == pk {
-      span = (ref, open.first, pk)
-      return
-    }
-    try closeSpan()
-    span = (ref, pk, pk)
-  }
-
-  mutating func closeSpan() throws {
-    if let open = span { try tx.recordSpan(sessionRef: open.ref, first: open.first, last: open.last) }
-    span = nil
   }
 
   mutating func quarantine(_ row: QuarantineTableRow) throws {

@@ -7,4 +7,6 @@ package struct ReplaySummary: Sendable {
   package var added: Int
   package var removed: Int
   package var durationSeconds: Double
+  /// Sessions `retain` took raw events of: kept as stored, not derived again.
+  package var keptWithoutRaw: Int = 0
 }

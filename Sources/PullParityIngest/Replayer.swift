@@ -42,7 +42,7 @@ package struct Replayer {
       return ReplaySummary(
         sessions: after.count, events: derivation.events, changed: changed,
         added: after.keys.count { before[$0] == nil }, removed: before.keys.count { after[$0] == nil },
-        durationSeconds: database.clock.seconds(since: started))
+        durationSeconds: database.clock.seconds(since: started), keptWithoutRaw: try replay.sessionsWithoutRaw())
     }
   }
 
@@ -56,10 +56,7 @@ package struct Replayer {
         if let current { try derivation.derive(current.ref, current.gathered) }
         current = (ref, StoredSessionEvents())
       }
-      var raw = raw
-      raw.withUTF8 {
-        current!.gathered.add(UnsafeRawBufferPointer($0), source: source, line: line, decoder: &decoder)
-      }
+      current!.gathered.add(raw, source: source, line: line, decoder: &decoder)
     }
     if let current { try derivation.derive(current.ref, current.gathered) }
   }

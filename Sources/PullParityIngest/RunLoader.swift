@@ -27,12 +27,12 @@ package struct RunLoader {
     do {
       try database.write { db in
         try LoadTarget.requireEmpty(db)
-        let tx = try IngestTransaction(db)
+        let tx = try IngestTransaction(db, runID: runID)
         // Every input is a source, as in ingest, even one nothing was read from (UTF-16).
         for name in summary.sources { _ = try tx.sourceID(named: name) }
         var writer = LoadWriter(tx: tx, runID: runID)
         try TableFiles(directory: directory, table: "events").forEachRow(EventTableRow.self) { try writer.store($0) }
-        try writer.closeSpan()
+        try tx.finishBlocks()
         try TableFiles(directory: directory, table: "quarantine").forEachRow(QuarantineTableRow.self) {
           try writer.quarantine($0)
         }

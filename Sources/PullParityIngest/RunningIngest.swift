@@ -58,9 +58,10 @@ struct RunningIngest {
     try checkpointer.waitIfLogIsLong()
     times.waitingForCheckpoint += clock.seconds(since: bodyEnded)
     try database.write { db in
-      let tx = try IngestTransaction(db, keyEpochs: keyEpochs, sessionEpochs: sessionEpochs)
+      let tx = try IngestTransaction(db, keyEpochs: keyEpochs, sessionEpochs: sessionEpochs, runID: runID)
       last = try writeChunks(from: channel, into: tx, counts: &counts, progress: progress)
       try committer.deriveDeferred(tx, times: &times)
+      try tx.finishBlocks()
       let newProfiles = committer.profilesUsed.subtracting(profilesStored)
       try ProfileRegistry.store(newProfiles.sorted().map(options.profiles.resolve), in: db, at: clock.now())
       profilesStored.formUnion(newProfiles)

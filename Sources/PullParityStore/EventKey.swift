@@ -1,4 +1,4 @@
-/// The integer an event is found by (`events.id_hash`, unique; the column kept its first
+/// The integer an event is found by (`event_keys.id_hash`, unique; the column kept its first
 /// name): where the duplicate check of every insert descends, so where in the index new keys
 /// land decides what a day's ingest costs once the history is large.
 ///

@@ -1,29 +1,14 @@
 /// The SQL of the statements an `IngestTransaction` prepares once and runs per row: kept apart
 /// from the class so the statements read as a list.
 enum IngestStatementSQL {
-  static let findByIDKey =
-    "SELECT event_id, raw FROM events WHERE id_hash = ?"
+  static let insertKey =
+    "INSERT OR IGNORE INTO event_keys (id_hash, block_id, slot) VALUES (?, ?, ?)"
 
-  static let insertEvent =
-    """
-    INSERT OR IGNORE INTO events (event_id, id_hash, session_id, session_ref, ts_ms, seq, platform, app,
-                        type, source_id, line, byte_offset, raw)
-    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-    """
+  static let findKey =
+    "SELECT block_id, slot FROM event_keys WHERE id_hash = ?"
 
-  /// `insertEvent` for `IngestTransaction.groupSize` rows at once.
-  static let insertGroup =
-    """
-    INSERT OR IGNORE INTO events (event_id, id_hash, session_id, session_ref, ts_ms, seq, platform, app,
-                                  type, source_id, line, byte_offset, raw)
-    VALUES
-    """
-    + Array(repeating: "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", count: IngestTransaction.groupSize)
-    .joined(separator: ", ")
-
-  static let findGroup =
-    "SELECT id_hash, event_pk, event_id, raw FROM events WHERE id_hash IN ("
-    + Array(repeating: "?", count: IngestTransaction.groupSize).joined(separator: ", ") + ")"
+  static let insertLabelled =
+    "INSERT OR IGNORE INTO labelled_sessions (session_ref) VALUES (?)"
 
   static let insertQuarantine =
     """
@@ -34,8 +19,6 @@ enum IngestStatementSQL {
 
   static let findSession =
     "SELECT session_ref FROM sessions WHERE session_key = ? AND session_id = ?"
-
-  static let eventsOfSession = StoredLineSQL.select + "\nWHERE sp.session_ref = ?"
 
   static let findChunk =
     """
@@ -58,9 +41,6 @@ enum IngestStatementSQL {
                                            rules_version, events, conflicts, rejected, blank, run_id)
     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
     """
-
-  static let insertSpan =
-    "INSERT INTO session_spans (session_ref, first_event_pk, last_event_pk) VALUES (?, ?, ?)"
 
   static let deleteViolations =
     "DELETE FROM violations WHERE session_ref = ?"

@@ -8,15 +8,17 @@ package import PullParityCore
 /// Create one inside `PullParityDatabase.write` and let it go before the closure returns.
 package final class IngestTransaction {
   private let db: Database
-  private let findByIDKey: RawStatement
-  private let insertEvent: RawStatement
-  private let insertGroup: RawStatement
-  private let findGroup: RawStatement
+  private let insertKey: RawStatement
+  private let findKey: RawStatement
+  private let insertLabelled: RawStatement
+  /// Sessions noted in `labelled_sessions` by this transaction.
+  private var labelled: Set<Int64> = []
+  private let blocks: RawBlockWriter
+  private let reader: RawBlockReader
+  private let storedLines: StoredLines
   private let insertQuarantine: RawStatement
   private let findSession: RawStatement
-  private let eventsOfSession: RawStatement
   private var nextSessionRef: Int64
-  private let insertSpan: RawStatement
   private let findChunk: RawStatement
   private let claimChunk: RawStatement
   private let insertChunk: RawStatement
@@ -33,21 +35,24 @@ package final class IngestTransaction {
 
   /// `keyEpochs`, `sessionEpochs`: the run's, so that each transaction reads only the filters
   /// of epochs closed since the previous one; nil, new ones.
-  package init(_ db: Database, keyEpochs: KeyEpochs? = nil, sessionEpochs: KeyEpochs? = nil) throws {
+  /// `runID`: the run whose lines this transaction stores (`event_blocks.run_id`).
+  package init(
+    _ db: Database, keyEpochs: KeyEpochs? = nil, sessionEpochs: KeyEpochs? = nil, runID: Int64? = nil
+  ) throws {
     self.db = db
     self.keyEpochs = keyEpochs ?? KeyEpochs(.events)
     self.sessionEpochs = sessionEpochs ?? KeyEpochs(.sessions)
-    findByIDKey = try RawStatement(db, IngestStatementSQL.findByIDKey)
-    insertEvent = try RawStatement(db, IngestStatementSQL.insertEvent)
-    insertGroup = try RawStatement(db, IngestStatementSQL.insertGroup)
-    findGroup = try RawStatement(db, IngestStatementSQL.findGroup)
+    insertKey = try RawStatement(db, IngestStatementSQL.insertKey)
+    findKey = try RawStatement(db, IngestStatementSQL.findKey)
+    insertLabelled = try RawStatement(db, IngestStatementSQL.insertLabelled)
+    blocks = try RawBlockWriter(db, runID: runID)
+    reader = try RawBlockReader(db)
+    storedLines = try StoredLines(db)
     insertQuarantine = try RawStatement(db, IngestStatementSQL.insertQuarantine)
     findSession = try RawStatement(db, IngestStatementSQL.findSession)
-    eventsOfSession = try RawStatement(db, IngestStatementSQL.eventsOfSession)
     findChunk = try RawStatement(db, IngestStatementSQL.findChunk)
     claimChunk = try RawStatement(db, IngestStatementSQL.claimChunk)
     insertChunk = try RawStatement(db, IngestStatementSQL.insertChunk)
-    insertSpan = try RawStatement(db, IngestStatementSQL.insertSpan)
     deleteViolations = try RawStatement(db, IngestStatementSQL.deleteViolations)
     insertViolation = try RawStatement(db, IngestStatementSQL.insertViolation)
     insertSession = try RawStatement(db, IngestStatementSQL.insertSession)
@@ -66,30 +71,20 @@ package final class IngestTransaction {
 
   /// Stores an event with its raw line unless its `event_id` is already stored.
   ///
-  /// `idKey` is `EventKey.of` the id. `id_hash` (the key) is unique, so the insert is the
-  /// duplicate check: a new event costs one index descent. Only when the key is taken is the
-  /// stored row read, to tell a duplicate (same id, same bytes) from a conflict (same id, other
-  /// bytes) from a key collision (other id: try the next key value). `lookFirst` reads before
-  /// inserting, the cheaper order when most events are duplicates (a re-sent file). A random
-  /// id is first looked up in the closed key epochs whose filters may hold it.
+  /// `idKey` is `EventKey.of` the id. `event_keys.id_hash` is unique, so the insert of the key
+  /// is the duplicate check: a new event costs one index descent, and its line goes into the
+  /// block being filled. Only when the key is taken is the stored line read, to tell a
+  /// duplicate (same id, same bytes) from a conflict (same id, other bytes) from a key
+  /// collision (other id: try the next key value). `lookFirst` reads before inserting, the
+  /// cheaper order when most events are duplicates (a re-sent file). A random id is first
+  /// looked up in the closed key epochs whose filters may hold it.
   package func store(_ event: EventFields, idKey: Int64, lookFirst: Bool = false) throws -> EventStoreOutcome {
     guard !EventKey.isTimeOrdered(event.eventID) else { return try store(event, from: idKey, lookFirst: lookFirst) }
-    let outcome = try storeRandom(event, idKey: idKey, lookFirst: lookFirst)
-    if outcome == .stored { try keyEpochs.stored(1, db) }
-    return outcome
-  }
-
-  /// `store` for an id that is not a UUIDv7, leaving the open epoch's count to the caller.
-  private func storeRandom(_ event: EventFields, idKey: Int64, lookFirst: Bool) throws -> EventStoreOutcome {
     let epochs = try refreshed(keyEpochs)
     if let earlier = try findInClosedEpochs(event, hash: idKey, epochs) { return earlier }
-    return try store(event, from: epochs.openKey(idKey), lookFirst: lookFirst)
-  }
-
-  /// `store` without counting in the open epoch: a group counts its rows once, at its end.
-  private func storeUncounted(_ event: EventFields, idKey: Int64, lookFirst: Bool = false) throws -> EventStoreOutcome {
-    guard !EventKey.isTimeOrdered(event.eventID) else { return try store(event, from: idKey, lookFirst: lookFirst) }
-    return try storeRandom(event, idKey: idKey, lookFirst: lookFirst)
+    let outcome = try store(event, from: epochs.openKey(idKey), lookFirst: lookFirst)
+    if outcome == .stored { try keyEpochs.stored(1, db) }
+    return outcome
   }
 
   /// Stores `event` at the first free key from `key` on, unless its id is on the way there.
@@ -97,7 +92,7 @@ package final class IngestTransaction {
     var slot = key
     var insertNext = !lookFirst
     while true {
-      if insertNext, try insert(event, slot: slot) { return .stored }
+      if insertNext, try insert(event, key: slot) { return .stored }
       switch try storedEvent(at: slot, comparingWith: event) {
       case .none:
         // Free: insert here (after a failed insert this cannot happen twice).
@@ -138,122 +133,44 @@ package final class IngestTransaction {
     return nil
   }
 
-  /// Events written by one statement: measured, eight rows per INSERT cut SQLite's per-row
-  /// overhead by about a sixth on the ingest benchmark.
-  package static let groupSize = 8
-
-  /// Stores `groupSize` events whose id keys are all different, with one statement where it
-  /// can: fresh events are inserted together, and only when some are not stored is each one
-  /// looked at. Returns each event's outcome, in order, and the `event_pk` of the stored ones.
-  /// (Where duplicates are expected, events go one by one, looking first: `store`.)
-  package func storeGroup(
-    _ event: (Int) -> EventFields, idKeys: [Int64]
-  ) throws -> [(outcome: EventStoreOutcome, pk: Int64?)] {
-    precondition(idKeys.count == Self.groupSize)
-    let isRandom = (0..<Self.groupSize).map { !EventKey.isTimeOrdered(event($0).eventID) }
-    let results = try storeGroupUncounted(event, idKeys: idKeys, isRandom: isRandom)
-    // The open epoch closes after the group, if it filled: every key of the group was placed in it.
-    let random = results.indices.count { results[$0].outcome == .stored && isRandom[$0] }
-    if random > 0 { try keyEpochs.stored(random, db) }
-    return results
+  /// Claims `key` for `event` and appends its line to the block being filled; false when the
+  /// key is taken.
+  private func insert(_ event: EventFields, key: Int64) throws -> Bool {
+    let (block, slot) = blocks.nextPlace
+    insertKey.bind(1, key)
+    insertKey.bind(2, block)
+    insertKey.bind(3, slot)
+    guard try insertKey.executeCountingChanges("storing event \(Self.text(event.eventID))") == 1 else { return false }
+    let line = RawLine(
+      sessionRef: event.sessionRef, sourceID: event.sourceID, line: event.line, byteOffset: event.byteOffset,
+      timestamp: event.timestamp)
+    try blocks.append(line, eventID: event.eventID, raw: event.raw)
+    if Self.labelType.withUnsafeBytes({ Self.sameBytes(event.type, $0) }), labelled.insert(event.sessionRef).inserted {
+      insertLabelled.bind(1, event.sessionRef)
+      try insertLabelled.execute("noting that session \(event.sessionRef) logged a label")
+    }
+    return true
   }
 
-  private func storeGroupUncounted(
-    _ event: (Int) -> EventFields, idKeys: [Int64], isRandom: [Bool]
-  ) throws -> [(outcome: EventStoreOutcome, pk: Int64?)] {
-    // A statement's parameters are numbered from 1; row r's are 13r+1 ... 13r+13.
-    var slots = idKeys
-    if isRandom.contains(true) {
-      let epochs = try refreshed(keyEpochs)
-      epochs.prefetch((0..<Self.groupSize).lazy.filter { isRandom[$0] }.map { idKeys[$0] })
-      for row in 0..<Self.groupSize where isRandom[row] {
-        // A copy in a closed epoch (a re-sent event): the group goes one by one, in order.
-        if try findInClosedEpochs(event(row), hash: idKeys[row], epochs) != nil {
-          return try idKeys.enumerated().map { row, key in
-            let outcome = try storeUncounted(event(row), idKey: key)
-            return (outcome, outcome == .stored ? lastEventPK : nil)
-          }
-        }
-        slots[row] = epochs.openKey(idKeys[row])
-      }
-    }
-    for row in 0..<Self.groupSize { bind(event(row), slot: slots[row], to: insertGroup, from: Int32(row * 13)) }
-    let changes = try insertGroup.executeCountingChanges("storing \(Self.groupSize) events")
-    let last = db.lastInsertedRowID
-    if changes == Self.groupSize {
-      return (0..<Self.groupSize).map { (.stored, last - Int64(Self.groupSize - 1 - $0)) }
-    }
-    // Some were stored, some not: rows this statement wrote have the newest keys.
-    let firstNew = changes > 0 ? last - Int64(changes) + 1 : Int64.max
-    return try resolveGroup(event, slots: slots, idKeys: idKeys, storedFrom: firstNew)
-  }
+  private static let labelType = Array("label".utf8)
 
-  /// Finds what became of each event of a group, storing those that are not stored yet.
-  /// `slots`: where each was inserted or is looked up first; `idKeys`: `EventKey.of` each id.
-  private func resolveGroup(
-    _ event: (Int) -> EventFields, slots: [Int64], idKeys: [Int64], storedFrom firstNew: Int64
-  ) throws -> [(outcome: EventStoreOutcome, pk: Int64?)] {
-    var results = [(outcome: EventStoreOutcome, pk: Int64?)?](repeating: nil, count: Self.groupSize)
-    for (row, slot) in slots.enumerated() { findGroup.bind(Int32(row + 1), slot) }
-    let (keyColumn, pkColumn, idColumn, rawColumn) = (
-      findGroup.column("id_hash"), findGroup.column("event_pk"), findGroup.column("event_id"), findGroup.column("raw")
-    )
-    try findGroup.forEachRow("looking up \(Self.groupSize) events") { found in
-      let key = found.int64(keyColumn)
-      // Events whose slots coincide (their keys differ, but not in the bits an epoch keeps)
-      // are left to the one-by-one path below, bar the first.
-      guard let row = slots.firstIndex(of: key) else { return }
-      let fields = event(row)
-      guard Self.sameBytes(found.bytes(idColumn), fields.eventID) else { return }
-      let pk = found.int64(pkColumn)
-      if pk >= firstNew {
-        results[row] = (.stored, pk)
-      } else {
-        results[row] = (Self.sameBytes(found.bytes(rawColumn), fields.raw) ? .duplicate : .conflict, nil)
-      }
+  /// `nil`: no row at `key`. `.some(nil)`: a row of another id. Else duplicate or conflict.
+  /// An event whose block `retain` dropped is a duplicate: its id was stored, its bytes are gone.
+  private func storedEvent(at key: Int64, comparingWith event: EventFields) throws -> EventStoreOutcome?? {
+    findKey.bind(1, key)
+    var place: (block: Int64, slot: Int)?
+    let (blockColumn, slotColumn) = (findKey.column("block_id"), findKey.column("slot"))
+    try findKey.forEachRow("looking up event \(Self.text(event.eventID))") { row in
+      place = (row.int64(blockColumn), Int(row.int64(slotColumn)))
     }
-    return try results.enumerated().map { row, result in
-      if let result { return result }
-      // Not stored, or its key is another id's: the one-by-one path inserts or probes on.
-      let outcome = try storeUncounted(event(row), idKey: idKeys[row])
-      return (outcome, outcome == .stored ? lastEventPK : nil)
+    guard let place else { return .none }
+    let compare = { (storedID: UnsafeRawBufferPointer, storedRaw: UnsafeRawBufferPointer) -> EventStoreOutcome? in
+      guard Self.sameBytes(storedID, event.eventID) else { return nil }
+      return Self.sameBytes(storedRaw, event.raw) ? .duplicate : .conflict
     }
-  }
-
-  private func bind(_ event: EventFields, slot: Int64, to s: RawStatement, from base: Int32) {
-    s.bindNoCopy(base + 1, bytes: event.eventID)
-    s.bind(base + 2, slot)
-    s.bindNoCopy(base + 3, bytes: event.sessionID)
-    s.bind(base + 4, event.sessionRef)
-    s.bind(base + 5, event.timestamp)
-    s.bind(base + 6, event.seq)
-    s.bindNoCopy(base + 7, bytes: event.platform)
-    s.bindNoCopy(base + 8, bytes: event.app)
-    s.bindNoCopy(base + 9, bytes: event.type)
-    s.bind(base + 10, event.sourceID)
-    s.bind(base + 11, event.line)
-    s.bind(base + 12, event.byteOffset)
-    s.bindNoCopy(base + 13, bytes: event.raw)
-  }
-
-  private func insert(_ event: EventFields, slot: Int64) throws -> Bool {
-    bind(event, slot: slot, to: insertEvent, from: 0)
-    return try insertEvent.executeCountingChanges("storing event \(Self.text(event.eventID))") == 1
-  }
-
-  /// `nil`: no row at `slot`. `.some(nil)`: a row of another id. Else duplicate or conflict.
-  private func storedEvent(at slot: Int64, comparingWith event: EventFields) throws -> EventStoreOutcome?? {
-    findByIDKey.bind(1, slot)
-    var result: EventStoreOutcome?? = .none
-    let (idColumn, rawColumn) = (findByIDKey.column("event_id"), findByIDKey.column("raw"))
-    try findByIDKey.forEachRow("looking up event \(Self.text(event.eventID))") { row in
-      guard Self.sameBytes(row.bytes(idColumn), event.eventID) else {
-        result = .some(nil)
-        return
-      }
-      result = .some(Self.sameBytes(row.bytes(rawColumn), event.raw) ? .duplicate : .conflict)
-    }
-    return result
+    if place.block == blocks.blockID { return .some(blocks.builder.withLine(at: place.slot, compare)) }
+    guard let block = try reader.block(place.block) else { return .some(.duplicate) }
+    return .some(block.withLine(at: place.slot, compare))
   }
 
   static func text(_ bytes: UnsafeRawBufferPointer) -> String { String(decoding: bytes, as: UTF8.self) }
@@ -313,9 +230,6 @@ package final class IngestTransaction {
     return nextSessionRef
   }
 
-  /// The `event_pk` of the last event stored.
-  package var lastEventPK: Int64 { db.lastInsertedRowID }
-
   /// What a chunk with this fingerprint turned out to be, if one was written before.
   package func knownChunk(_ chunk: ChunkFingerprint) throws -> ChunkOutcome? {
     bind(chunk, to: findChunk)
@@ -357,21 +271,23 @@ package final class IngestTransaction {
     s.bind(6, chunk.rulesVersion)
   }
 
-  /// Records that a session's events are the consecutive rows `first...last`.
-  package func recordSpan(sessionRef: Int64, first: Int64, last: Int64) throws {
-    insertSpan.bind(1, sessionRef)
-    insertSpan.bind(2, first)
-    insertSpan.bind(3, last)
-    try insertSpan.execute("recording where session \(sessionRef)'s events are")
+  /// Whether every raw event of session `ref` is stored (`retain` dropped none of them).
+  package func hasAllRawEvents(ofSession ref: Int64) throws -> Bool {
+    try Int.fetchOne(db, sql: "SELECT count(*) FROM sessions_without_raw WHERE session_ref = ?", arguments: [ref]) == 0
   }
+
+  /// Writes the block being filled. Call before the transaction commits: lines appended after
+  /// the last block was written are otherwise lost with their keys.
+  package func finishBlocks() throws { try blocks.flush() }
 
   /// Every stored event of a session, one at a time: the raw line's bytes (valid during the
   /// call), its source and line. A huge session is then never held as text and as events at once.
   package func forEachStoredEvent(
     ofSession ref: Int64, _ body: (UnsafeRawBufferPointer, String, Int) throws -> Void
   ) throws {
-    eventsOfSession.bind(1, ref)
-    try StoredLineSQL.forEachLine(eventsOfSession, "reading events of session \(ref)", body)
+    // Its newest lines may be in the block being filled.
+    try blocks.flush()
+    try storedLines.forEachLine(ofSession: ref) { line, _, raw in try body(raw, line.sourceName, line.line) }
   }
 
   /// Replaces the derived rows of a session. `isNew`: it has no rows yet, nothing to clear.

@@ -9,12 +9,17 @@ package struct KeySpace: Sendable, Equatable {
   /// The schema version whose migration fills epoch 0 (the random keys stored before it).
   let migrationName: String
 
-  /// Event ids (`events.id_hash`). The open epoch's region of the index takes about 18 bytes a
+  /// Event ids (`event_keys.id_hash`). The open epoch's region of the index takes about 18 bytes a
   /// key, so at 1M keys it is about half this machine's 32 MiB last-level cache: random inserts
   /// into 2M keys (35 MiB) measured about 1 s more CPU per million ids than into the first
   /// million. Smaller epochs make more filters to check and more false positives to look up
   /// (100M random ids make 100 epochs, each one filter check per new id).
   package static let events = KeySpace(
+    table: "event_keys", keyColumn: "id_hash", filterTable: "event_key_filters", defaultCapacity: 1_000_000,
+    migrationName: "0007_key_epochs")
+
+  /// Event ids as schema versions 7 to 10 kept them, for the migration that fills epoch 0.
+  static let eventsUntilVersion11 = KeySpace(
     table: "events", keyColumn: "id_hash", filterTable: "event_key_filters", defaultCapacity: 1_000_000,
     migrationName: "0007_key_epochs")
 

@@ -5,7 +5,7 @@ package enum LoadTarget {
   /// A run's tables are loaded whole into a new file: merging them with stored events would
   /// need the duplicate and re-derivation rules of `ingest`, which is what ingest is for.
   package static func requireEmpty(_ db: Database) throws {
-    let sql = "SELECT (SELECT count(*) FROM events) AS events, (SELECT count(*) FROM sessions) AS sessions"
+    let sql = "SELECT (SELECT count(*) FROM event_keys) AS events, (SELECT count(*) FROM sessions) AS sessions"
     guard let row = try Row.fetchOne(db, sql: sql) else { return }
     let events: Int = row["events"]
     let sessions: Int = row["sessions"]

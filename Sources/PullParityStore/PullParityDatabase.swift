@@ -170,7 +170,9 @@ package final class PullParityDatabase: Sendable {
           try EventKeyMigration.run(db, sql: migration.sql)
         case KeySpace.events.migrationName:
           try db.execute(sql: migration.sql)
-          try KeySpace.events.fillEpochZero(db)
+          try KeySpace.eventsUntilVersion11.fillEpochZero(db)
+        case RawEventConversion.name:
+          try RawEventConversion.run(db, sql: migration.sql)
         case KeySpace.sessions.migrationName:
           try EventKeyMigration.withKeyFunction(db) { try db.execute(sql: migration.sql) }
           try KeySpace.sessions.fillEpochZero(db)
@@ -219,6 +221,11 @@ package final class PullParityDatabase: Sendable {
     }
     try wrap("checkpointing \(path)") { try checkpointer.finish() }
     return result
+  }
+
+  /// Rewrites the file without its free pages (`retain --vacuum`).
+  package func vacuum() throws {
+    try wrap("vacuuming \(path)") { try queue.vacuum() }
   }
 
   private func wrap<T>(_ context: String, _ body: () throws -> T) throws -> T {

@@ -34,20 +34,39 @@ package struct ReplayTransaction {
     outcome + "|" + kinds.sorted().joined(separator: ",")
   }
 
-  /// Empties the derived tables; the raw log stays. The sessions' key epochs go with them:
-  /// their filters would only send lookups to empty regions.
+  /// Empties the derived tables of the sessions that can be derived again; the raw log stays,
+  /// and so do the rows of sessions `retain` took raw events of (they could not be rebuilt).
+  /// The sessions' key epochs go with them when no session stays: their filters would only
+  /// send lookups to empty regions.
   package func clearDerived() throws {
-    try db.execute(sql: "DELETE FROM violations; DELETE FROM sessions; DELETE FROM session_key_filters")
+    try db.execute(
+      sql: """
+        DELETE FROM violations WHERE session_ref NOT IN (SELECT session_ref FROM sessions_without_raw);
+        DELETE FROM sessions WHERE session_ref NOT IN (SELECT session_ref FROM sessions_without_raw);
+        """)
+    if try Int.fetchOne(db, sql: "SELECT count(*) FROM sessions") == 0 {
+      try db.execute(sql: "DELETE FROM session_key_filters")
+    }
   }
 
-  /// Every stored line, session by session (by ref) and in storage order within a session,
-  /// one at a time: (session ref, raw line, source, line number).
-  package func forEachStoredLine(_ body: (Int64, String, String, Int) throws -> Void) throws {
-    let rows = try Row.fetchCursor(
+  /// Sessions whose stored rows stay because `retain` dropped some of their raw events.
+  package func sessionsWithoutRaw() throws -> Int {
+    try Int.fetchOne(db, sql: "SELECT count(*) FROM sessions_without_raw") ?? 0
+  }
+
+  /// Every stored line of the sessions that can be derived again, session by session (by ref)
+  /// and in storage order within a session, one at a time: (session ref, raw line, source,
+  /// line number).
+  package func forEachStoredLine(_ body: (Int64, UnsafeRawBufferPointer, String, Int) throws -> Void) throws {
+    let lines = try StoredLines(db)
+    let refs = try Int64.fetchCursor(
       db,
-      sql: StoredLineSQL.select + "\nORDER BY sp.session_ref, sp.first_event_pk")
-    while let row = try rows.next() {
-      try body(row["session_ref"], row["raw"], row["source"], row["line"])
+      sql: """
+        SELECT DISTINCT session_ref FROM session_blocks
+        WHERE session_ref NOT IN (SELECT session_ref FROM sessions_without_raw) ORDER BY session_ref
+        """)
+    while let ref = try refs.next() {
+      try lines.forEachLine(ofSession: ref) { info, _, raw in try body(ref, raw, info.sourceName, info.line) }
     }
   }
 }

@@ -150,13 +150,12 @@ package struct ReportQueries {
       atMs: row.double(4), expected: row.optionalString(5), actual: row.optionalString(6))
   }
 
-  /// The raw events of the session with ref `ref`, one at a time (`StoredLineSQL.forEachLine`).
+  /// The raw events of the session with ref `ref`, one at a time (`StoredLines`).
   package func forEachStoredEvent(
     ofSession ref: Int64, _ body: (UnsafeRawBufferPointer, String, Int) throws -> Void
   ) throws {
-    try database.read { db in
-      let statement = try RawStatement(db, IngestStatementSQL.eventsOfSession, [ref.databaseValue])
-      try StoredLineSQL.forEachLine(statement, "reading events of session \(ref)", body)
+    _ = try database.read { db in
+      try StoredLines(db).forEachLine(ofSession: ref) { info, _, raw in try body(raw, info.sourceName, info.line) }
     }
   }
 
@@ -173,8 +172,25 @@ package struct ReportQueries {
   }
 
   private static func storedEvents(ofSession ref: Int64, _ db: Database) throws -> [StoredEvent] {
-    try Row.fetchAll(db, sql: IngestStatementSQL.eventsOfSession, arguments: [ref])
-      .map { StoredEvent(raw: $0["raw"], source: $0["source"], line: $0["line"]) }
+    var events: [StoredEvent] = []
+    try StoredLines(db).forEachLine(ofSession: ref) { info, _, raw in
+      events.append(StoredEvent(raw: String(decoding: raw, as: UTF8.self), source: info.sourceName, line: info.line))
+    }
+    return events
+  }
+
+  /// When `retain` dropped raw events of session `sessionID`, or nil when all are kept: such a
+  /// session can no longer be derived again.
+  package func rawDropped(ofSession sessionID: String) throws -> String? {
+    try database.read { db in
+      guard let ref = try Self.sessionRef(of: sessionID, db) else { return nil }
+      return try String.fetchOne(
+        db,
+        sql: """
+          SELECT r.retained_at FROM sessions_without_raw w JOIN retention_runs r USING (retention_id)
+          WHERE w.session_ref = ?
+          """, arguments: [ref])
+    }
   }
 
   /// Sessions whose id starts with `prefix`, ignoring ASCII case (a drill-down may name a

@@ -19,8 +19,8 @@ struct SessionRecordColumns {
   /// check on a platform that logs none. Only sessions with no wrong label look for one.
   static let labelViolations = """
     CASE WHEN s.label_violations IS NULL OR s.label_violations > 0 OR EXISTS (
-      SELECT 1 FROM session_spans p JOIN events e ON e.event_pk BETWEEN p.first_event_pk AND p.last_event_pk
-      WHERE p.session_ref = s.session_ref AND e.type = 'label') THEN s.label_violations END AS label_violations
+      SELECT 1 FROM labelled_sessions l WHERE l.session_ref = s.session_ref) THEN s.label_violations END
+    AS label_violations
     """
 
   /// The SQL for the bit of `ViolationKinds` a stored kind name stands for; a kind this build

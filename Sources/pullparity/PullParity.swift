@@ -21,7 +21,8 @@ struct PullParity: ParsableCommand {
     version: version,
     subcommands: [
       Ingest.self, Report.self, QA.self, Compare.self, Session.self, Replay.self, Profiles.self,
-      Budgets.self, SchemaDocs.self, Quarantine.self, Runs.self, Decode.self, Derive.self, Load.self, Collect.self,
+      Budgets.self, SchemaDocs.self, Quarantine.self, Runs.self, Decode.self, Derive.self, Load.self, Export.self,
+      Retain.self, Collect.self,
     ]
   )
 

@@ -27,7 +27,9 @@ import Testing
     #expect(summary.inputErrors == [.truncated(path: cut)])
     #expect("\(summary.inputErrors[0])".contains("ffci.jsonl.gz: the gzip stream is truncated"))
     #expect(summary.counts.eventsStored > 100, "the lines before the cut are stored")
-    let afterStored = try db.read { try Int.fetchOne($0, sql: "SELECT count(*) FROM events WHERE event_id = 'after'") }
+    let afterStored = try StoredEventsTable.read(db) {
+      try Int.fetchOne($0, sql: "SELECT count(*) FROM events WHERE event_id = 'after'")
+    }
     #expect(afterStored == 1, "the next input is still read")
 
     // The whole file arrives under the same name: the result is what it alone would give.
@@ -48,7 +50,9 @@ import Testing
     let summary = try ingest([path], db)
     #expect(summary.counts.eventsStored == 2)
     #expect(summary.counts.quarantined == 0)
-    let offsets = try db.read { try Int.fetchAll($0, sql: "SELECT byte_offset FROM events ORDER BY line") }
+    let offsets = try StoredEventsTable.read(db) {
+      try Int.fetchAll($0, sql: "SELECT byte_offset FROM events ORDER BY line")
+    }
     #expect(offsets == [3, 3 + Self.event("first").utf8.count + 1], "offsets count the mark")
   }
 
@@ -100,7 +104,7 @@ import Testing
     #expect(summary.counts.linesRead == 6)
     #expect(summary.counts.eventsStored == 4)
     #expect(summary.counts.quarantined == 2)
-    try db.read { db in
+    try StoredEventsTable.read(db) { db in
       let ids = try String.fetchAll(db, sql: "SELECT event_id FROM events ORDER BY line")
       #expect(ids == ["before", "at-limit", "between", "after"])
       let rows = try Row.fetchAll(

@@ -36,7 +36,7 @@ import Testing
     #expect(summary.counts.eventsStored == 4)
     #expect(summary.counts.quarantined == 3)
 
-    try db.read { db in
+    try StoredEventsTable.read(db) { db in
       let bigRaw = try String.fetchOne(db, sql: "SELECT raw FROM events WHERE event_id = 'big'")
       #expect(bigRaw == Self.event("big", extra: #","note":"\#(megabyte)""#))
       let crlf = try String.fetchOne(db, sql: "SELECT raw FROM events WHERE event_id = 'e2'")

@@ -35,23 +35,21 @@ import Testing
     }
   }
 
-  /// Stores eight (id, raw) rows as one group, under the given keys.
-  func storeGroup(
+  /// Stores (id, raw) rows in order, under the given keys, one transaction's worth.
+  func storeAll(
     _ rows: [(String, String)], idKeys: [Int64], in tx: IngestTransaction, source: Int64
-  ) throws -> [(outcome: EventStoreOutcome, pk: Int64?)] {
-    var buffers = rows.map { (Array($0.0.utf8), Array($0.1.utf8)) }
-    let texts = ["s1", "ios", "padel", "pull_start"].map { Array($0.utf8) }
-    return try buffers.withUnsafeMutableBufferPointer { rows in
-      try tx.storeGroup(
-        { i in
-          EventFields(
-            eventID: UnsafeRawBufferPointer(
-              start: rows[i].0.withUnsafeBytes { $0.baseAddress }, count: rows[i].0.count),
-            sessionID: texts[0].withUnsafeBytes { $0 }, platform: texts[1].withUnsafeBytes { $0 },
-            app: texts[2].withUnsafeBytes { $0 }, type: texts[3].withUnsafeBytes { $0 },
-            raw: UnsafeRawBufferPointer(start: rows[i].1.withUnsafeBytes { $0.baseAddress }, count: rows[i].1.count),
-            timestamp: 1_795_000_000_000, seq: nil, sessionRef: 1, sourceID: source, line: i + 1, byteOffset: 0)
-        }, idKeys: idKeys)
+  ) throws -> [EventStoreOutcome] {
+    try zip(rows, idKeys).map { row, key in
+      try store(eventID: row.0, raw: row.1, idKey: key, in: tx, source: source, lookFirst: false)
+    }
+  }
+
+  /// The stored events' ids and keys, in storage order.
+  static func storedKeys(_ database: PullParityDatabase, order: String = "event_pk") throws -> [String] {
+    try StoredEventsTable.read(database) { db in
+      try Row.fetchAll(db, sql: "SELECT event_id, id_hash FROM events ORDER BY \(order)").map {
+        "\($0[0] as String):\($0[1] as Int64)"
+      }
     }
   }
 
@@ -71,17 +69,15 @@ import Testing
       #expect(try put("b", #"{"event_id":"b"}"#) == .duplicate)
       #expect(try put("b", #"{"event_id":"b","x":1}"#) == .conflict)
       #expect(try put("a", #"{"event_id":"a"}"#) == .duplicate)
-      let rows = try Row.fetchAll(db, sql: "SELECT event_id, id_hash FROM events ORDER BY event_pk").map {
-        "\($0[0] as String):\($0[1] as Int64)"
-      }
-      // Random ids: the hash's low bits in key epoch 1, the first open one.
-      #expect(rows == ["a:\(epochOne + 7)", "b:\(epochOne + 8)"])
+      try tx.finishBlocks()
     }
+    // Random ids: the hash's low bits in key epoch 1, the first open one.
+    #expect(try Self.storedKeys(database) == ["a:\(epochOne + 7)", "b:\(epochOne + 8)"])
   }
 
-  /// Eight events in one statement: new ones, a duplicate, a conflict and an id whose hash is
-  /// taken by another id.
-  @Test func aGroupSortsOutEachOfItsEvents() throws {
+  /// Eight events in a row: new ones, a duplicate, a conflict and an id whose hash is taken by
+  /// another id.
+  @Test func eachEventOfATransactionIsSortedOut() throws {
     let dir = try TemporaryDirectory()
     let database = try PullParityDatabase(path: dir.path("group.sqlite"))
     try database.write { db in
@@ -99,25 +95,14 @@ import Testing
         ("n1", "n1-line", 1), ("dup", "dup-line", 100), ("n2", "n2-line", 2), ("conf", "conf-line-2", 101),
         ("n3", "n3-line", 3), ("late", "late-line", 102), ("n4", "n4-line", 4), ("n5", "n5-line", 5),
       ]
-      let results = try storeGroup(
-        group.map { ($0.0, $0.1) }, idKeys: group.map(\.2), in: tx, source: source)
-      #expect(
-        results.map(\.outcome)
-          == [.stored, .duplicate, .stored, .conflict, .stored, .stored, .stored, .stored])
-      #expect(results.map { $0.pk == nil } == [false, true, false, true, false, false, false, false])
-      let rows = try Row.fetchAll(db, sql: "SELECT event_id, id_hash, event_pk FROM events ORDER BY event_id").map {
-        "\($0[0] as String):\($0[1] as Int64)"
-      }
-      let expected: [(String, Int64)] = [
-        ("conf", 101), ("dup", 100), ("late", 103), ("n1", 1), ("n2", 2), ("n3", 3), ("n4", 4), ("n5", 5),
-        ("other", 102),
-      ]
-      #expect(rows == expected.map { "\($0.0):\(epochOne + $0.1)" })
-      // Each stored event's reported key is its row.
-      for (result, entry) in zip(results, group) where result.pk != nil {
-        let pk = try Int64.fetchOne(db, sql: "SELECT event_pk FROM events WHERE event_id = ?", arguments: [entry.0])
-        #expect(pk == result.pk, "\(entry.0)")
-      }
+      let results = try storeAll(group.map { ($0.0, $0.1) }, idKeys: group.map(\.2), in: tx, source: source)
+      #expect(results == [.stored, .duplicate, .stored, .conflict, .stored, .stored, .stored, .stored])
+      try tx.finishBlocks()
     }
+    let expected: [(String, Int64)] = [
+      ("conf", 101), ("dup", 100), ("late", 103), ("n1", 1), ("n2", 2), ("n3", 3), ("n4", 4), ("n5", 5),
+      ("other", 102),
+    ]
+    #expect(try Self.storedKeys(database, order: "event_id") == expected.map { "\($0.0):\(epochOne + $0.1)" })
   }
 }

@@ -23,9 +23,12 @@ package enum DatabaseDump {
   package static func rows(_ database: PullParityDatabase, table: String, columns: String = "*", order: String) throws
     -> [String]
   {
-    try database.read { db in
-      try Row.fetchAll(db, sql: "SELECT \(columns) FROM \(table) ORDER BY \(order)").map { $0.description }
+    let sql = "SELECT \(columns) FROM \(table) ORDER BY \(order)"
+    // The events are in blocks since schema version 11: read as the table they were.
+    if table == "events" {
+      return try StoredEventsTable.read(database) { try Row.fetchAll($0, sql: sql) }.map(\.description)
     }
+    return try database.read { db in try Row.fetchAll(db, sql: sql).map { $0.description } }
   }
 
   package static func all(_ database: PullParityDatabase, only names: Set<String>? = nil) throws -> [String: [String]] {
@@ -37,6 +40,8 @@ package enum DatabaseDump {
   }
 
   package static func count(_ database: PullParityDatabase, _ table: String) throws -> Int {
-    try database.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM \(table)") ?? 0 }
+    let sql = "SELECT count(*) FROM \(table)"
+    if table == "events" { return try StoredEventsTable.read(database) { try Int.fetchOne($0, sql: sql) ?? 0 } }
+    return try database.read { db in try Int.fetchOne(db, sql: sql) ?? 0 }
   }
 }

@@ -150,8 +150,8 @@ import Testing
     // What was committed is whole: every stored event's session has been derived, and no
     // transaction is half there (the run's ledger row counts exactly what the tables hold).
     let afterKill = try PullParityDatabase(path: killed)
-    try afterKill.read { db in
-      #expect(try String.fetchOne(db, sql: "PRAGMA integrity_check") == "ok")
+    #expect(try afterKill.read { try String.fetchOne($0, sql: "PRAGMA integrity_check") } == "ok")
+    try StoredEventsTable.read(afterKill) { db in
       let orphans = try Int.fetchOne(
         db,
         sql: "SELECT count(DISTINCT session_id) FROM events WHERE session_id NOT IN (SELECT session_id FROM sessions)")

@@ -25,22 +25,24 @@ import Testing
     }.joined(separator: "\n") + "\n"
   }
 
-  /// A copy of the sample database whose every leaf page of `events` but the last (where new
-  /// events go) is damaged.
+  /// A copy of the sample database whose every leaf page of the raw events' blocks and keys but
+  /// the last of each (where new ones go) is damaged, and the page of `labelled_sessions`.
   static func damagedCopy(in dir: TemporaryDirectory) throws -> String {
     let path = dir.path("damaged.sqlite")
     try SampleDatabase.copy(to: path)
+    let leaves = "SELECT pageno FROM dbstat WHERE name = ? AND pagetype = 'leaf' ORDER BY path"
     let (pages, pageSize) = try DatabaseQueue(path: path).read { db in
       (
-        try Int.fetchAll(
-          db, sql: "SELECT pageno FROM dbstat WHERE name = 'events' AND pagetype = 'leaf' ORDER BY path"),
+        try ["event_blocks", "event_keys"].map { try Int.fetchAll(db, sql: leaves, arguments: [$0]).dropLast() }
+          // What reports read of the events' types: one page, the root.
+          + [try Int.fetchAll(db, sql: leaves, arguments: ["labelled_sessions"])[...]],
         try Int.fetchOne(db, sql: "PRAGMA page_size")!
       )
     }
-    try #require(pages.count > 10)
+    try #require(pages[0].count > 3 && pages[1].count > 3 && pages[2].count == 1)
     let file = try #require(FileHandle(forUpdatingAtPath: path))
     defer { try? file.close() }
-    for page in pages.dropLast() {
+    for page in pages.joined() {
       // Byte 0 of a b-tree page is its type; 0 is none.
       try file.seek(toOffset: UInt64((page - 1) * pageSize))
       try file.write(contentsOf: Data([0]))

@@ -44,7 +44,7 @@ import Testing
   /// Events stored per file name (the last path component).
   static func eventsByFile(_ path: String) throws -> [String: Int] {
     let db = try PullParityDatabase(path: path)
-    let rows = try db.read { db in
+    let rows = try StoredEventsTable.read(db) { db in
       try Row.fetchAll(
         db, sql: "SELECT s.name, count(*) AS n FROM events e JOIN sources s USING (source_id) GROUP BY s.name")
     }

@@ -191,7 +191,7 @@ import Testing
     #expect(run.exitCode == 0, "\(run.stderr)")
     let refs = try CommandRun.run(
       URL(fileURLWithPath: "/usr/bin/sqlite3"),
-      [dir.path("a.sqlite"), "SELECT count(DISTINCT session_ref) FROM events; SELECT count(*) FROM sessions"])
+      [dir.path("a.sqlite"), "SELECT count(DISTINCT session_ref) FROM session_blocks; SELECT count(*) FROM sessions"])
     #expect(refs.stdout == "2\n2\n", "\(refs.stdout)")
   }
 

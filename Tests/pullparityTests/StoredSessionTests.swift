@@ -12,9 +12,7 @@ import Testing
   static func databaseWithUndecodableSession(in dir: TemporaryDirectory) throws -> String {
     let db = dir.path("edited.sqlite")
     try FileManager.default.copyItem(atPath: SampleDatabase.path, toPath: db)
-    try PullParityDatabase(path: db).write { db in
-      try db.execute(sql: "UPDATE events SET raw = '{\"event_id\": 1}' WHERE session_id = ?", arguments: [session])
-    }
+    try StoredEventsTable.replaceLines(ofSession: session, with: #"{"event_id": 1}"#, in: PullParityDatabase(path: db))
     return db
   }
 

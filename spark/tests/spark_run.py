@@ -2,7 +2,9 @@
 followed by `pullparity load`. A module of its own (not conftest), so that pytest's several
 conftest files never shadow each other when every suite runs in one session."""
 
+import json
 import os
+import subprocess
 
 REPO = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 
@@ -29,3 +31,20 @@ def run_and_load(spark, binary, cwd, paths, workdir, errors=()):
     assert result.stderr == "".join(f"Error: {error}\n" for error in errors)
     assert result.stdout.startswith(f"Loaded {out} (spark "), result.stdout
     return summary, out, db
+
+
+def stored_events(db):
+    """The events a database stores, as `pullparity export --with-origin` reads them back from
+    their compressed blocks (schema version 11): (event_id, session_id, source, line,
+    byte_offset, raw bytes), sorted by event_id."""
+    binary = os.environ.get("PULLPARITY_BIN") or os.path.join(REPO, ".build", "debug", "pullparity")
+    out = subprocess.run([binary, "export", "--db", db, "--with-origin"], capture_output=True, check=True).stdout
+    rows = []
+    for line in out.splitlines():
+        head, _, rest = line.partition(b',"event":')
+        origin = json.loads(head + b"}")
+        raw = rest[:-1]
+        event = json.loads(raw)
+        rows.append((event["event_id"], event["session_id"], origin["source"], origin["line"],
+                     origin["byte_offset"], raw))
+    return sorted(rows, key=lambda row: row[0])

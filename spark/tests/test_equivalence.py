@@ -13,7 +13,7 @@ import pytest
 
 from chaos import write_chaos
 from field_failure_log import JUDGED_AGAIN, VERDICTS
-from spark_run import REPO, run_and_load
+from spark_run import REPO, run_and_load, stored_events
 
 SESSION_FIELDS = [
     "session_id", "app", "profile", "profile_version", "platform", "app_version", "os_version", "device", "screen",
@@ -30,8 +30,6 @@ QUERIES = {
     "violations": f"SELECT {', '.join(VIOLATION_FIELDS)} FROM violations ORDER BY session_id, ordinal",
     "quarantine": "SELECT source, line, byte_offset, category, reason, raw, event_id, raw_hash FROM quarantine "
                   "ORDER BY source, byte_offset",
-    "events": "SELECT e.event_id, e.id_hash, e.session_id, e.ts_ms, e.seq, e.platform, e.app, e.type, s.name, "
-              "e.line, e.byte_offset, e.raw FROM events e JOIN sources s USING (source_id) ORDER BY e.event_id",
     "counts": "SELECT lines_read, events_stored, duplicates, conflicts, quarantined, already_quarantined, "
               "blank_lines, sessions_derived FROM ingest_runs",
     "profiles": "SELECT name, version, content_hash, definition FROM profiles ORDER BY name, version",
@@ -41,7 +39,10 @@ QUERIES = {
 
 def dump(db):
     with sqlite3.connect(db) as conn:
-        return {name: conn.execute(sql).fetchall() for name, sql in QUERIES.items()}
+        tables = {name: conn.execute(sql).fetchall() for name, sql in QUERIES.items()}
+    # The raw events are in compressed blocks: read back as `export` gives them, byte for byte.
+    tables["events"] = stored_events(db)
+    return tables
 
 
 def ingest(binary, cwd, paths, db, errors=None):
@@ -56,7 +57,7 @@ def ingest(binary, cwd, paths, db, errors=None):
 
 
 def assert_same(expected, got):
-    for table in QUERIES:
+    for table in [*QUERIES, "events"]:
         assert got[table] == expected[table], f"{table} differs"
     assert expected["sessions"] and expected["violations"] and expected["quarantine"]
 
@@ -105,7 +106,7 @@ def test_the_runs_own_tables_judge_across_sessions_as_ingest(field_failure_run, 
     assert {row[0]: tuple(row[i] for i in flags) for row in expected["sessions"]} == VERDICTS
     assert run_tables(spark, out) == derived_rows(expected)
     loaded = dump(db)
-    for table in QUERIES:  # (this log has no bad lines: assert_same wants some)
+    for table in [*QUERIES, "events"]:  # (this log has no bad lines: assert_same wants some)
         assert loaded[table] == expected[table], f"{table} differs"
     assert summary["sessions_judged_again"] == len(JUDGED_AGAIN)
 
@@ -120,7 +121,7 @@ def test_chaos_log_split_across_files(spark, binary, tmp_path):
     assert duplicates > 0 and conflicts > 0 and quarantined > 0 and again > 0
     categories = {row[3] for row in expected["quarantine"]}
     assert {"conflict", "not_json", "invalid_utf8"} <= categories
-    stored_session = {row[0]: row[2] for row in expected["events"]}
+    stored_session = {row[0]: row[1] for row in expected["events"]}
     twins = [row for row in expected["quarantine"]
              if row[3] == "conflict" and json.loads(row[5])["session_id"] != stored_session[row[6]]]
     assert twins, "an event_id under a second session_id is quarantined as a conflict"
@@ -186,7 +187,7 @@ def write_damaged_gzip_logs(folder):
 
 def renamed(tables, name):
     """`tables` with every source name mapped by `name` (the columns that hold one)."""
-    column = {"quarantine": 0, "events": 8, "sources": 0}
+    column = {"quarantine": 0, "events": 2, "sources": 0}
     return {table: [row[:column[table]] + (name(row[column[table]]),) + row[column[table] + 1:] for row in rows]
             if table in column else rows for table, rows in tables.items()}
 
@@ -223,10 +224,10 @@ def test_a_damaged_or_cut_gzip_input_ends_only_itself(spark, binary, tmp_path, g
     assert_same(renamed(expected, name), got)
     last_line = {}
     for event in got["events"]:
-        last_line[event[8]] = max(last_line.get(event[8], 0), event[9])
+        last_line[event[2]] = max(last_line.get(event[2], 0), event[3])
     assert set(last_line) == {name(source) for source in (
         "logs/a-bad-lines.jsonl", *whole_lines, "logs/d-good.jsonl.gz", "logs/e-bom.jsonl")}
-    first_offsets = [event[10] for event in got["events"] if event[8] == name("logs/e-bom.jsonl") and event[9] == 1]
+    first_offsets = [event[4] for event in got["events"] if event[2] == name("logs/e-bom.jsonl") and event[3] == 1]
     assert first_offsets == [3]
     for source, lines in whole_lines.items():
         assert 100 < last_line[name(source)] < lines, f"{source}: the lines before the damage, not after"

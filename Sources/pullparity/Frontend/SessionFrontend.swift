@@ -16,7 +16,7 @@ struct SessionFrontend {
   /// (control characters as `\u{…}`, which a command line cannot hold raw: a NUL), else the one
   /// session whose id starts with it, ignoring case.
   func resolve(_ id: String) throws -> String {
-    if try !queries.storedEvents(ofSession: id).isEmpty { return id }
+    if try !queries.storedEvents(ofSession: id).isEmpty || queries.rawDropped(ofSession: id) != nil { return id }
     if let printed = TerminalText.unescaped(id) {
       if try !queries.storedEvents(ofSession: printed).isEmpty { return printed }
       if let match = try resolvePrefix(printed) { return match }
@@ -42,6 +42,11 @@ struct SessionFrontend {
   /// The session's events in order with the state after each and its findings, as text.
   func trace(_ id: String, style: TextStyle) throws -> String {
     let sessionID = try resolve(id)
+    if let dropped = try queries.rawDropped(ofSession: sessionID) {
+      throw CommandError(
+        "session \(TerminalText.escaped(sessionID)) can no longer be derived again: `pullparity retain` dropped raw "
+          + "events of it (\(dropped)); its stored row is kept and reports count it")
+    }
     var catalog = ProfileCatalog()
     catalog.merge(try queries.storedProfiles().map(\.profile))
     var decoder = LineDecoder(.simdjson)

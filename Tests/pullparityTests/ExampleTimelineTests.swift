@@ -16,17 +16,20 @@ import Testing
     var events: Int
   }
 
-  /// Each example figure, in order.
-  static func figures(_ html: String) -> [Figure] {
-    html.components(separatedBy: "<figure class=\"chart timeline\"").dropFirst().map { figure in
+  /// Each example figure, in order. A figure lacking a part fails the test that reads it, naming
+  /// the part, instead of trapping on a missing piece of the page.
+  static func figures(_ html: String) throws -> [Figure] {
+    try html.components(separatedBy: "<figure class=\"chart timeline\"").dropFirst().map { figure in
       let body = figure.components(separatedBy: "</figure>")[0]
-      func attribute(_ name: String) -> String {
-        body.components(separatedBy: " \(name)=\"")[1].components(separatedBy: "\"")[0]
+      func text(after start: String, before end: String) throws -> String {
+        let rest = try #require(body.range(of: start), "a timeline figure without \(start)")
+        return String(body[rest.upperBound...]).components(separatedBy: end)[0]
       }
-      let id = body.components(separatedBy: "session <code>")[1].components(separatedBy: "</code>")[0]
-      let events = body.components(separatedBy: "<summary>All ")[1].components(separatedBy: " events")[0]
+      let events = try text(after: "<summary>All ", before: " events")
       return Figure(
-        id: id, platform: attribute("data-platform"), rule: attribute("data-rule"),
+        id: try text(after: "session <code>", before: "</code>"),
+        platform: try text(after: " data-platform=\"", before: "\""),
+        rule: try text(after: " data-rule=\"", before: "\""),
         violations: body.components(separatedBy: "<li><span class=\"kind\">").count - 1, events: Int(events) ?? -1)
     }
   }
@@ -52,7 +55,7 @@ import Testing
   func eachExampleShowsItsOwnViolationsAndEvents(app: String) throws {
     let run = try CommandRun.pullparity(["report", "--db", SampleDatabase.path, "--app", app, "--format", "html"])
     #expect(run.exitCode == 0 || run.exitCode == 1, "\(run.stderr)")
-    let figures = Self.figures(run.stdout)
+    let figures = try Self.figures(run.stdout)
     #expect(!figures.isEmpty, "the sample has failing \(app) sessions")
     // One example for each failing rule and platform, no more.
     let drawn = figures.map { "\($0.platform) \($0.rule)" }

@@ -3,7 +3,7 @@ package import PullParityStore
 /// Platforms compared per app, and each platform judged against its profile: what
 /// `pullparity report` prints.
 package struct ParityReport: Equatable, Sendable, Encodable {
-  /// Bumped on any change of this JSON's shape; documented in the README.
+  /// Bumped on any change of this JSON's shape; documented in docs/report-formats.md.
   package static let formatVersion = 2
 
   package var context: ReportContext

@@ -106,8 +106,8 @@ import Testing
     #expect(state == SessionState(phase: .refreshing, trigger: .tabReselect, refreshStartedAt: t0 + 700))
   }
 
-  /// The contract names no finding for a tab re-select without the scroll first (README,
-  /// "Choices where the contract is silent").
+  /// The contract names no finding for a tab re-select without the scroll first
+  /// (docs/choices.md, "Choices where the contract is silent").
   @Test func aTabReselectRefreshNeedsNoScrollToTopFirst() {
     var f = EventFactory(app: "phlock")
     var state = SessionState()

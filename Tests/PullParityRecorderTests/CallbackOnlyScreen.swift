@@ -4,7 +4,7 @@ import PullParityRecorder
 /// A screen whose pull-to-refresh belongs to a library that handles the touches and draws the
 /// spinner itself, and only calls the app's `onRefresh` (SwiftUI's `.refreshable` without the
 /// scroll geometry, a third-party refresh header): the app never sees the gesture. What it
-/// records is the README's recipe, "Libraries that only give onRefresh".
+/// records is docs/instrumenting.md's recipe, "Libraries that only give onRefresh".
 struct CallbackOnlyScreen {
   let recorder: PullParityRecorder
   let clock: ManualClock

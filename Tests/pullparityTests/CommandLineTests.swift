@@ -181,7 +181,7 @@ import Testing
     #expect((run.stdout + run.stderr).contains(says), "\(run.stdout)\(run.stderr)")
   }
 
-  /// Text output keeps to 80 columns (README, "Output formats"): tables, headers and notes.
+  /// Text output keeps to 80 columns (docs/report-formats.md, "The formats at a glance"): tables, headers and notes.
   @Test(arguments: [
     ["report"], ["qa"], ["report", "--by", "screen"], ["qa", "--app", "ffci"], ["runs"], ["quarantine"],
     ["compare", "--app", "padel", "--baseline", "platform=pwa", "--candidate", "platform=ios"],
@@ -330,14 +330,15 @@ import Testing
   }
 }
 
-/// The README's promises about the sample database.
-@Suite struct ReadmeExampleTests {
-  @Test func everySQLQueryInTheReadmeRunsAgainstTheSampleDatabase() throws {
-    let readme = try String(contentsOf: RepositoryPaths.root.appendingPathComponent("README.md"), encoding: .utf8)
-    let blocks = readme.components(separatedBy: "```sql\n").dropFirst().map { $0.components(separatedBy: "```")[0] }
+/// docs/dashboards.md's promises about the sample database.
+@Suite struct DashboardsDocExampleTests {
+  @Test func everySQLQueryInTheDashboardsDocRunsAgainstTheSampleDatabase() throws {
+    let doc = try String(
+      contentsOf: RepositoryPaths.root.appendingPathComponent("docs/dashboards.md"), encoding: .utf8)
+    let blocks = doc.components(separatedBy: "```sql\n").dropFirst().map { $0.components(separatedBy: "```")[0] }
     #expect(blocks.count == 3)
     let dir = try TemporaryDirectory()
-    let path = dir.path("readme.sqlite")
+    let path = dir.path("dashboards-doc.sqlite")
     let ingest = try CommandRun.pullparity(["ingest", "--db", path, RepositoryPaths.sampleEvents.path])
     #expect(ingest.exitCode == 0)
     let database = try PullParityDatabase(path: path, readOnly: true)

@@ -3,17 +3,17 @@ import PullParityTestSupport
 import Testing
 
 /// What a client app links is listed where its author looks: every `public` type and function
-/// of Core in the README's "Public surface", of the Recorder in `PullParityRecorder`'s doc
+/// of Core in docs/architecture.md's "Public surface", of the Recorder in `PullParityRecorder`'s doc
 /// comment. A new public declaration that is not listed fails here.
 @Suite struct PublicSurfaceTests {
   @Test(arguments: [
-    ("PullParityCore", "README.md", "- **Public surface.**"),
+    ("PullParityCore", "docs/architecture.md", "- **Public surface.**"),
     ("PullParityRecorder", "Sources/PullParityRecorder/PullParityRecorder.swift", "/// Records an app's"),
   ])
   func everyPublicDeclarationIsListed(module: String, document: String, listStart: String) throws {
     let text = try String(contentsOf: RepositoryPaths.root.appendingPathComponent(document), encoding: .utf8)
     let start = try #require(text.range(of: listStart), "\(document) has no list starting \(listStart)")
-    // The list runs to the next README bullet or, in a doc comment, to the declaration.
+    // The list runs to the next bullet of the document or, in a doc comment, to the declaration.
     let rest = text[start.upperBound...]
     let end = rest.range(of: "\n- **")?.lowerBound ?? rest.range(of: "\npublic ")?.lowerBound ?? rest.endIndex
     let list = rest[..<end]

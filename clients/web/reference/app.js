@@ -1,5 +1,5 @@
 // Padel's pull-to-refresh for the web (seed spec 000), instrumented with the PullParity recorder.
-// README "### Web (PWA)" quotes this file; clients/web/tests drive it with real touches.
+// docs/instrumenting.md, "Web (PWA)", quotes this file; clients/web/tests drive it with real touches.
 //
 // Query string, for the tests: `load` (ms a load takes, default 600), `fail=1` (loads fail),
 // `empty=1` (the feed has no items). Planted defects, each of which one QA item must catch:

@@ -1,7 +1,7 @@
 // A feed whose pull-to-refresh comes from a library that only gives `onRefresh(done)`
-// (refresh-library.js stands in for it), instrumented as README "Libraries that only give
-// onRefresh" says: the page never sees the gesture, so each refresh says so and is a session of
-// its own. clients/web/tests/test_callback_only.py drives it with real touches.
+// (refresh-library.js stands in for it), instrumented as docs/instrumenting.md "Libraries that
+// only give onRefresh" says: the page never sees the gesture, so each refresh says so and is a
+// session of its own. clients/web/tests/test_callback_only.py drives it with real touches.
 //
 // Query string, for the tests: `load` (ms a load takes, default 600), `fail=1` (loads fail).
 import { HttpEventSink, PullParityRecorder } from '../pullparity-recorder.js';

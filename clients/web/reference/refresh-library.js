@@ -1,8 +1,8 @@
 // A stand-in for a third-party pull-to-refresh library, the kind an app installs rather than
 // writes: it listens to the touches and draws its own spinner, and all it ever tells the app is
 // that a refresh is wanted, through `onRefresh(done)`. No pull start, no distance, no release:
-// the app cannot record the gesture, only the refresh (callback-only.js, README "Libraries that
-// only give onRefresh").
+// the app cannot record the gesture, only the refresh (callback-only.js, docs/instrumenting.md
+// "Libraries that only give onRefresh").
 
 /**
  * Gives `scroller` a pull-to-refresh: a pull of `threshold` px of spinner (the finger's travel

@@ -1,7 +1,7 @@
 """A local HTTP server for the browser tests: serves clients/web and collects what the page's
 recorder POSTs to /events, with failures planted on demand (refused POSTs, an outage, a request
 held in flight) that the recorder's retries must survive. Real delivery goes to `pullparity
-collect` (README "Collect events"; test_reference_pwa.py drives the page into one)."""
+collect` (docs/collector.md; test_reference_pwa.py drives the page into one)."""
 
 import http.server
 import sys

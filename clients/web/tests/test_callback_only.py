@@ -1,7 +1,8 @@
 """A page whose pull-to-refresh library only gives `onRefresh` (reference/callback-only.html, its
 library a stand-in in reference/refresh-library.js): real touches pull, the library decides and
-refreshes, and the page records only what README's recipe records. Every refresh must be one
-completed pull session that the pipeline takes whole: nothing quarantined, nothing unexpected."""
+refreshes, and the page records only what docs/instrumenting.md's recipe records. Every refresh
+must be one completed pull session that the pipeline takes whole: nothing quarantined, nothing
+unexpected."""
 
 import json
 import time

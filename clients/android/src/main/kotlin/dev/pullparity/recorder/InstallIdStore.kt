@@ -12,7 +12,7 @@ import java.util.UUID
  * Keeps the app install's random id, written as `install_id` (1–128 characters) on every event.
  * It is made once per install and identifies no person: a new install gets a new one.
  *
- * On Android keep it in `SharedPreferences` (the README's glue); on the JVM [FileInstallIdStore]
+ * On Android keep it in `SharedPreferences` (the glue in docs/instrumenting.md); on the JVM [FileInstallIdStore]
  * keeps it in a small file. [installId] may throw: the recorder reports the failure to `onError`
  * and writes its lines without the field.
  */

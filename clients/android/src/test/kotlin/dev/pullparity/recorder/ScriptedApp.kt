@@ -2,7 +2,7 @@ package dev.pullparity.recorder
 
 /**
  * A pull-to-refresh screen driven by a script instead of a finger: what an Android app's gesture
- * code does with the recorder and its behaviour constants (the README's glue), without Android.
+ * code does with the recorder and its behaviour constants (the glue in docs/instrumenting.md), without Android.
  * Time is the manual clock's, so a 3 s load takes no real time and every timestamp is known.
  */
 class ScriptedApp(val recorder: PullParityRecorder, val clock: ManualClock, val defect: Defect = Defect.NONE) {

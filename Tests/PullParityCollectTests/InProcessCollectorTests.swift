@@ -16,8 +16,11 @@ import Testing
     configuration.port = 0
     let collector = try await Collector.start(configuration)
     #expect(collector.port > 0)
-    var request = URLRequest(url: URL(string: "http://127.0.0.1:\(collector.port)/events")!)
+    var request = URLRequest(url: try #require(URL(string: "http://127.0.0.1:\(collector.port)/events")))
     request.httpMethod = "POST"
+    // The handler runs on the cooperative pool, which a loaded full run shares with blocking
+    // tests: URLSession's 60 s default timed out there once (load 27), so wait as the sink tests do.
+    request.timeoutInterval = 600
     request.httpBody = Data("{\"event_id\":\"e1\"}\n".utf8)
     let (_, response) = try await URLSession.shared.data(for: request)
     #expect((response as? HTTPURLResponse)?.statusCode == 204)

@@ -23,16 +23,13 @@ module CSimdjson {
 MAP
 clang++ -std=c++17 -O1 -g -fsanitize=fuzzer-no-link,address -I "$ROOT/Sources/CSimdjson/include" \
   -c "$ROOT/Sources/CSimdjson/pp_simdjson.cpp" -o "$OUT/pp_simdjson.o"
+mapfile -t CORE < <(find "$ROOT/Sources/PullParityCore" -name '*.swift' | sort)
 swiftc -O -g -sanitize=fuzzer,address -parse-as-library -wmo -package-name PullParity \
   -module-name PullParityCore -emit-module -emit-module-path "$OUT/modules/PullParityCore.swiftmodule" \
-  -emit-object -o "$OUT/core.o" "$ROOT"/Sources/PullParityCore/*.swift
-# The decoder's files: the parsing seam and the contract's rules, without the database side.
-DECODER=()
-for name in EventDecoder EventField EventFieldSource EventLineParser ExtractedFields FoundationLineParser JSONScanner \
-  JSONValue LineDecoder LineParseResult LineRejection ParserKind PlatformToken RFC3339Timestamp Rejection RejectionReason \
-  SimdjsonFields SimdjsonLineParser StringAwareCursor UnknownFieldReducer; do
-  DECODER+=("$ROOT/Sources/PullParityIngest/$name.swift")
-done
+  -emit-object -o "$OUT/core.o" "${CORE[@]}"
+# The decoder's files: Ingest's Parsing folder, the parsing seam and the contract's rules without
+# the database side.
+DECODER=("$ROOT"/Sources/PullParityIngest/Parsing/*.swift)
 swiftc -O -g -sanitize=fuzzer,address -parse-as-library -wmo -package-name PullParity \
   -module-name LineDecoderFuzzer -I "$OUT/modules" -Xcc -fmodule-map-file="$OUT/modules/module.modulemap" \
   "${DECODER[@]}" \

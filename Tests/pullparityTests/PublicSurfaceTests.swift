@@ -33,7 +33,8 @@ import Testing
     let pattern = try Regex(#"^public (?:final )?(?:struct|enum|protocol|class|actor|func) ([A-Za-z0-9_]+)"#)
       .anchorsMatchLineEndings()
     var names = Set<String>()
-    for file in try FileManager.default.contentsOfDirectory(atPath: folder.path) where file.hasSuffix(".swift") {
+    // Files sit in folders by concern inside the module: every level is read.
+    for file in try FileManager.default.subpathsOfDirectory(atPath: folder.path) where file.hasSuffix(".swift") {
       let source = try String(contentsOf: folder.appendingPathComponent(file), encoding: .utf8)
       for match in source.matches(of: pattern) {
         if let name = match.output[1].substring { names.insert(String(name)) }

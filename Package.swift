@@ -78,6 +78,12 @@ let package = Package(
       name: "PullParityIngest",
       dependencies: ["PullParityCore", "PullParityStore", "CZlib", "CSimdjson", "CXXHash"]
     ),
+    // The verbs a cluster job pipes lines through (`decode`, `derive`) and `load`, which puts a
+    // distributed run's output into a database: a product of their own, on top of Ingest.
+    .target(
+      name: "PullParityDistributed",
+      dependencies: ["PullParityCore", "PullParityStore", "PullParityIngest"]
+    ),
     .target(
       name: "PullParityReport",
       dependencies: ["PullParityCore", "PullParityStore"]
@@ -96,8 +102,8 @@ let package = Package(
     .executableTarget(
       name: "pullparity",
       dependencies: [
-        "PullParityCore", "PullParityIngest", "PullParityStore", "PullParityReport", "PullParitySchema",
-        "PullParityCollect", .product(name: "Logging", package: "swift-log"),
+        "PullParityCore", "PullParityIngest", "PullParityDistributed", "PullParityStore", "PullParityReport",
+        "PullParitySchema", "PullParityCollect", .product(name: "Logging", package: "swift-log"),
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]
     ),

@@ -1,5 +1,5 @@
 /// Where the bytes of one input come from: a file, a gzip file, standard input.
-protocol ByteSource: AnyObject {
+package protocol ByteSource: AnyObject {
   /// Reads up to `count` bytes; 0 at the end.
   func read(into buffer: UnsafeMutableRawPointer, count: Int) throws -> Int
   /// Input bytes consumed so far (compressed bytes for gzip).

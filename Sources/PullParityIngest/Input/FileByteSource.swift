@@ -5,13 +5,13 @@
 #endif
 
 /// A plain file (or standard input) read with POSIX `read`.
-final class FileByteSource: ByteSource {
+package final class FileByteSource: ByteSource {
   private let fd: Int32
   private let name: String
   private let ownsDescriptor: Bool
-  private(set) var position = 0
+  package private(set) var position = 0
 
-  init(path: String) throws {
+  package init(path: String) throws {
     let fd = open(path, O_RDONLY)
     guard fd >= 0 else { throw IngestError.cannotOpen(path: path, reason: String(cString: strerror(errno))) }
     self.fd = fd
@@ -19,13 +19,13 @@ final class FileByteSource: ByteSource {
     self.ownsDescriptor = true
   }
 
-  init(descriptor: Int32, name: String) {
+  package init(descriptor: Int32, name: String) {
     self.fd = descriptor
     self.name = name
     self.ownsDescriptor = false
   }
 
-  func read(into buffer: UnsafeMutableRawPointer, count: Int) throws -> Int {
+  package func read(into buffer: UnsafeMutableRawPointer, count: Int) throws -> Int {
     while true {
       let n = Glibc.read(fd, buffer, count)
       if n >= 0 {
@@ -37,7 +37,7 @@ final class FileByteSource: ByteSource {
     }
   }
 
-  func close() {
+  package func close() {
     if ownsDescriptor { _ = Glibc.close(fd) }
   }
 }

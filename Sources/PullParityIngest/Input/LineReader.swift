@@ -5,11 +5,11 @@
 ///
 /// A UTF-8 byte order mark at the start of the input is skipped (the first line's offset is
 /// then 3); an input that starts like UTF-16 is refused with `IngestError.utf16`.
-final class LineReader {
+package final class LineReader {
   /// Bytes past the last line that a padded parser may read (simdjson wants 64).
   static let padding = 64
   /// What is kept of a line longer than the limit: enough to recognise it in the quarantine.
-  static let keptPrefix = 1024
+  package static let keptPrefix = 1024
   private let source: any ByteSource
   private let name: String
   private let maxLineBytes: Int
@@ -23,7 +23,7 @@ final class LineReader {
   private var consumedBeforeBuffer = 0  // input offset of buffer[0]
   private var atEnd = false
 
-  init(
+  package init(
     source: any ByteSource, name: String, maxLineBytes: Int = IngestOptions.defaultMaxLineBytes,
     chunkSize: Int = 4 << 20
   ) {
@@ -42,7 +42,7 @@ final class LineReader {
   }
 
   /// Calls `body` with every line in order, the last one even without a final `\n`.
-  func forEachLine(_ body: (InputLine) throws -> Void) throws {
+  package func forEachLine(_ body: (InputLine) throws -> Void) throws {
     try readFirstBytes()
     while true {
       // Hand out every complete line in the buffer.

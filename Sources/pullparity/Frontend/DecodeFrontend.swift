@@ -1,3 +1,4 @@
+import PullParityDistributed
 import PullParityIngest
 
 /// Runs `pullparity decode` on standard input and output.

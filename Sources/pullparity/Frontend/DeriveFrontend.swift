@@ -1,4 +1,5 @@
 import PullParityCore
+import PullParityDistributed
 import PullParityIngest
 import PullParityReport
 

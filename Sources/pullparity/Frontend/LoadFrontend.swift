@@ -1,3 +1,4 @@
+import PullParityDistributed
 import PullParityIngest
 import PullParityReport
 import PullParityStore

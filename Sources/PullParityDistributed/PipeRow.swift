@@ -1,4 +1,5 @@
 import Foundation
+internal import PullParityIngest
 
 /// One line of tab-separated fields as `pullparity decode` writes it (docs/distributed-formats.md,
 /// "Fields"): numbers as text, an absent value as an empty field, and text as it is unless it

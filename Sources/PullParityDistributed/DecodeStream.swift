@@ -1,4 +1,5 @@
 import Foundation
+package import PullParityIngest
 
 /// `pullparity decode`: raw log lines with their origin in, one `DecodedLine` per line out,
 /// through the very `LineDecoder` ingest uses, so a distributed run applies the same rules. The

@@ -1,4 +1,5 @@
 internal import PullParityCore
+internal import PullParityIngest
 
 /// One line of `pullparity decode`'s output (docs/distributed-formats.md): what an input line
 /// turned out to be (an event, a rejection or a blank) with where it came from, as 15

@@ -1,4 +1,5 @@
 import Foundation
+internal import PullParityIngest
 
 /// The JSON-lines files of one table of a distributed run (`DIR/json/TABLE/part-*.json`, as
 /// Spark writes them), read in name order, one decoded row per line.

@@ -1,5 +1,6 @@
 import Foundation
 package import PullParityCore
+package import PullParityIngest
 internal import PullParityStore
 
 /// `pullparity derive`: raw event lines with their origin in (`decode`'s input format), grouped

@@ -1,4 +1,5 @@
 internal import PullParityCore
+internal import PullParityIngest
 internal import PullParityStore
 
 /// The writes of `pullparity load` inside its transaction: events with their session refs,

@@ -1,5 +1,6 @@
 import Foundation
 internal import PullParityCore
+internal import PullParityIngest
 package import PullParityStore
 
 /// `pullparity load`: puts what a distributed run wrote (docs/distributed-formats.md) into an

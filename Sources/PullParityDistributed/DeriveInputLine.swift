@@ -1,5 +1,6 @@
 import Foundation
 internal import PullParityCore
+internal import PullParityIngest
 
 /// One line of `pullparity derive`'s input (docs/distributed-formats.md): a raw log line with
 /// its origin, as `decode` reads it, or a `context` line (its source field empty, which no log

@@ -278,6 +278,29 @@ import Testing
     }
   }
 
+  /// However small its transactions, a run drops the same lines and says so in one row.
+  @Test(arguments: [1, 2, RawRetention.blocksPerTransaction])
+  func retainInSmallerTransactionsDropsTheSame(blocksPerTransaction: Int) throws {
+    let dir = try TemporaryDirectory()
+    let db = dir.path("batches.sqlite")
+    #expect(try Self.ingest([RepositoryPaths.sampleEvents.path], db).exitCode == 0)
+    let database = try PullParityDatabase(path: db)
+    let day = try Self.ms("2026-11-18T00:00:00Z")
+    let before = try Self.stored(database)
+    let dropped = Set(before.filter { $0.timestamp < day }.map(\.ref))
+      .subtracting(before.filter { $0.timestamp >= day }.map(\.ref))
+    let now = Date(timeIntervalSince1970: 1_795_000_000)
+    let record = try #require(
+      try RawRetention.drop(before: day, in: database, at: now, blocksPerTransaction: blocksPerTransaction))
+    #expect(record.retentionID == 1 && record.retainedAt == ISO8601DateFormatter().string(from: now))
+    #expect(record.sessions == dropped.count && record.events == before.count { dropped.contains($0.ref) })
+    #expect(record.blocksRewritten > 0)
+    let after = try Self.stored(database)
+    #expect(Set(after.map(\.origin)) == Set(before.filter { !dropped.contains($0.ref) }.map(\.origin)))
+    #expect(try RawRetention.drop(before: day, in: database, at: Date()) == nil)
+    #expect(try database.read { try RawRetention.records($0) } == [record])
+  }
+
   /// The pages `retain` frees go to the next ingest: it grows the file by what it stores less
   /// what was freed, as far as a file vacuumed after the same `retain` grows by all it stores.
   @Test func anIngestAfterRetainReusesTheFreedPages() throws {

@@ -301,6 +301,34 @@ import Testing
     #expect(try database.read { try RawRetention.records($0) } == [record])
   }
 
+  /// `retain` moves the key of each line it keeps from a rewritten block: it finds the key as
+  /// ingest's duplicate check does, from the id (random ids: by key epoch; UUIDv7: by time),
+  /// without reading the whole table.
+  @Test func everyStoredLineIsFoundByItsKey() throws {
+    let dir = try TemporaryDirectory()
+    let db = dir.path("keys.sqlite")
+    // UUIDv7 ids besides the sample's random ones.
+    let timed = (0..<300).map { i in
+      let id = String(format: "019a8b2c-%04x-7%03x-8%03x-%012x", i, i % 4096, i % 4096, i)
+      return #"{"event_id":"\#(id)","session_id":"v7-\#(i / 10)","ts":\#(1_795_000_000_000 + i),"#
+        + #""platform":"ios","app":"padel","type":"pull_start"}"#
+    }
+    let v7 = try dir.write("v7.jsonl", timed.joined(separator: "\n") + "\n")
+    #expect(try Self.ingest([RepositoryPaths.sampleEvents.path, v7], db).exitCode == 0)
+    let database = try PullParityDatabase(path: db)
+    try database.write { db in
+      let finder = try KeyFinder(db, blocks: [])
+      var keys = Set<Int64>()
+      var timeOrdered = 0
+      try StoredEventReader.forEach(RawEventSelection(), in: db) { line in
+        keys.insert(try finder.key(of: line.eventID, block: line.blockID, slot: line.slot))
+        if EventKey.isTimeOrdered(line.eventID) { timeOrdered += 1 }
+      }
+      #expect(!finder.scannedTable && timeOrdered == timed.count)
+      #expect(keys.count == (try Int.fetchOne(db, sql: "SELECT count(*) FROM event_keys")))
+    }
+  }
+
   /// The pages `retain` frees go to the next ingest: it grows the file by what it stores less
   /// what was freed, as far as a file vacuumed after the same `retain` grows by all it stores.
   @Test func anIngestAfterRetainReusesTheFreedPages() throws {

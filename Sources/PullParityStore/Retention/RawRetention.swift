@@ -150,6 +150,8 @@ struct RetentionRun {
   private var bytes = 0
   /// The sessions that lost lines in this run.
   private var sessions = Set<Int64>()
+  /// The blocks this run wrote.
+  private var written = Set<Int64>()
 
   init(retainedAt: String, beforeMs: Double, plan: RetentionPlan) {
     self.retainedAt = retainedAt
@@ -197,12 +199,18 @@ struct RetentionRun {
     }
   }
 
-  /// A session given a line since the plan may now have one at or after the date: it is kept
-  /// this time, unless this run has already dropped lines of it.
+  /// A session given a line since the plan (another run's block) may now have one at or after
+  /// the date: it is kept this time, unless this run has already dropped lines of it.
   private mutating func forgetSessionsGivenLinesSincePlanned(_ db: Database) throws {
-    let refs = try Int64.fetchAll(
-      db, sql: "SELECT DISTINCT session_ref FROM session_blocks WHERE block_id > ?", arguments: [plan.lastBlock])
-    for ref in refs where !sessions.contains(ref) { plan.sessions.remove(ref) }
+    let newer = try Int64.fetchAll(
+      db, sql: "SELECT block_id FROM event_blocks WHERE block_id > ? ORDER BY block_id", arguments: [plan.lastBlock])
+    let reader = try RawBlockReader(db, capacity: 1)
+    for id in newer where !written.contains(id) {
+      for line in try reader.block(id)?.lines ?? [] where !sessions.contains(line.sessionRef) {
+        plan.sessions.remove(line.sessionRef)
+      }
+    }
+    plan.lastBlock = newer.last ?? plan.lastBlock
   }
 
   /// Writes the kept lines of `mixed` into new blocks, one run's lines at a time, and points
@@ -211,14 +219,7 @@ struct RetentionRun {
     throws -> Int
   {
     guard !mixed.isEmpty else { return 0 }
-    var keys: [Int64: [Int: Int64]] = [:]
-    let select = try RawStatement(
-      db,
-      "SELECT id_hash, block_id, slot FROM event_keys WHERE block_id IN ("
-        + mixed.map { String($0.id) }.joined(separator: ", ") + ")")
-    try select.forEachRow("finding the keys of the blocks to rewrite") { row in
-      keys[row.int64(1), default: [:]][Int(row.int64(2))] = row.int64(0)
-    }
+    let keys = try KeyFinder(db, blocks: mixed.map(\.id))
     let update = try RawStatement(db, "UPDATE event_keys SET block_id = ?, slot = ? WHERE id_hash = ?")
     let writer = try RawBlockWriter(db)
     let firstNew = writer.blockID
@@ -233,9 +234,8 @@ struct RetentionRun {
           events += 1
           continue
         }
-        guard let key = keys[old.id]?[slot] else {
-          throw StoreError(
-            context: "rewriting raw event block \(old.id)", message: "no event_keys row names its slot \(slot)")
+        let key = try old.block.withLine(at: slot) { eventID, _ in
+          try keys.key(of: eventID, block: old.id, slot: slot)
         }
         let (block, newSlot) = writer.nextPlace
         update.bind(1, block)
@@ -246,6 +246,7 @@ struct RetentionRun {
       }
     }
     try writer.flush()
+    written.formUnion(firstNew..<writer.blockID)
     return try Int.fetchOne(
       db, sql: "SELECT coalesce(sum(length(data)), 0) FROM event_blocks WHERE block_id >= ?", arguments: [firstNew])
       ?? 0
@@ -267,5 +268,64 @@ struct RetentionRun {
         VALUES (?, ?, ?, ?, ?, ?, ?)
         """, arguments: [retainedAt, beforeMs, blocks, blocksRewritten, events, bytes, sessions.count])
     id = db.lastInsertedRowID
+  }
+}
+
+/// Finds the `event_keys` row of a stored line as ingest's duplicate check finds an id: from
+/// the key its id starts at (`EventKey`, `KeyEpochs`), probing on while the keys are taken by
+/// other lines (a key is never freed, so the probing ends where ingest's did). Should a row be
+/// missed, the blocks being rewritten are looked for in the whole table, once.
+package final class KeyFinder {
+  private let db: Database
+  private let epochs = KeyEpochs(.events)
+  private let select: RawStatement
+  /// The blocks being rewritten, and their keys once looked for in the whole table.
+  private let blocks: [Int64]
+  private var scanned: [Int64: [Int: Int64]]?
+
+  /// Whether a key was missed by probing and looked for in the table.
+  package var scannedTable: Bool { scanned != nil }
+
+  package init(_ db: Database, blocks: [Int64]) throws {
+    self.db = db
+    self.blocks = blocks
+    try epochs.refresh(db)
+    select = try RawStatement(db, "SELECT block_id, slot FROM event_keys WHERE id_hash = ?")
+  }
+
+  /// The key of the line of `eventID` at `slot` of `block`.
+  package func key(of eventID: UnsafeRawBufferPointer, block: Int64, slot: Int) throws -> Int64 {
+    let hash = EventKey.of(eventID)
+    let starts = EventKey.isTimeOrdered(eventID) ? [hash] : epochs.closedKeys(hash) + [epochs.openKey(hash)]
+    for start in starts {
+      var key = start
+      while let place = try place(of: key) {
+        if place == (block, slot) { return key }
+        key &+= 1
+      }
+    }
+    if scanned == nil {
+      var rows: [Int64: [Int: Int64]] = [:]
+      let all = try RawStatement(
+        db,
+        "SELECT id_hash, block_id, slot FROM event_keys WHERE block_id IN ("
+          + blocks.map(String.init).joined(separator: ", ") + ")")
+      try all.forEachRow("finding the keys of a block to rewrite") {
+        rows[$0.int64(1), default: [:]][Int($0.int64(2))] = $0.int64(0)
+      }
+      scanned = rows
+    }
+    guard let key = scanned?[block]?[slot] else {
+      throw StoreError(
+        context: "rewriting raw event block \(block)", message: "no event_keys row names its slot \(slot)")
+    }
+    return key
+  }
+
+  private func place(of key: Int64) throws -> (Int64, Int)? {
+    select.bind(1, key)
+    var place: (Int64, Int)?
+    try select.forEachRow("looking up key \(key)") { place = ($0.int64(0), Int($0.int64(1))) }
+    return place
   }
 }

@@ -49,14 +49,15 @@ CREATE TABLE labelled_sessions (
 CREATE TABLE retention_runs (
   retention_id INTEGER PRIMARY KEY,
   retained_at  TEXT    NOT NULL,        -- ISO 8601, UTC
-  before_ms    REAL    NOT NULL,        -- blocks whose every event is older were dropped
-  blocks       INTEGER NOT NULL,
+  before_ms    REAL    NOT NULL,        -- sessions whose every event is older lost their lines
+  blocks       INTEGER NOT NULL,        -- blocks deleted whole
+  blocks_rewritten INTEGER NOT NULL,    -- blocks whose kept lines went into new blocks
   events       INTEGER NOT NULL,
-  bytes        INTEGER NOT NULL,        -- compressed bytes freed
-  sessions     INTEGER NOT NULL         -- sessions that lost raw events
+  bytes        INTEGER NOT NULL,        -- compressed bytes freed (less the blocks written anew)
+  sessions     INTEGER NOT NULL         -- sessions that lost their raw events
 );
 
--- Sessions some of whose raw events were dropped: their derived rows stay as they were, and
+-- Sessions whose raw events were dropped: their derived rows stay as they were, and
 -- replay and `session` say they can no longer be derived again.
 CREATE TABLE sessions_without_raw (
   session_ref  INTEGER PRIMARY KEY,

@@ -93,50 +93,278 @@ import Testing
     return formatter.string(from: Date(timeIntervalSince1970: ms / 1000))
   }
 
-  @Test func retainDropsOldRawEventsAndKeepsWhatWasDerived() throws {
+  // MARK: - Retention
+
+  /// One stored line as `StoredEventReader` reads it: where it came from and where it is kept.
+  struct Stored: Hashable {
+    var ref: Int64
+    var timestamp: Double
+    var source: String
+    var line: Int
+    var offset: Int
+    var raw: String
+    var block: Int64
+    var slot: Int
+
+    /// The line without where it is kept: what a rewrite must not change.
+    var origin: [String] { ["\(ref)", "\(timestamp)", source, "\(line)", "\(offset)", raw] }
+  }
+
+  static func stored(_ database: PullParityDatabase) throws -> [Stored] {
+    try database.read { db in
+      var lines: [Stored] = []
+      try StoredEventReader.forEach(RawEventSelection(), in: db) {
+        lines.append(
+          Stored(
+            ref: $0.info.sessionRef, timestamp: $0.info.timestamp, source: $0.info.sourceName, line: $0.info.line,
+            offset: $0.info.byteOffset, raw: String(decoding: $0.raw, as: UTF8.self), block: $0.blockID,
+            slot: $0.slot))
+      }
+      return lines
+    }
+  }
+
+  static func ms(_ rfc3339: String) throws -> Double {
+    try #require(ISO8601DateFormatter().date(from: rfc3339)).timeIntervalSince1970 * 1000
+  }
+
+  /// Where `retain --before` cuts the sample log: at a midnight (no session spans it) or in the
+  /// middle of a session of the middle day (that session spans it and is kept whole).
+  struct RetentionCase: CustomTestStringConvertible, Sendable {
+    var name: String
+    /// The date given, from each session's first and last event time.
+    var before: @Sendable ([Int64: (first: Double, last: Double)]) throws -> Double
+    var testDescription: String { name }
+  }
+
+  static let retentionCases = [
+    RetentionCase(name: "at midnight") { _ in try RawEventStorageTests.ms("2026-11-18T00:00:00Z") },
+    RetentionCase(name: "inside a session") { spans in
+      let day = try RawEventStorageTests.ms("2026-11-18T00:00:00Z")
+      let spanning = try #require(
+        spans.values.filter { $0.first >= day && $0.last - $0.first >= 2 }.min { $0.first < $1.first })
+      return ((spanning.first + spanning.last) / 2).rounded(.down)
+    },
+  ]
+
+  /// The sample log ingested in one run (so a block holds sessions of several days) and
+  /// retained at a date: exactly the sessions all older than it lose their lines, every other
+  /// line stays byte for byte where it was read, and nothing derived, quarantined or counted
+  /// changes, through `retain` run twice, `replay` and the same log ingested again.
+  @Test(arguments: retentionCases)
+  func retainDropsExactlyTheSessionsAllOlderThanTheDate(_ retention: RetentionCase) throws {
     let dir = try TemporaryDirectory()
     let db = dir.path("retain.sqlite")
-    // Transactions of 2,000 lines, as daily runs would be: blocks of a few hours of the files'
-    // events, so that some are older than the date (`retain` drops whole blocks).
-    let ingest = try CommandRun.pullparity([
-      "ingest", "--db", db, "--quiet", "--transaction-lines", "2000", RepositoryPaths.sampleEvents.path,
-    ])
-    #expect(ingest.exitCode == 0, "\(ingest.stderr)")
+    #expect(try Self.ingest([RepositoryPaths.sampleEvents.path], db).exitCode == 0)
     let database = try PullParityDatabase(path: db, readOnly: true)
+    let before = try Self.stored(database)
+    var spans: [Int64: (first: Double, last: Double)] = [:]
+    for line in before {
+      let span = spans[line.ref] ?? (line.timestamp, line.timestamp)
+      spans[line.ref] = (min(span.first, line.timestamp), max(span.last, line.timestamp))
+    }
+    let beforeMs = try retention.before(spans)
+    let date = Self.rfc3339(beforeMs)
+    let dropped = Set(spans.filter { $0.value.last < beforeMs }.keys)
+    let spanning = spans.filter { $0.value.first < beforeMs && $0.value.last >= beforeMs }.keys
+    try #require(!dropped.isEmpty && dropped.count < spans.count)
+    // Blocks mix days: some must be rewritten, not dropped whole.
+    let straddling = try database.read {
+      try Int.fetchOne(
+        $0, sql: "SELECT count(*) FROM event_blocks WHERE first_ts_ms < ? AND last_ts_ms >= ?",
+        arguments: [beforeMs, beforeMs])
+    }
+    try #require((straddling ?? 0) > 0)
     let kept = ["sessions", "violations", "quarantine"]
     let derived = try DatabaseDump.all(database, only: Set(kept))
     let runs = try DatabaseDump.rows(database, table: "ingest_runs", order: "run_id")
-    let before = try CommandRun.pullparity(["export", "--db", db]).stdout.split(separator: "\n").count
+    let keys = try DatabaseDump.count(database, "event_keys")
+    /// The report and the QA checklist, but for when they were generated.
+    func outputs() throws -> [[Substring]] {
+      try [["report", "--db", db, "--format", "json"], ["qa", "--db", db, "--format", "json"]].map {
+        try CommandRun.pullparity($0).stdout.split(separator: "\n").filter { !$0.contains(#""generated_at""#) }
+      }
+    }
+    let reports = try outputs()
+    func expectNothingDerivedChanged(_ moment: Comment) throws {
+      #expect(try DatabaseDump.all(database, only: Set(kept)) == derived, moment)
+      #expect(try outputs() == reports, moment)
+    }
 
-    let retain = try CommandRun.pullparity(["retain", "--db", db, "--before", "2026-11-18"])
+    let retain = try CommandRun.pullparity(["retain", "--db", db, "--before", date])
     #expect(retain.exitCode == 0, "\(retain.stderr)")
     let record = try #require(try database.read { try RawRetention.records($0) }.first)
-    #expect(record.events > 0 && record.sessions > 0)
-    #expect(retain.stdout.contains("Dropped \(record.events.formatted()) raw events older than 2026-11-18"))
-    #expect(try DatabaseDump.all(database, only: Set(kept)) == derived)
+    let droppedLines = before.filter { dropped.contains($0.ref) }
+    #expect(record.events == droppedLines.count)
+    #expect(record.sessions == dropped.count)
+    #expect(record.blocksRewritten > 0 && record.bytes > 0)
+    #expect(record.beforeMs == beforeMs)
+    #expect(retain.stdout.contains("Dropped the \(record.events.formatted()) raw events of \(dropped.count) sessions"))
+
+    // Exactly the lines of the sessions kept, each as it was read; the spanning ones whole.
+    let after = try Self.stored(database)
+    #expect(
+      Set(after.map(\.origin)) == Set(before.filter { !dropped.contains($0.ref) }.map(\.origin))
+        && after.count == before.count - droppedLines.count)
+    #expect(after.allSatisfy { !dropped.contains($0.ref) })
+    for ref in spanning { #expect(after.count { $0.ref == ref } == before.count { $0.ref == ref }) }
+    // Every key stays; those of kept lines name their new block and slot.
+    #expect(try DatabaseDump.count(database, "event_keys") == keys)
+    let places = try database.read { db in
+      try Row.fetchAll(db, sql: "SELECT block_id, slot FROM event_keys JOIN event_blocks USING (block_id)")
+        .map { "\($0["block_id"] as Int64)/\($0["slot"] as Int)" }
+    }
+    #expect(Set(places) == Set(after.map { "\($0.block)/\($0.slot)" }) && places.count == after.count)
+    let (marked, listed) = try database.read { db in
+      (
+        Set(try Int64.fetchAll(db, sql: "SELECT session_ref FROM sessions_without_raw WHERE retention_id = 1")),
+        try Int.fetchOne(
+          db,
+          sql: """
+            SELECT count(*) FROM session_blocks JOIN event_blocks USING (block_id)
+            WHERE session_ref IN (SELECT session_ref FROM sessions_without_raw)
+            """)
+      )
+    }
+    #expect(marked == dropped && listed == 0)
+    try expectNothingDerivedChanged("after retain")
     #expect(try DatabaseDump.rows(database, table: "ingest_runs", order: "run_id") == runs)
-    let after = try CommandRun.pullparity(["export", "--db", db]).stdout.split(separator: "\n").count
-    #expect(after == before - record.events)
-    #expect(try CommandRun.pullparity(["retain", "--db", db, "--list"]).stdout.contains("\(record.sessions)"))
+    let list = try CommandRun.pullparity(["retain", "--db", db, "--list"]).stdout
+    #expect(list.contains(RetentionRecord.time(beforeMs)) && list.contains(record.retainedAt), "\(list)")
+
+    // `session` names the run; a kept session, spanning the date or not, is still there.
+    let (droppedID, keptID) = try database.read { db in
+      (
+        try String.fetchOne(
+          db, sql: "SELECT session_id FROM sessions WHERE session_ref = ?", arguments: [dropped.min()]),
+        try String.fetchOne(
+          db, sql: "SELECT session_id FROM sessions WHERE session_ref = ?",
+          arguments: [spanning.min() ?? after[0].ref])
+      )
+    }
+    let session = try CommandRun.pullparity(["session", "--db", db, try #require(droppedID)])
+    #expect(session.exitCode == 2)
+    #expect(
+      session.stderr.contains(
+        "can no longer be derived again: its raw events were dropped by retention run 1 on \(record.retainedAt)"),
+      "\(session.stderr)")
+    #expect(try CommandRun.pullparity(["session", "--db", db, try #require(keptID)]).exitCode == 0)
+
+    // Run again, retain finds nothing and records nothing.
+    let again = try CommandRun.pullparity(["retain", "--db", db, "--before", date])
+    #expect(again.exitCode == 0 && again.stdout.contains("nothing was dropped"), "\(again.stdout)")
+    #expect(try database.read { try RawRetention.records($0) } == [record])
+    #expect(try Self.stored(database) == after)
 
     // Replay keeps the rows of the sessions it cannot rebuild, and says how many.
     let replay = try CommandRun.pullparity(["replay", "--db", db])
     #expect(replay.exitCode == 0, "\(replay.stderr)")
-    #expect(replay.stdout.contains("Kept as stored: \(record.sessions) sessions whose raw events"), "\(replay.stdout)")
-    #expect(replay.stdout.contains("gone: 0"))
-    #expect(try DatabaseDump.all(database, only: Set(kept)) == derived)
-    // Ingesting the same files again changes nothing either.
-    #expect(try Self.ingest([RepositoryPaths.sampleEvents.path], db).exitCode == 0)
-    #expect(try DatabaseDump.all(database, only: Set(kept)) == derived)
+    #expect(replay.stdout.contains("Kept as stored: \(dropped.count) sessions whose raw events"), "\(replay.stdout)")
+    #expect(replay.stdout.contains("Changed: 0 sessions") && replay.stdout.contains("gone: 0"), "\(replay.stdout)")
+    try expectNothingDerivedChanged("after replay")
 
-    let dropped = try #require(
-      try database.read {
-        try String.fetchOne(
-          $0, sql: "SELECT session_id FROM sessions JOIN sessions_without_raw USING (session_ref) LIMIT 1")
-      })
-    let session = try CommandRun.pullparity(["session", "--db", db, dropped])
-    #expect(session.exitCode == 2)
-    #expect(session.stderr.contains("can no longer be derived again: `pullparity retain` dropped raw events"))
+    // The same log again, as it was (its chunks are known) and copied under other names (every
+    // line goes through the duplicate check): every event a duplicate, nothing stored or derived.
+    let copy = dir.path("copy")
+    try FileManager.default.copyItem(atPath: RepositoryPaths.sampleEvents.path, toPath: copy)
+    for input in [RepositoryPaths.sampleEvents.path, copy] {
+      #expect(try Self.ingest([input], db).exitCode == 0)
+      let stored = try database.read {
+        try Int.fetchOne($0, sql: "SELECT events_stored + conflicts FROM ingest_runs ORDER BY run_id DESC LIMIT 1")
+      }
+      #expect(stored == 0, "\(input)")
+      try expectNothingDerivedChanged("after ingesting \(input) again")
+      #expect(try Self.stored(database).map(\.origin) == after.map(\.origin))
+    }
+  }
+
+  /// However small its transactions, a run drops the same lines and says so in one row.
+  @Test(arguments: [1, 2, RawRetention.blocksPerTransaction])
+  func retainInSmallerTransactionsDropsTheSame(blocksPerTransaction: Int) throws {
+    let dir = try TemporaryDirectory()
+    let db = dir.path("batches.sqlite")
+    #expect(try Self.ingest([RepositoryPaths.sampleEvents.path], db).exitCode == 0)
+    let database = try PullParityDatabase(path: db)
+    let day = try Self.ms("2026-11-18T00:00:00Z")
+    let before = try Self.stored(database)
+    let dropped = Set(before.filter { $0.timestamp < day }.map(\.ref))
+      .subtracting(before.filter { $0.timestamp >= day }.map(\.ref))
+    let now = Date(timeIntervalSince1970: 1_795_000_000)
+    let record = try #require(
+      try RawRetention.drop(before: day, in: database, at: now, blocksPerTransaction: blocksPerTransaction))
+    #expect(record.retentionID == 1 && record.retainedAt == ISO8601DateFormatter().string(from: now))
+    #expect(record.sessions == dropped.count && record.events == before.count { dropped.contains($0.ref) })
+    #expect(record.blocksRewritten > 0)
+    let after = try Self.stored(database)
+    #expect(Set(after.map(\.origin)) == Set(before.filter { !dropped.contains($0.ref) }.map(\.origin)))
+    #expect(try RawRetention.drop(before: day, in: database, at: Date()) == nil)
+    #expect(try database.read { try RawRetention.records($0) } == [record])
+  }
+
+  /// `retain` moves the key of each line it keeps from a rewritten block: it finds the key as
+  /// ingest's duplicate check does, from the id (random ids: by key epoch; UUIDv7: by time),
+  /// without reading the whole table.
+  @Test func everyStoredLineIsFoundByItsKey() throws {
+    let dir = try TemporaryDirectory()
+    let db = dir.path("keys.sqlite")
+    // UUIDv7 ids besides the sample's random ones.
+    let timed = (0..<300).map { i in
+      let id = String(format: "019a8b2c-%04x-7%03x-8%03x-%012x", i, i % 4096, i % 4096, i)
+      return #"{"event_id":"\#(id)","session_id":"v7-\#(i / 10)","ts":\#(1_795_000_000_000 + i),"#
+        + #""platform":"ios","app":"padel","type":"pull_start"}"#
+    }
+    let v7 = try dir.write("v7.jsonl", timed.joined(separator: "\n") + "\n")
+    #expect(try Self.ingest([RepositoryPaths.sampleEvents.path, v7], db).exitCode == 0)
+    let database = try PullParityDatabase(path: db)
+    try database.write { db in
+      let finder = try KeyFinder(db, blocks: [])
+      var keys = Set<Int64>()
+      var timeOrdered = 0
+      try StoredEventReader.forEach(RawEventSelection(), in: db) { line in
+        keys.insert(try finder.key(of: line.eventID, block: line.blockID, slot: line.slot))
+        if EventKey.isTimeOrdered(line.eventID) { timeOrdered += 1 }
+      }
+      #expect(!finder.scannedTable && timeOrdered == timed.count)
+      #expect(keys.count == (try Int.fetchOne(db, sql: "SELECT count(*) FROM event_keys")))
+    }
+  }
+
+  /// The pages `retain` frees go to the next ingest: it grows the file by what it stores less
+  /// what was freed, as far as a file vacuumed after the same `retain` grows by all it stores.
+  @Test func anIngestAfterRetainReusesTheFreedPages() throws {
+    let dir = try TemporaryDirectory()
+    let db = dir.path("reuse.sqlite")
+    let vacuumed = dir.path("vacuumed.sqlite")
+    #expect(try Self.ingest([RepositoryPaths.sampleEvents.path], db).exitCode == 0)
+    let database = try PullParityDatabase(path: db, readOnly: true)
+    let day = try Self.ms("2026-11-18T00:00:00Z")
+    // New events as many and as large as those dropped: the dropped lines with other ids.
+    let fresh = try Self.stored(database).filter { $0.timestamp < day }.map {
+      $0.raw.replacing(#""event_id":""#, with: #""event_id":"n"#)
+        .replacing(#""session_id":""#, with: #""session_id":"n"#)
+    }
+    let input = try dir.write("fresh.jsonl", fresh.joined(separator: "\n") + "\n")
+    try FileManager.default.copyItem(atPath: db, toPath: vacuumed)
+    #expect(try CommandRun.pullparity(["retain", "--db", db, "--before", "2026-11-18"]).exitCode == 0)
+    let vacuum = try CommandRun.pullparity(["retain", "--db", vacuumed, "--before", "2026-11-18", "--vacuum"])
+    #expect(vacuum.stdout.contains("given back to the file system"), "\(vacuum.stdout)")
+    let record = try #require(try database.read { try RawRetention.records($0) }.first)
+    #expect(fresh.count == record.events)
+    func pages(_ path: String) throws -> (total: Int, free: Int) {
+      try PullParityDatabase(path: path, readOnly: true).read {
+        (try Int.fetchOne($0, sql: "PRAGMA page_count")!, try Int.fetchOne($0, sql: "PRAGMA freelist_count")!)
+      }
+    }
+    let (freed, vacuumedBefore) = (try pages(db), try pages(vacuumed))
+    let pageSize = try database.read { try Int.fetchOne($0, sql: "PRAGMA page_size")! }
+    #expect(vacuumedBefore.free == 0 && freed.free * pageSize >= record.bytes)
+    for path in [db, vacuumed] { #expect(try Self.ingest([input], path).exitCode == 0) }
+    let (reused, vacuumedAfter) = (try pages(db), try pages(vacuumed))
+    #expect(reused.free < freed.free)
+    // The file grows by what the ingest stores less what was freed; without the freed pages
+    // (the vacuumed copy) by all of it.
+    let (grown, needed) = (reused.total - freed.total, vacuumedAfter.total - vacuumedBefore.total)
+    #expect(grown * pageSize <= needed * pageSize - record.bytes / 2, "grew \(grown) pages, vacuumed \(needed)")
   }
 
   // MARK: - Upgrading a file of schema version 9

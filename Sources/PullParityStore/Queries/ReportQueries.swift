@@ -179,17 +179,18 @@ package struct ReportQueries {
     return events
   }
 
-  /// When `retain` dropped raw events of session `sessionID`, or nil when all are kept: such a
-  /// session can no longer be derived again.
-  package func rawDropped(ofSession sessionID: String) throws -> String? {
+  /// The `retain` run that dropped the raw events of session `sessionID`, or nil when they are
+  /// kept: such a session can no longer be derived again.
+  package func rawDropped(ofSession sessionID: String) throws -> RawDrop? {
     try database.read { db in
       guard let ref = try Self.sessionRef(of: sessionID, db) else { return nil }
-      return try String.fetchOne(
+      return try Row.fetchOne(
         db,
         sql: """
-          SELECT r.retained_at FROM sessions_without_raw w JOIN retention_runs r USING (retention_id)
-          WHERE w.session_ref = ?
-          """, arguments: [ref])
+          SELECT r.retention_id, r.retained_at, r.before_ms
+          FROM sessions_without_raw w JOIN retention_runs r USING (retention_id) WHERE w.session_ref = ?
+          """, arguments: [ref]
+      ).map { RawDrop(retentionID: $0["retention_id"], retainedAt: $0["retained_at"], beforeMs: $0["before_ms"]) }
     }
   }
 

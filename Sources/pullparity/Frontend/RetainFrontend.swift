@@ -6,18 +6,19 @@ struct RetainFrontend {
   var database: PullParityDatabase
 
   func drop(before beforeMs: Double, named: String, vacuum: Bool) throws -> String {
-    let record = try database.write { db in
-      try RawRetention.drop(before: beforeMs, in: db, at: database.clock.now())
-    }
+    let record = try RawRetention.drop(before: beforeMs, in: database, at: database.clock.now())
     if vacuum { try database.vacuum() }
     guard let record else {
-      return "No raw events older than \(TerminalText.escaped(named)) are stored; nothing was dropped.\n"
+      return
+        "No stored session has all its raw events older than \(TerminalText.escaped(named)); nothing was dropped.\n"
     }
     return """
-      Dropped \(Formatted.thousands(record.events)) raw events older than \(TerminalText.escaped(named)) \
-      (\(Formatted.thousands(record.blocks)) blocks, \(Formatted.thousands(record.bytes)) bytes\
+      Dropped the \(Formatted.thousands(record.events)) raw events of \(Formatted.thousands(record.sessions)) sessions \
+      whose every event is older than \(TerminalText.escaped(named)) (\(Formatted.thousands(record.blocks)) blocks \
+      deleted, \(Formatted.thousands(record.blocksRewritten)) rewritten without them; \
+      \(Formatted.thousands(record.bytes)) bytes\
       \(vacuum ? ", given back to the file system" : " for later ingests to reuse")).
-      \(Formatted.thousands(record.sessions)) sessions can no longer be derived again: their stored rows are kept.
+      Those sessions can no longer be derived again: their stored rows are kept (retention run \(record.retentionID)).
 
       """
   }
@@ -25,20 +26,21 @@ struct RetainFrontend {
   func listing() throws -> String {
     let records = try database.read { try RawRetention.records($0) }
     guard !records.isEmpty else { return "No raw events have been dropped (`pullparity retain --before`).\n" }
-    let header = ["run", "retained at", "events", "blocks", "bytes", "sessions"]
+    let header = ["run", "retained at", "before", "events", "sessions", "blocks", "rewritten", "bytes"]
     let rows =
       [header]
       + records.map {
         [
-          "\($0.retentionID)", $0.retainedAt, Formatted.thousands($0.events), Formatted.thousands($0.blocks),
-          Formatted.thousands($0.bytes), Formatted.thousands($0.sessions),
+          "\($0.retentionID)", $0.retainedAt, RetentionRecord.time($0.beforeMs), Formatted.thousands($0.events),
+          Formatted.thousands($0.sessions), Formatted.thousands($0.blocks), Formatted.thousands($0.blocksRewritten),
+          Formatted.thousands($0.bytes),
         ]
       }
     let widths = header.indices.map { column in rows.map { $0[column].count }.max() ?? 0 }
     return rows.map { row in
       row.enumerated().map { column, cell in
         let pad = String(repeating: " ", count: widths[column] - cell.count)
-        return column < 2 ? cell + pad : pad + cell
+        return column < 3 ? cell + pad : pad + cell
       }.joined(separator: "  ")
     }.joined(separator: "\n") + "\n"
   }

@@ -44,8 +44,9 @@ struct SessionFrontend {
     let sessionID = try resolve(id)
     if let dropped = try queries.rawDropped(ofSession: sessionID) {
       throw CommandError(
-        "session \(TerminalText.escaped(sessionID)) can no longer be derived again: `pullparity retain` dropped raw "
-          + "events of it (\(dropped)); its stored row is kept and reports count it")
+        "session \(TerminalText.escaped(sessionID)) can no longer be derived again: its raw events were dropped by "
+          + "retention run \(dropped.retentionID) on \(dropped.retainedAt) (`pullparity retain --before "
+          + "\(RetentionRecord.time(dropped.beforeMs))`); its stored row is kept and reports count it")
     }
     var catalog = ProfileCatalog()
     catalog.merge(try queries.storedProfiles().map(\.profile))

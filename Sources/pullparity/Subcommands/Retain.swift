@@ -5,7 +5,7 @@ extension PullParity {
     static let configuration = CommandConfiguration(
       abstract: "Drop stored raw events older than a date, keeping every derived row.",
       discussion: """
-        Drops the blocks of raw events (event_blocks) whose every event is older than --before, in one transaction. Sessions, violations, digests, the quarantine and the run ledger stay as they are. Sessions that lose raw events can no longer be derived again: replay keeps their stored rows and counts them, ingest never derives them again, and `pullparity session` says so. Each run is recorded in retention_runs (--list shows them). The pages freed are reused by later ingests before the file grows; --vacuum also gives them back to the file system (VACUUM: it rewrites the file, needs free disk space as large as it, and holds off other writers meanwhile).
+        Drops the raw events of every session whose stored events are all older than --before; a session with an event at or after --before keeps all its events, so it can still be derived again. Blocks that also hold kept events are rewritten without the dropped ones, in transactions of at most 64 blocks. Sessions, violations, digests, the quarantine, the run ledger and the dropped events' ids stay (sent again, such an event is a duplicate and derives nothing). Sessions that lose their raw events can no longer be derived again: replay keeps their stored rows and counts them, ingest never derives them again, and `pullparity session` names the retention run. Each run is recorded in retention_runs (--list shows them). The pages freed are reused by later ingests before the file grows; --vacuum also gives them back to the file system (VACUUM: it rewrites the file, needs free disk space as large as it, and holds off other writers meanwhile).
 
         Examples:
           pullparity retain --before 2026-01-01
@@ -16,7 +16,8 @@ extension PullParity {
     @OptionGroup var database: DatabaseOptions
 
     @Option(
-      help: ArgumentHelp("Drop raw events older than this time (RFC 3339 or YYYY-MM-DD, UTC).", valueName: "time"))
+      help: ArgumentHelp(
+        "Drop the raw events of sessions all older than this time (RFC 3339 or YYYY-MM-DD, UTC).", valueName: "time"))
     var before: String?
 
     @Flag(help: "After dropping, VACUUM the file so that its size shrinks.")

@@ -15,7 +15,7 @@ package struct HTMLReportRenderer {
     (.visibleMs, "refreshing indicator shown until hidden"),
   ]
 
-  package func render(_ input: HTMLReportInput) -> String {
+  package func render(_ input: ReportRenderInput) -> String {
     let report = input.report
     let palette = ChartPalette(platforms: report.apps.flatMap(\.groups).flatMap(\.platforms).map(\.platform))
     let sessionsByGroup = groupSessions(input)
@@ -54,7 +54,7 @@ package struct HTMLReportRenderer {
 
   /// The selected sessions' metrics by app, profile version, group and platform, for the charts
   /// of each group: one pass, copying the metrics only.
-  private func groupSessions(_ input: HTMLReportInput) -> [GroupKey: [String: [SessionMetrics]]] {
+  private func groupSessions(_ input: ReportRenderInput) -> [GroupKey: [String: [SessionMetrics]]] {
     let report = input.report
     var profileOf: [AppKey: Profile] = [:]
     for app in report.apps { profileOf[AppKey(app: ByteIdentity(app.app), version: app.profile.version)] = app.profile }
@@ -69,7 +69,7 @@ package struct HTMLReportRenderer {
   }
 
   /// The title, the verdict, the report's context and links to each app.
-  private func header(_ input: HTMLReportInput) -> [String] {
+  private func header(_ input: ReportRenderInput) -> [String] {
     let report = input.report
     var lines = ["<header>", "<h1>\(e(input.title))</h1>"]
     lines.append(
@@ -351,7 +351,7 @@ package struct HTMLReportRenderer {
     }
   }
 
-  private func timelines(_ input: HTMLReportInput) -> String {
+  private func timelines(_ input: ReportRenderInput) -> String {
     guard !input.timelines.isEmpty else { return "" }
     var out = ["<section id=\"examples\">", "<h2>Example failing sessions</h2>"]
     out.append(
@@ -367,7 +367,7 @@ package struct HTMLReportRenderer {
   }
 
   /// One example session: its timeline, its violations and all its events.
-  private func figure(_ timeline: SessionTimeline, index: Int, _ input: HTMLReportInput) -> [String] {
+  private func figure(_ timeline: SessionTimeline, index: Int, _ input: ReportRenderInput) -> [String] {
     let version = input.sessions.first { ByteIdentity($0.sessionID) == ByteIdentity(timeline.sessionID) }?
       .profileVersion
     let profile = input.report.apps.first {
@@ -418,7 +418,7 @@ package struct HTMLReportRenderer {
 
 extension HTMLReportRenderer {
   /// The failing rules no example was drawn for (beyond the bound, or no stored session found).
-  private func withoutExample(_ input: HTMLReportInput) -> [String] {
+  private func withoutExample(_ input: ReportRenderInput) -> [String] {
     let drawn = input.timelines.compactMap(\.example)
     let missing = FailingRule.all(input.report).filter { !drawn.contains($0) }
     guard !missing.isEmpty else { return [] }

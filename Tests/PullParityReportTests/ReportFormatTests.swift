@@ -275,7 +275,7 @@ import Testing
       sessions[index].platform = "\"><b>"
     }
     let report = F.build(sessions)
-    let html = HTMLReportRenderer().render(HTMLReportInput(report: report, sessions: sessions))
+    let html = HTMLReportRenderer().render(ReportRenderInput(report: report, sessions: sessions))
     #expect(!html.contains("<img"))
     #expect(!html.contains("<b>"))
     #expect(html.contains("&lt;img src=x onerror=alert(1)&gt;"))

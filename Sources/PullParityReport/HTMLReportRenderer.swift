@@ -168,9 +168,9 @@ package struct HTMLReportRenderer {
     if let threshold = armingPoint(profile) {
       parts.append(
         profile.resistance == .factor(1)
-          ? "arms at \(Formatting.number(threshold)) \(unit)"
+          ? "arms at \(NumberText.oneDecimalOrDash(threshold)) \(unit)"
           : "arms at \(NumberText.format(profile.armThreshold ?? 0)) drawn (resistance \(profile.resistance.description))"
-            + " = \(Formatting.number(threshold)) \(unit) of finger travel")
+            + " = \(NumberText.oneDecimalOrDash(threshold)) \(unit) of finger travel")
     } else {
       parts.append("arming as the client reports it")
     }
@@ -279,7 +279,7 @@ package struct HTMLReportRenderer {
     switch metric {
     case .armDistance, .clientArmDistance:
       return Self.armingPoint(profile).map {
-        .init(value: $0, label: "arms at \(Formatting.number($0)) \(profile.unit.rawValue)")
+        .init(value: $0, label: "arms at \(NumberText.oneDecimalOrDash($0)) \(profile.unit.rawValue)")
       }
     case .visibleMs:
       guard profile.minHoldMs > 0 else { return nil }
@@ -319,18 +319,19 @@ package struct HTMLReportRenderer {
       row += "</th>"
       for (platform, label) in zip(ordered, labels) {
         if metric.isRate {
-          row += HTMLCell.td(e(Formatting.percent(platform.rate(metric))), label: label)
+          row += HTMLCell.td(e(NumberText.percent(platform.rate(metric))), label: label)
         } else {
           let d = platform.distribution(metric)
           let spread =
             d?.p50 == nil
-            ? "" : "<span class=\"sub\">p90 \(Formatting.number(d?.p90)) · p95 \(Formatting.number(d?.p95))</span>"
-          row += HTMLCell.td("\(Formatting.number(d?.p50))\(spread)", label: label)
+            ? ""
+            : "<span class=\"sub\">p90 \(NumberText.oneDecimalOrDash(d?.p90)) · p95 \(NumberText.oneDecimalOrDash(d?.p95))</span>"
+          row += HTMLCell.td("\(NumberText.oneDecimalOrDash(d?.p50))\(spread)", label: label)
         }
       }
       for (comparison, other) in zip(comparisons, others) {
-        let ci = comparison?.interval.map { "<span class=\"sub\">95% CI \(e(Formatting.interval($0)))</span>" } ?? ""
-        row += HTMLCell.td("\(Formatting.signed(comparison?.difference))\(ci)", label: "Δ \(e(other.platform))")
+        let ci = comparison?.interval.map { "<span class=\"sub\">95% CI \(e(NumberText.interval($0)))</span>" } ?? ""
+        row += HTMLCell.td("\(NumberText.signed(comparison?.difference))\(ci)", label: "Δ \(e(other.platform))")
         row +=
           comparison.map { verdictCell($0, unit: unit, label: "parity \(e(other.platform))") }
           ?? HTMLCell.td("–", label: "parity \(e(other.platform))", cssClass: "na")
@@ -342,7 +343,7 @@ package struct HTMLReportRenderer {
   }
 
   private func verdictCell(_ comparison: MetricComparison, unit: String, label: String) -> String {
-    let tolerance = e(Formatting.tolerance(comparison.metric, comparison.tolerance, unit: unit))
+    let tolerance = e(NumberText.tolerance(comparison.metric, comparison.tolerance, unit: unit))
     switch comparison.verdict {
     case .pass: return HTMLCell.td("✓ \(tolerance)", label: label, cssClass: "ok")
     case .fail: return HTMLCell.td("✗ \(tolerance)", label: label, cssClass: "fail")
@@ -395,7 +396,7 @@ package struct HTMLReportRenderer {
       out.append(
         "<ul>"
           + timeline.violations.map {
-            "<li><span class=\"kind\">\(e($0.label))</span> at +\(Formatting.oneDecimal($0.offsetMs)) ms: \(e($0.detail))</li>"
+            "<li><span class=\"kind\">\(e($0.label))</span> at +\(NumberText.oneDecimal($0.offsetMs)) ms: \(e($0.detail))</li>"
           }.joined() + "</ul>")
     }
     let listed =
@@ -408,7 +409,7 @@ package struct HTMLReportRenderer {
     )
     for mark in timeline.marks {
       out.append(
-        "<tr>" + HTMLCell.td(Formatting.oneDecimal(mark.offsetMs), label: "+ms")
+        "<tr>" + HTMLCell.td(NumberText.oneDecimal(mark.offsetMs), label: "+ms")
           + HTMLCell.td(e(mark.label), label: "event") + HTMLCell.td(e(mark.detail), label: "detail") + "</tr>")
     }
     out += ["</tbody></table></div></details>", "</figure>"]

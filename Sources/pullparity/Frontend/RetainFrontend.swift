@@ -1,3 +1,4 @@
+import PullParityCore
 import PullParityReport
 import PullParityStore
 
@@ -14,10 +15,10 @@ struct RetainFrontend {
       return "No raw events older than \(TerminalText.escaped(named)) are stored; nothing was dropped.\n"
     }
     return """
-      Dropped \(Formatted.thousands(record.events)) raw events older than \(TerminalText.escaped(named)) \
-      (\(Formatted.thousands(record.blocks)) blocks, \(Formatted.thousands(record.bytes)) bytes\
+      Dropped \(NumberText.thousands(record.events)) raw events older than \(TerminalText.escaped(named)) \
+      (\(NumberText.thousands(record.blocks)) blocks, \(NumberText.thousands(record.bytes)) bytes\
       \(vacuum ? ", given back to the file system" : " for later ingests to reuse")).
-      \(Formatted.thousands(record.sessions)) sessions can no longer be derived again: their stored rows are kept.
+      \(NumberText.thousands(record.sessions)) sessions can no longer be derived again: their stored rows are kept.
 
       """
   }
@@ -30,8 +31,8 @@ struct RetainFrontend {
       [header]
       + records.map {
         [
-          "\($0.retentionID)", $0.retainedAt, Formatted.thousands($0.events), Formatted.thousands($0.blocks),
-          Formatted.thousands($0.bytes), Formatted.thousands($0.sessions),
+          "\($0.retentionID)", $0.retainedAt, NumberText.thousands($0.events), NumberText.thousands($0.blocks),
+          NumberText.thousands($0.bytes), NumberText.thousands($0.sessions),
         ]
       }
     let widths = header.indices.map { column in rows.map { $0[column].count }.max() ?? 0 }

@@ -105,7 +105,8 @@ let package = Package(
     .target(
       name: "PullParityTestSupport",
       dependencies: [
-        "PullParityCore", "PullParityStore", "PullParitySchema", .product(name: "GRDB", package: "GRDB.swift"),
+        "PullParityCore", "PullParityIngest", "PullParityStore", "PullParitySchema",
+        .product(name: "GRDB", package: "GRDB.swift"),
       ],
       path: "Tests/PullParityTestSupport"
     ),

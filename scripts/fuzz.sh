@@ -26,17 +26,23 @@ clang++ -std=c++17 -O1 -g -fsanitize=fuzzer-no-link,address -I "$ROOT/Sources/CS
 swiftc -O -g -sanitize=fuzzer,address -parse-as-library -wmo -package-name PullParity \
   -module-name PullParityCore -emit-module -emit-module-path "$OUT/modules/PullParityCore.swiftmodule" \
   -emit-object -o "$OUT/core.o" "$ROOT"/Sources/PullParityCore/*.swift
-# The decoder's files: the parsing seam and the contract's rules, without the database side.
+# The decoder's files, as the module PullParityIngest: the parsing seam and the contract's rules,
+# without the database side.
 DECODER=()
-for name in EventDecoder EventField EventFieldSource EventLineParser ExtractedFields FoundationLineParser JSONScanner \
-  JSONValue LineDecoder LineParseResult LineRejection ParserKind PlatformToken RFC3339Timestamp Rejection RejectionReason \
-  SimdjsonFields SimdjsonLineParser StringAwareCursor UnknownFieldReducer; do
+for name in EventDecoder EventField EventFieldSource EventLineParser ExtractedFields JSONScanner JSONValue LineDecoder \
+  LineParseResult LineRejection PlatformToken RFC3339Timestamp Rejection RejectionReason SimdjsonFields \
+  SimdjsonLineParser UnknownFieldReducer; do
   DECODER+=("$ROOT/Sources/PullParityIngest/$name.swift")
 done
 swiftc -O -g -sanitize=fuzzer,address -parse-as-library -wmo -package-name PullParity \
+  -module-name PullParityIngest -I "$OUT/modules" -Xcc -fmodule-map-file="$OUT/modules/module.modulemap" \
+  -emit-module -emit-module-path "$OUT/modules/PullParityIngest.swiftmodule" \
+  -emit-object -o "$OUT/decoder.o" "${DECODER[@]}"
+# The reference parser is test code (PullParityTestSupport): only its own files are built here.
+swiftc -O -g -sanitize=fuzzer,address -parse-as-library -wmo -package-name PullParity \
   -module-name LineDecoderFuzzer -I "$OUT/modules" -Xcc -fmodule-map-file="$OUT/modules/module.modulemap" \
-  "${DECODER[@]}" \
-  "$ROOT/fuzz/LineDecoderFuzzer.swift" "$OUT/core.o" "$OUT/pp_simdjson.o" -lsimdjson -lstdc++ \
+  "$ROOT"/Tests/PullParityTestSupport/ReferenceParser/*.swift \
+  "$ROOT/fuzz/LineDecoderFuzzer.swift" "$OUT/decoder.o" "$OUT/core.o" "$OUT/pp_simdjson.o" -lsimdjson -lstdc++ \
   -use-ld=lld -o "$OUT/line-decoder-fuzzer"
 
 # Seed corpus: every line of the sample logs, one file each (bad lines included).

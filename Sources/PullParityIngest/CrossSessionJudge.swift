@@ -15,11 +15,11 @@ package struct CrossSessionJudge {
   let profiles: ProfileCatalog
   private var decoder: LineDecoder
 
-  package init(_ db: Database, profiles: ProfileCatalog, parser: ParserKind = .simdjson) throws {
+  package init(_ db: Database, profiles: ProfileCatalog) throws {
     self.db = db
     tx = try IngestTransaction(db)
     self.profiles = profiles
-    decoder = LineDecoder(parser)
+    decoder = LineDecoder()
   }
 
   /// Derives again every session whose verdict the store's context changes; returns how many.

@@ -13,8 +13,8 @@ package struct DecodeStream {
   /// Raw lines longer than this are rejected as `too_long`, as `ingest --max-line-bytes` does.
   private let maxLineBytes: Int
 
-  package init(parser: ParserKind = .simdjson, maxLineBytes: Int = IngestOptions.defaultMaxLineBytes) {
-    decoder = LineDecoder(parser)
+  package init(maxLineBytes: Int = IngestOptions.defaultMaxLineBytes) {
+    decoder = LineDecoder()
     self.maxLineBytes = maxLineBytes
   }
 

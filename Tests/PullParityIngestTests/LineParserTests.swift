@@ -1,4 +1,5 @@
 import CSimdjson
+import PullParityTestSupport
 import Testing
 
 @testable import PullParityIngest

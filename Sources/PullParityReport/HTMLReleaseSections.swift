@@ -1,3 +1,6 @@
+internal import PullParityCore
+internal import PullParityStore
+
 /// The HTML report's answer to "did this release make it better": each app's newest version
 /// against the one before it, as `compare` judges them, and every failing rule day by day.
 struct HTMLReleaseSections {

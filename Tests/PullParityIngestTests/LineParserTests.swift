@@ -1,4 +1,5 @@
 import CSimdjson
+import PullParityCore
 import PullParityTestSupport
 import Testing
 

@@ -1,5 +1,5 @@
 import Foundation
-import PullParityIngest
+package import PullParityIngest
 
 /// The reference parser of the seam: Foundation's `JSONSerialization`, held to strict RFC 8259 and
 /// to the limits of `SimdjsonLineParser`, so the two agree on every line (a fuzz test holds them

@@ -1,4 +1,4 @@
-import PullParityIngest
+package import PullParityIngest
 
 /// The parsers of the seam that tests hold to each other: ingest's own (`SimdjsonLineParser`)
 /// and the reference (`FoundationLineParser`, test code only). Not a user's choice: the product

@@ -12,6 +12,9 @@ set -euo pipefail
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
 OUT="$ROOT/.build/fuzz"
 mkdir -p "$OUT/corpus" "$OUT/modules"
+# The upcoming features Package.swift turns on for every target, so the sources build as there.
+FEATURES=(-enable-upcoming-feature ExistentialAny -enable-upcoming-feature InternalImportsByDefault
+  -enable-upcoming-feature MemberImportVisibility)
 
 echo "building the fuzzer in $OUT" >&2
 cd "$OUT"  # swiftc leaves module files in the current directory
@@ -23,7 +26,7 @@ module CSimdjson {
 MAP
 clang++ -std=c++17 -O1 -g -fsanitize=fuzzer-no-link,address -I "$ROOT/Sources/CSimdjson/include" \
   -c "$ROOT/Sources/CSimdjson/pp_simdjson.cpp" -o "$OUT/pp_simdjson.o"
-swiftc -O -g -sanitize=fuzzer,address -parse-as-library -wmo -package-name PullParity \
+swiftc -O -g -sanitize=fuzzer,address -parse-as-library -wmo -package-name PullParity "${FEATURES[@]}" \
   -module-name PullParityCore -emit-module -emit-module-path "$OUT/modules/PullParityCore.swiftmodule" \
   -emit-object -o "$OUT/core.o" "$ROOT"/Sources/PullParityCore/*.swift
 # The decoder's files, as the module PullParityIngest: the parsing seam and the contract's rules,
@@ -34,12 +37,12 @@ for name in EventDecoder EventField EventFieldSource EventLineParser ExtractedFi
   SimdjsonLineParser UnknownFieldReducer; do
   DECODER+=("$ROOT/Sources/PullParityIngest/$name.swift")
 done
-swiftc -O -g -sanitize=fuzzer,address -parse-as-library -wmo -package-name PullParity \
+swiftc -O -g -sanitize=fuzzer,address -parse-as-library -wmo -package-name PullParity "${FEATURES[@]}" \
   -module-name PullParityIngest -I "$OUT/modules" -Xcc -fmodule-map-file="$OUT/modules/module.modulemap" \
   -emit-module -emit-module-path "$OUT/modules/PullParityIngest.swiftmodule" \
   -emit-object -o "$OUT/decoder.o" "${DECODER[@]}"
 # The reference parser is test code (PullParityTestSupport): only its own files are built here.
-swiftc -O -g -sanitize=fuzzer,address -parse-as-library -wmo -package-name PullParity \
+swiftc -O -g -sanitize=fuzzer,address -parse-as-library -wmo -package-name PullParity "${FEATURES[@]}" \
   -module-name LineDecoderFuzzer -I "$OUT/modules" -Xcc -fmodule-map-file="$OUT/modules/module.modulemap" \
   "$ROOT"/Tests/PullParityTestSupport/ReferenceParser/*.swift \
   "$ROOT/fuzz/LineDecoderFuzzer.swift" "$OUT/decoder.o" "$OUT/core.o" "$OUT/pp_simdjson.o" -lsimdjson -lstdc++ \

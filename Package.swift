@@ -111,7 +111,8 @@ let package = Package(
     .target(
       name: "PullParityTestSupport",
       dependencies: [
-        "PullParityCore", "PullParityStore", "PullParitySchema", .product(name: "GRDB", package: "GRDB.swift"),
+        "PullParityCore", "PullParityIngest", "PullParityStore", "PullParitySchema",
+        .product(name: "GRDB", package: "GRDB.swift"),
       ],
       path: "Tests/PullParityTestSupport"
     ),
@@ -159,11 +160,16 @@ let package = Package(
 // the build there, while a newer toolchain's new warnings never break a user's build.
 let warningsAsErrors = ProcessInfo.processInfo.environment["PULLPARITY_WARNINGS_AS_ERRORS"] == "1"
 
-// Package-wide settings, applied once to every Swift target.
+// Package-wide settings, applied once to every Swift target, as swift-log does: `any` on every
+// existential; an import is internal unless it says otherwise (`package import`, `public import`),
+// so a module's surface names what it exposes of its dependencies; and a member is visible only
+// in files that import its module.
 for target in package.targets where target.type != .system {
   guard target.name != "CSimdjson" else { continue }
   var settings = target.swiftSettings ?? []
   settings.append(.enableUpcomingFeature("ExistentialAny"))
+  settings.append(.enableUpcomingFeature("InternalImportsByDefault"))
+  settings.append(.enableUpcomingFeature("MemberImportVisibility"))
   if warningsAsErrors { settings.append(.unsafeFlags(["-warnings-as-errors"])) }
   target.swiftSettings = settings
 }

@@ -3,6 +3,8 @@
 // with padding and from a copy, and Foundation); any disagreement aborts with both results.
 // Built and run by scripts/fuzz.sh, not by SwiftPM.
 
+import PullParityIngest
+
 #if canImport(Glibc)
   import Glibc
 #endif

@@ -12,6 +12,9 @@ set -euo pipefail
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
 OUT="$ROOT/.build/fuzz"
 mkdir -p "$OUT/corpus" "$OUT/modules"
+# The upcoming features Package.swift turns on for every target, so the sources build as there.
+FEATURES=(-enable-upcoming-feature ExistentialAny -enable-upcoming-feature InternalImportsByDefault
+  -enable-upcoming-feature MemberImportVisibility)
 
 echo "building the fuzzer in $OUT" >&2
 cd "$OUT"  # swiftc leaves module files in the current directory
@@ -24,16 +27,21 @@ MAP
 clang++ -std=c++17 -O1 -g -fsanitize=fuzzer-no-link,address -I "$ROOT/Sources/CSimdjson/include" \
   -c "$ROOT/Sources/CSimdjson/pp_simdjson.cpp" -o "$OUT/pp_simdjson.o"
 mapfile -t CORE < <(find "$ROOT/Sources/PullParityCore" -name '*.swift' | sort)
-swiftc -O -g -sanitize=fuzzer,address -parse-as-library -wmo -package-name PullParity \
+swiftc -O -g -sanitize=fuzzer,address -parse-as-library -wmo -package-name PullParity "${FEATURES[@]}" \
   -module-name PullParityCore -emit-module -emit-module-path "$OUT/modules/PullParityCore.swiftmodule" \
   -emit-object -o "$OUT/core.o" "${CORE[@]}"
-# The decoder's files: Ingest's Parsing folder, the parsing seam and the contract's rules without
-# the database side.
+# The decoder's files, as the module PullParityIngest: Ingest's Parsing folder, the parsing seam
+# and the contract's rules without the database side.
 DECODER=("$ROOT"/Sources/PullParityIngest/Parsing/*.swift)
-swiftc -O -g -sanitize=fuzzer,address -parse-as-library -wmo -package-name PullParity \
+swiftc -O -g -sanitize=fuzzer,address -parse-as-library -wmo -package-name PullParity "${FEATURES[@]}" \
+  -module-name PullParityIngest -I "$OUT/modules" -Xcc -fmodule-map-file="$OUT/modules/module.modulemap" \
+  -emit-module -emit-module-path "$OUT/modules/PullParityIngest.swiftmodule" \
+  -emit-object -o "$OUT/decoder.o" "${DECODER[@]}"
+# The reference parser is test code (PullParityTestSupport): only its own files are built here.
+swiftc -O -g -sanitize=fuzzer,address -parse-as-library -wmo -package-name PullParity "${FEATURES[@]}" \
   -module-name LineDecoderFuzzer -I "$OUT/modules" -Xcc -fmodule-map-file="$OUT/modules/module.modulemap" \
-  "${DECODER[@]}" \
-  "$ROOT/fuzz/LineDecoderFuzzer.swift" "$OUT/core.o" "$OUT/pp_simdjson.o" -lsimdjson -lstdc++ \
+  "$ROOT"/Tests/PullParityTestSupport/ReferenceParser/*.swift \
+  "$ROOT/fuzz/LineDecoderFuzzer.swift" "$OUT/decoder.o" "$OUT/core.o" "$OUT/pp_simdjson.o" -lsimdjson -lstdc++ \
   -use-ld=lld -o "$OUT/line-decoder-fuzzer"
 
 # Seed corpus: every line of the sample logs, one file each (bad lines included).

@@ -1,5 +1,5 @@
 import Foundation
-package import PullParityIngest
+internal import PullParityIngest
 
 /// `pullparity decode`: raw log lines with their origin in, one `DecodedLine` per line out,
 /// through the very `LineDecoder` ingest uses, so a distributed run applies the same rules. The
@@ -14,8 +14,8 @@ package struct DecodeStream {
   /// Raw lines longer than this are rejected as `too_long`, as `ingest --max-line-bytes` does.
   private let maxLineBytes: Int
 
-  package init(parser: ParserKind = .simdjson, maxLineBytes: Int = IngestOptions.defaultMaxLineBytes) {
-    decoder = LineDecoder(parser)
+  package init(maxLineBytes: Int = IngestOptions.defaultMaxLineBytes) {
+    decoder = LineDecoder()
     self.maxLineBytes = maxLineBytes
   }
 

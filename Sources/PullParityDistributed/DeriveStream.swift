@@ -1,6 +1,6 @@
 import Foundation
 package import PullParityCore
-package import PullParityIngest
+internal import PullParityIngest
 internal import PullParityStore
 
 /// `pullparity derive`: raw event lines with their origin in (`decode`'s input format), grouped
@@ -22,9 +22,9 @@ package struct DeriveStream {
   /// The context line read for the session whose events come next, and where it was read.
   private var context: (line: ContextLine, location: PipeLocation)?
 
-  package init(profiles: ProfileCatalog, parser: ParserKind = .simdjson) {
+  package init(profiles: ProfileCatalog) {
     self.profiles = profiles
-    decoder = LineDecoder(parser)
+    decoder = LineDecoder()
     encoder = JSONEncoder()
     encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
   }

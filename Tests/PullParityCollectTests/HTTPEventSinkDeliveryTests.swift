@@ -1,5 +1,6 @@
 import Foundation
 import PullParityCollect
+import PullParityCore
 import PullParityIngest
 import PullParityRecorder
 import PullParityStore

@@ -1,5 +1,6 @@
 import PullParityCore
 import PullParityIngest
+import PullParityTestSupport
 import Testing
 
 /// The contract's field rules, whichever parser extracted the fields: every accepted form and

@@ -1,4 +1,5 @@
 import Foundation
+import PullParityCore
 import PullParityIngest
 import PullParityStore
 import PullParityTestSupport

@@ -1,4 +1,6 @@
 import CSimdjson
+import PullParityCore
+import PullParityTestSupport
 import Testing
 
 @testable import PullParityIngest

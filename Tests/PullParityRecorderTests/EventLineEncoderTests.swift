@@ -1,6 +1,7 @@
 import PullParityCore
 import PullParityIngest
 import PullParityRecorder
+import PullParityTestSupport
 import Testing
 
 /// The recorder's JSON against the pipeline's own decoder: what is written is what is read.

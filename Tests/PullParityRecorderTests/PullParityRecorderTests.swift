@@ -7,7 +7,7 @@ import Testing
 @Suite struct PullParityRecorderTests {
   /// The lines a recorder wrote, decoded by the pipeline's decoder.
   static func decode(_ lines: [String]) -> [Event] {
-    var decoder = LineDecoder(.simdjson)
+    var decoder = LineDecoder()
     return lines.compactMap { line in
       guard case .event(let event) = decoder.decode(line) else {
         Issue.record("not an event: \(line)")

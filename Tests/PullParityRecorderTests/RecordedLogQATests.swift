@@ -1,4 +1,5 @@
 import Foundation
+import PullParityCore
 import PullParityRecorder
 import PullParityTestSupport
 import Testing

@@ -1,6 +1,7 @@
 import PullParityCore
 import PullParityIngest
 import PullParityRecorder
+import PullParityTestSupport
 import Testing
 
 /// Values the format forbids are refused, and only those: the recorder refuses a payload exactly

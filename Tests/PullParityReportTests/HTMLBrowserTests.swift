@@ -1,4 +1,5 @@
 import Foundation
+import PullParityStore
 import PullParityTestSupport
 import Testing
 

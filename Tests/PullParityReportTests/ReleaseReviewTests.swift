@@ -1,3 +1,4 @@
+import Foundation
 import PullParityCore
 import PullParityTestSupport
 import Testing
@@ -186,7 +187,7 @@ import Testing
     var timeline = F.timeline
     timeline.example = FailingRule(app: app, platform: platform, rule: .errorNotShown)
     let html = HTMLReportRenderer().render(
-      HTMLReportInput(
+      ReportRenderInput(
         report: F.build(before + after), sessions: before + after, timelines: [timeline], releases: [comparison]))
     #expect(html.contains("figure class=\"chart trend\" data-app=\"&lt;img src=x onerror=alert(1)&gt;\""))
     #expect(html.contains("data-platform=\"&quot;&gt;&lt;b&gt;\" data-baseline=\"1&lt;i&gt;\""))
@@ -197,7 +198,7 @@ import Testing
   @Test func aFailingRuleWithoutAnExampleIsNamed() throws {
     let sessions = [Self.ffci("a", broke: [.errorNotShown])]
     let html = HTMLReportRenderer().render(
-      HTMLReportInput(report: F.build(sessions), sessions: sessions, timelines: [F.timeline]))
+      ReportRenderInput(report: F.build(sessions), sessions: sessions, timelines: [F.timeline]))
     #expect(html.contains("No example drawn for: error_not_shown (ffci on ios)."))
   }
 }

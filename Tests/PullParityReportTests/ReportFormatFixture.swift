@@ -101,6 +101,7 @@ enum ReportFormatFixture {
 
   /// The figure the text report prints for `metric` of `platform`.
   static func figure(_ metric: ParityMetric, _ platform: PlatformSummary) -> String {
-    metric.isRate ? Formatting.percent(platform.rate(metric)) : Formatting.number(platform.distribution(metric)?.p50)
+    metric.isRate
+      ? NumberText.percent(platform.rate(metric)) : NumberText.oneDecimalOrDash(platform.distribution(metric)?.p50)
   }
 }

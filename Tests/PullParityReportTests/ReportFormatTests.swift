@@ -94,14 +94,15 @@ import Testing
                 Self.close(Double(row["rate_percent"] ?? ""), rate.value.map { $0 * 100 }),
                 "CSV \(subject) \(row["rate_percent"] ?? "")")
               #expect(
-                Formatting.percent(rate)
+                NumberText.percent(rate)
                   == (rate.value == nil
                     ? "–" : "\(row["rate_percent"] ?? "")% (\(row["numerator"] ?? "")/\(row["denominator"] ?? ""))"))
             } else {
               let distribution = try #require(platform.distribution(metric))
               #expect(row["n"] == "\(distribution.n)")
               #expect(
-                (row["p50"].map { $0.isEmpty ? "–" : $0 }) == Formatting.number(distribution.p50), "CSV \(subject)")
+                (row["p50"].map { $0.isEmpty ? "–" : $0 }) == NumberText.oneDecimalOrDash(distribution.p50),
+                "CSV \(subject)")
               #expect(Self.close(Double(row["p50"] ?? ""), distribution.p50))
               #expect(Self.close(Double(row["p90"] ?? ""), distribution.p90))
               #expect(Self.close(Double(row["p95"] ?? ""), distribution.p95))
@@ -275,7 +276,7 @@ import Testing
       sessions[index].platform = "\"><b>"
     }
     let report = F.build(sessions)
-    let html = HTMLReportRenderer().render(HTMLReportInput(report: report, sessions: sessions))
+    let html = HTMLReportRenderer().render(ReportRenderInput(report: report, sessions: sessions))
     #expect(!html.contains("<img"))
     #expect(!html.contains("<b>"))
     #expect(html.contains("&lt;img src=x onerror=alert(1)&gt;"))

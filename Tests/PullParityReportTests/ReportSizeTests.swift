@@ -1,3 +1,4 @@
+import Foundation
 import PullParityCore
 import PullParityTestSupport
 import Testing

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import PullParityCore
 import PullParitySchema
 import PullParityStore
 import Testing

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import PullParityCore
 import PullParityStore
 import PullParityTestSupport
 import Testing

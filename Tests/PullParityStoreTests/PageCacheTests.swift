@@ -1,3 +1,4 @@
+import GRDB
 import PullParityStore
 import PullParityTestSupport
 import Testing

@@ -44,13 +44,58 @@ import Testing
     return database
   }
 
+  /// The fixture with only the kinds this build knows.
+  static func makeKnownDatabase(_ directory: TemporaryDirectory) throws -> PullParityDatabase {
+    let database = try makeDatabase(directory)
+    try database.write { db in
+      try db.execute(sql: "DELETE FROM violations WHERE kind = 'a_kind_from_a_newer_build'")
+    }
+    return database
+  }
+
   @Test func eachSessionCarriesTheKindsOfItsOwnViolations() throws {
     let directory = try TemporaryDirectory()
-    let sessions = try ReportQueries(try Self.makeDatabase(directory)).sessions(SessionFilter())
+    let sessions = try ReportQueries(try Self.makeKnownDatabase(directory)).sessions(SessionFilter())
     #expect(sessions.map { Array($0.sessionID.utf8) } == Self.sessions.map { Array($0.0.utf8) })
     for (session, (id, _, kinds)) in zip(sessions, Self.sessions) {
       let known = ViolationKinds(kinds: kinds.compactMap(ViolationKind.init(rawValue:)))
       #expect(session.violationKinds == known, "\(Array(id.utf8))")
+    }
+  }
+
+  /// A kind this build does not know (a newer build's, or an edit) is an error naming the table,
+  /// the column and the value: dropped, its sessions would count as not breaking any rule.
+  @Test func aViolationKindThisBuildDoesNotKnowIsAnError() throws {
+    let directory = try TemporaryDirectory()
+    let queries = ReportQueries(try Self.makeDatabase(directory))
+    let reads: [(String, () throws -> Void)] = [
+      ("sessions", { _ = try queries.sessions(SessionFilter()) }),
+      ("violations", { _ = try queries.violations(SessionFilter()) }),
+      ("a session's violations", { _ = try queries.violations(ofSession: 1) }),
+    ]
+    for (name, read) in reads {
+      let error = try #require(throws: StoreError.self, "\(name)") { try read() }
+      #expect(
+        error.description.hasPrefix(
+          "reading violations.kind: unknown value \"a_kind_from_a_newer_build\"; this build knows "),
+        "\(name): \(error)")
+    }
+  }
+
+  /// The same for a session's outcome (once read as `incomplete`) and trigger (once read as none).
+  @Test(arguments: [
+    (#"UPDATE sessions SET outcome = 'teleported' WHERE session_id = 'ab'"#, "sessions.outcome", "teleported"),
+    (#"UPDATE sessions SET "trigger" = 'telepathy' WHERE session_id = 'a'"#, "sessions.trigger", "telepathy"),
+  ])
+  func anOutcomeOrTriggerThisBuildDoesNotKnowIsAnError(sql: String, column: String, value: String) throws {
+    let directory = try TemporaryDirectory()
+    let database = try Self.makeKnownDatabase(directory)
+    try database.write { try $0.execute(sql: sql) }
+    let error = try #require(throws: StoreError.self) { try ReportQueries(database).sessions(SessionFilter()) }
+    #expect(error.description.hasPrefix("reading \(column): unknown value \"\(value)\"; this build knows "))
+    if column == "sessions.outcome" {
+      let counted = try #require(throws: StoreError.self) { try ReportQueries(database).outcomeCounts() }
+      #expect(counted.description.hasPrefix("reading sessions.outcome: unknown value \"teleported\""), "\(counted)")
     }
   }
 

@@ -1,4 +1,4 @@
-import Foundation
+package import Foundation
 
 /// Runs the built `pullparity` binary and collects what it printed.
 package struct CommandRun: Sendable {

@@ -1,5 +1,5 @@
 import GRDB
-import PullParityStore
+package import PullParityStore
 
 /// Tables as text rows, to compare two databases row for row.
 package enum DatabaseDump {

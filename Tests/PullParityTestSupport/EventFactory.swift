@@ -1,4 +1,4 @@
-import PullParityCore
+package import PullParityCore
 
 /// Builds the events of one hand-written session tersely: `f.at(120, .pullMove(distance: 30, offset: nil))`.
 package struct EventFactory {

@@ -1,4 +1,4 @@
-import Foundation
+package import Foundation
 
 /// Parsed JSON that a test reads by path. Every read throws an error naming the path and what
 /// was there, so a report shaped other than the test expects fails that one test with a reason,

@@ -1,4 +1,4 @@
-import Foundation
+package import Foundation
 
 /// Paths of the repository the tests run from.
 package enum RepositoryPaths {

@@ -1,5 +1,5 @@
 import Foundation
-import GRDB
+package import GRDB
 
 /// `sample-events/` ingested once per test process, for the many tests that only read it.
 package enum SampleDatabase {

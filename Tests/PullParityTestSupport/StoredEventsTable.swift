@@ -1,6 +1,7 @@
 import Foundation
-import GRDB
-import PullParityStore
+package import GRDB
+import PullParityCore
+package import PullParityStore
 
 /// The stored events as the `events` table of schema versions 1-10 held them, rebuilt from the
 /// blocks for tests that check what was stored: an in-memory database with the file attached

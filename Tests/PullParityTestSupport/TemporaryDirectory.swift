@@ -1,4 +1,4 @@
-import Foundation
+package import Foundation
 
 /// A fresh directory under the system's temporary folder, removed when the value goes away.
 package final class TemporaryDirectory {

@@ -79,8 +79,8 @@ import Testing
     for row in rows { #expect(row.commands.isSubset(of: subcommands), "\(row.commands)") }
   }
 
-  /// The command table has a usage line per command (`pullparity derive [--profiles FILE]
-  /// [--parser …]`), naming only options the command has.
+  /// The command table has a usage line per command (`pullparity derive [--profiles FILE]`),
+  /// naming only options the command has.
   @Test func everyUsageLineNamesRealOptions() throws {
     let readme = try String(contentsOf: RepositoryPaths.root.appendingPathComponent("README.md"), encoding: .utf8)
     let table = readme.components(separatedBy: "| command | what it does |").last ?? ""

@@ -1,6 +1,7 @@
 import Dispatch
 import Logging
 import PullParityIngest
+import PullParityStore
 import ServiceLifecycle
 
 /// Every `everySeconds`, closes the open spool file (if it holds anything) and ingests the

@@ -1,4 +1,4 @@
-import PullParityIngest
+package import PullParityIngest
 
 /// `--db FILE --ingest-every SECONDS`: where and how often closed spool files are ingested.
 package struct ScheduledIngest: Sendable {

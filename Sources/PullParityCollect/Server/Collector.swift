@@ -1,5 +1,5 @@
 import Hummingbird
-import Logging
+package import Logging
 import NIOCore
 import ServiceLifecycle
 import UnixSignals

@@ -59,7 +59,7 @@ package enum EventField: Int, CaseIterable, Sendable {
   static let indicatorMemberByKey: [String: EventField] = Dictionary(
     uniqueKeysWithValues: allCases.filter(\.isIndicatorMember).map { ($0.key, $0) })
 
-  var isIndicatorMember: Bool {
+  package var isIndicatorMember: Bool {
     switch self {
     case .indicatorKind, .indicatorCount, .indicatorStaggerMs, .indicatorCycleMs: true
     default: false

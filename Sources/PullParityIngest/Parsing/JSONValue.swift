@@ -9,7 +9,7 @@ package enum JSONValue: Equatable, Sendable {
   case object
   case array
 
-  var typeName: String {
+  package var typeName: String {
     switch self {
     case .null: "null"
     case .bool: "a boolean"

@@ -5,12 +5,9 @@ internal import PullParityCore
 package struct LineDecoder {
   private var parser: any EventLineParser
 
-  package init(parser: any EventLineParser) {
+  /// A decoder on simdjson, what the product parses with; tests hand it the reference parser.
+  package init(parser: any EventLineParser = SimdjsonLineParser()) {
     self.parser = parser
-  }
-
-  package init(_ kind: ParserKind) {
-    self.init(parser: kind.makeParser())
   }
 
   package mutating func decode(_ line: UnsafeRawBufferPointer, readableCount: Int) -> LineParseResult {

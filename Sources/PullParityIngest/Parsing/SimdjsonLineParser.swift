@@ -12,6 +12,9 @@ package import PullParityCore
 package struct SimdjsonLineParser: EventLineParser {
   private var handle: Handle
 
+  /// What `ingest_runs.parser` records of a run's parser.
+  package static let name = "simdjson"
+
   /// Bytes past the end of a line that let it be parsed without a copy.
   package static var requiredPadding: Int { pp_required_padding() }
 

@@ -6,14 +6,15 @@
 /// 64 bits, numbers beyond a double in fields nobody reads, and Foundation's 38-digit decimals).
 ///
 /// Whether the line is JSON at all is decided here, strictly and without limits (`JSONScanner`).
-/// The Foundation parser reads every line through this; the simdjson parser only the lines its
-/// own limits rejected, so the two agree on every line.
-struct UnknownFieldReducer {
+/// The simdjson parser reads only the lines its own limits rejected through this; the reference
+/// parser of the tests and the fuzzer (`FoundationLineParser`) every line, so the two agree on
+/// every line.
+package struct UnknownFieldReducer {
   private var scanner: JSONScanner
   private var output: [UInt8] = []
 
   /// The rewritten line, or nil when the line is not JSON. Bytes must be valid UTF-8.
-  static func reduce(_ line: UnsafeRawBufferPointer) -> [UInt8]? {
+  package static func reduce(_ line: UnsafeRawBufferPointer) -> [UInt8]? {
     var reducer = UnknownFieldReducer(scanner: JSONScanner(line))
     reducer.output.reserveCapacity(min(line.count, 4096))
     return reducer.reduceRoot() ? reducer.output : nil

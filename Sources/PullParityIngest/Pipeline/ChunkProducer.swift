@@ -8,13 +8,12 @@ internal import PullParityStore
 struct ChunkProducer: Sendable {
   let inputs: [InputFile]
   let chunkLines: Int
-  let parser: ParserKind
   let profiles: ProfileCatalog
   let maxLineBytes: Int
   let clock: PipelineClock
 
   func run(into channel: ChunkChannel) {
-    var decoder = LineDecoder(parser)
+    var decoder = LineDecoder()
     var builder = ChunkBuilder(
       profiles: profiles, sourceNames: inputs.map(\.name), expectedLines: chunkLines, maxLineBytes: maxLineBytes)
     var bytesBeforeInput = 0

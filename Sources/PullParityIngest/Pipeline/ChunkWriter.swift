@@ -144,22 +144,13 @@ struct ChunkWriter {
   }
 
   /// Derives a session from all its stored events and saves it; a session `retain` took raw
-  /// events of keeps the row it has.
+  /// events of, or whose stored lines no longer decode, keeps the row it has.
   private mutating func derive(
     _ ref: Int64, _ tx: IngestTransaction, isNew: Bool, times: inout IngestStageTimes,
     mark: inout Duration
   ) throws {
-    guard try tx.hasAllRawEvents(ofSession: ref) else { return }
-    let events: [RecordedEvent]
-    do {
-      events = try storedLineDecoder.sessionEvents(sessionID: "\(ref)") { visit in
-        try tx.forEachStoredEvent(ofSession: ref, visit)
-      }
-    } catch is StoredSessionError {
-      // Stored lines that no longer decode leave nothing to derive: the stored row stays.
-      return
-    }
-    let derived = SessionDeriver.derive(events, profiles: profiles)
+    guard let derived = try StoredSessionDerivation.derive(ref, tx, profiles: profiles, decoder: &storedLineDecoder)
+    else { return }
     times.derive += lap(&mark)
     times.sessionsReadBack += 1
     try save(derived, tx, ref: ref, isNew: isNew, times: &times, mark: &mark)

@@ -15,11 +15,11 @@ package struct CrossSessionJudge {
   let profiles: ProfileCatalog
   private var decoder: LineDecoder
 
-  package init(_ db: Database, profiles: ProfileCatalog, parser: ParserKind = .simdjson) throws {
+  package init(_ db: Database, profiles: ProfileCatalog) throws {
     self.db = db
     tx = try IngestTransaction(db)
     self.profiles = profiles
-    decoder = LineDecoder(parser)
+    decoder = LineDecoder()
   }
 
   /// Derives again every session whose verdict the store's context changes; returns how many.
@@ -54,15 +54,13 @@ package struct CrossSessionJudge {
   }
 
   private mutating func derive(_ ref: Int64) throws {
-    // Its stored row is all that is left of a session `retain` took raw events of.
-    guard try tx.hasAllRawEvents(ofSession: ref) else { return }
-    var gathered = StoredSessionEvents()
-    try tx.forEachStoredEvent(ofSession: ref) { raw, source, line in
-      gathered.add(raw, source: source, line: line, decoder: &decoder)
-    }
-    // A session none of whose lines pass today's rules is left as it is; replay removes it.
-    guard let events = try? gathered.finish(sessionID: "\(ref)") else { return }
-    let context = try CrossSessionQueries.context(of: ref, db)
-    try tx.save(SessionDeriver.derive(events, profiles: profiles, context: context), ref: ref)
+    // Its stored row is all that is left of a session `retain` took raw events of; a session
+    // none of whose lines pass today's rules is left as it is (replay removes it).
+    let db = db  // read by the closure while `decoder` is borrowed
+    guard
+      let session = try StoredSessionDerivation.derive(
+        ref, tx, profiles: profiles, decoder: &decoder, context: { try CrossSessionQueries.context(of: ref, db) })
+    else { return }
+    try tx.save(session, ref: ref)
   }
 }

@@ -18,7 +18,6 @@ package struct IngestOptions: Sendable {
   /// The most `maxLineBytes` may be: SQLite stores a value of at most 1 GB, and parsing holds a
   /// line about twice.
   package static let largestMaxLineBytes = 512 << 20
-  package var parser: ParserKind
   package var profiles: ProfileCatalog
   /// Recorded in `ingest_runs.tool_version`.
   package var toolVersion: String
@@ -30,11 +29,10 @@ package struct IngestOptions: Sendable {
   package var walRestartFrames = WALCheckpointer.defaultRestartFrames
 
   package init(
-    transactionLines: Int = 200_000, parser: ParserKind = .simdjson, profiles: ProfileCatalog = ProfileCatalog(),
+    transactionLines: Int = 200_000, profiles: ProfileCatalog = ProfileCatalog(),
     toolVersion: String
   ) {
     self.transactionLines = transactionLines
-    self.parser = parser
     self.profiles = profiles
     self.toolVersion = toolVersion
   }

@@ -58,7 +58,7 @@ package struct Ingestor {
   private func judgeAcrossSessions() throws -> Double {
     let started = database.clock.elapsed()
     try database.write { db in
-      var judge = try CrossSessionJudge(db, profiles: options.profiles, parser: options.parser)
+      var judge = try CrossSessionJudge(db, profiles: options.profiles)
       try judge.run()
     }
     return database.clock.seconds(since: started)
@@ -73,7 +73,7 @@ package struct Ingestor {
     let chunks = max(1, whole + (rest > 0 ? 1 : 0))
     let chunkLines = max(1, options.transactionLines / chunks)
     let producer = ChunkProducer(
-      inputs: inputs, chunkLines: chunkLines, parser: options.parser, profiles: options.profiles,
+      inputs: inputs, chunkLines: chunkLines, profiles: options.profiles,
       maxLineBytes: options.maxLineBytes, clock: database.clock)
     let done = DispatchSemaphore(value: 0)
     let thread = Thread {

@@ -38,10 +38,10 @@ struct RunningIngest {
       uniqueKeysWithValues: options.profiles.sortedByName.map { ($0.name, $0.version) })
     runID = try IngestLedger.begin(
       database, sources: names, toolVersion: options.toolVersion, profileVersions: profileVersions,
-      parser: options.parser.rawValue)
+      parser: SimdjsonLineParser.name)
     committer = ChunkWriter(
       profiles: options.profiles, runID: runID, sourceNames: names, maxLineBytes: options.maxLineBytes,
-      clock: database.clock, storedLineDecoder: LineDecoder(options.parser))
+      clock: database.clock, storedLineDecoder: LineDecoder())
   }
 
   private var clock: PipelineClock { database.clock }

@@ -1,4 +1,4 @@
-import Foundation
+package import Foundation
 package import PullParityCore
 
 /// Loads user profiles from JSON: `{"profiles": [ … ]}` or a bare array of profiles, keyed as

@@ -2,10 +2,11 @@ package import PullParityCore
 package import PullParityStore
 
 extension LineDecoder {
-  /// A session's stored raw lines read back as events: the one place they are decoded again
-  /// (ingest, replay, the session drill-down, the report's timelines). A line that no longer
-  /// passes today's rules is left out; when none does, this throws rather than hand the state
-  /// machine an empty session.
+  /// A session's stored raw lines read back as events, for the session drill-down and the
+  /// report's timelines; ingest, replay and the cross-session judge derive stored sessions
+  /// through `StoredSessionDerivation`. Both gather them in `StoredSessionEvents`, the one place
+  /// stored lines are decoded again. A line that no longer passes today's rules is left out; when
+  /// none does, this throws rather than hand the state machine an empty session.
   package mutating func sessionEvents(_ stored: [StoredEvent], sessionID: String) throws -> [RecordedEvent] {
     try sessionEvents(sessionID: sessionID) { visit in
       for line in stored {

@@ -20,9 +20,8 @@ struct ReplayDerivation {
   /// Derives and saves the session stored under `ref`, from the events gathered of its lines.
   mutating func derive(_ ref: Int64, _ gathered: StoredSessionEvents) throws {
     // A session none of whose lines pass today's rules is gone after the replay.
-    guard let recorded = try? gathered.finish(sessionID: "\(ref)") else { return }
-    events += recorded.count
-    let session = SessionDeriver.derive(recorded, profiles: profiles)
+    guard let session = StoredSessionDerivation.derive(ref, gathered, profiles: profiles) else { return }
+    events += gathered.events.count
     if used[session.profileName] == nil { used[session.profileName] = profiles.resolve(session.profileName) }
     // The ref is kept: events point at their session through it.
     try tx.save(session, ref: ref)

@@ -6,12 +6,10 @@ package import PullParityStore
 package struct Replayer {
   package var database: PullParityDatabase
   package var profiles: ProfileCatalog
-  package var parser: ParserKind
 
-  package init(database: PullParityDatabase, profiles: ProfileCatalog, parser: ParserKind = .simdjson) {
+  package init(database: PullParityDatabase, profiles: ProfileCatalog) {
     self.database = database
     self.profiles = profiles
-    self.parser = parser
   }
 
   /// A replay applies new rules on purpose, but must not drop a user's profile because the
@@ -33,7 +31,7 @@ package struct Replayer {
       try replay.clearDerived()
       var derivation = ReplayDerivation(tx: try IngestTransaction(db), profiles: profiles)
       try deriveEverySession(of: replay, into: &derivation)
-      var judge = try CrossSessionJudge(db, profiles: profiles, parser: parser)
+      var judge = try CrossSessionJudge(db, profiles: profiles)
       try judge.run()
       try ProfileRegistry.replace(with: derivation.profilesUsed, in: db, at: database.clock.now())
       // Read back rather than taken from the derivation: the judge may have changed sessions.
@@ -49,7 +47,7 @@ package struct Replayer {
   /// Lines arrive session by session and are decoded as they come: a session is held once, as
   /// events.
   private func deriveEverySession(of replay: ReplayTransaction, into derivation: inout ReplayDerivation) throws {
-    var decoder = LineDecoder(parser)
+    var decoder = LineDecoder()
     var current: (ref: Int64, gathered: StoredSessionEvents)?
     try replay.forEachStoredLine { ref, raw, source, line in
       if current?.ref != ref {

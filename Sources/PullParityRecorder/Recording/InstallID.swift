@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// The `install_id` a recorder stamps on every event: a random id kept for as long as the app
 /// stays installed, so the pipeline can tell one device's consecutive refreshes apart from

@@ -78,7 +78,7 @@ struct DistributionChart {
     }
     func p(_ q: Double) -> Double { Percentile.of(sorted: sorted, q) ?? p50 }
     let label =
-      "n \(sorted.count) · p50 \(Formatting.number(p50)) · p90 \(Formatting.number(p(0.9))) · p95 \(Formatting.number(p(0.95)))"
+      "n \(sorted.count) · p50 \(NumberText.oneDecimalOrDash(p50)) · p90 \(NumberText.oneDecimalOrDash(p(0.9))) · p95 \(NumberText.oneDecimalOrDash(p(0.95)))"
     let boxTop = top + 17
     let quartiles = (p5: p(0.05), p25: p(0.25), p50: p50, p75: p(0.75), p95: p(0.95))
     let parts =
@@ -106,8 +106,8 @@ struct DistributionChart {
   ) -> String {
     let center = boxTop + Self.boxHeight / 2
     let summary =
-      "\(row.platform): n \(n), p5 \(Formatting.number(q.p5)), p25 \(Formatting.number(q.p25)), "
-      + "p50 \(Formatting.number(q.p50)), p75 \(Formatting.number(q.p75)), p95 \(Formatting.number(q.p95)) \(metric.unit(distance: distanceUnit))"
+      "\(row.platform): n \(n), p5 \(NumberText.oneDecimalOrDash(q.p5)), p25 \(NumberText.oneDecimalOrDash(q.p25)), "
+      + "p50 \(NumberText.oneDecimalOrDash(q.p50)), p75 \(NumberText.oneDecimalOrDash(q.p75)), p95 \(NumberText.oneDecimalOrDash(q.p95)) \(metric.unit(distance: distanceUnit))"
     var box = "<g class=\"mark box \(color)\">" + SVG.title(summary)
     box += SVG.line(x1: scale.position(q.p5), y1: center, x2: scale.position(q.p95), y2: center, cssClass: "whisker")
     for end in [q.p5, q.p95] {

@@ -101,10 +101,10 @@ struct RateChart {
       body.append(
         SVG.rect(
           x: Self.barStart, y: y + 2, width: Self.barWidth(percent: percent, ceiling: ceiling), height: 11,
-          cssClass: "mark bar \(color)", title: "\(platform) \(block.title): \(Formatting.percent(rate))",
+          cssClass: "mark bar \(color)", title: "\(platform) \(block.title): \(NumberText.percent(rate))",
           attributes: data))
     }
-    body.append(SVG.text(Formatting.percent(rate), x: Self.barEnd + 6, y: y + 11, cssClass: "value"))
+    body.append(SVG.text(NumberText.percent(rate), x: Self.barEnd + 6, y: y + 11, cssClass: "value"))
     return body
   }
 }

@@ -1,8 +1,10 @@
+internal import PullParityCore
+
 /// Builders for the inline SVG of the HTML report. Every piece of text goes through
 /// `HTMLEscaping`; coordinates are rounded to 0.1 unit, finer than a pixel at any width.
 enum SVG {
   static func number(_ value: Double) -> String {
-    let text = Formatting.oneDecimal(value)
+    let text = NumberText.oneDecimal(value)
     return text.hasSuffix(".0") ? String(text.dropLast(2)) : text
   }
 

@@ -99,7 +99,7 @@ struct TimelineChart {
         SVG.rect(
           x: l.scale.position(shown), y: l.laneTop, width: l.scale.position(hidden) - l.scale.position(shown),
           height: Self.laneHeight, cssClass: "span",
-          title: "indicator visible \(Formatting.oneDecimal(hidden - shown)) ms"))
+          title: "indicator visible \(NumberText.oneDecimal(hidden - shown)) ms"))
     }
     if let holdEnd = l.holdEnd {
       let x = l.scale.position(holdEnd)
@@ -128,7 +128,7 @@ struct TimelineChart {
       return SVG.line(
         x1: x, y1: minor ? l.laneTop + 12 : l.laneTop, x2: x, y2: l.laneBottom,
         cssClass: minor ? "mark event minor" : "mark event",
-        title: "+\(Formatting.oneDecimal(mark.offsetMs)) ms \(mark.label) \(mark.detail)")
+        title: "+\(NumberText.oneDecimal(mark.offsetMs)) ms \(mark.label) \(mark.detail)")
     }
   }
 
@@ -140,7 +140,7 @@ struct TimelineChart {
       let x = l.scale.position(mark.offsetMs)
       body.append(
         "<path class=\"mark violation\" d=\"M\(SVG.number(x)) \(SVG.number(diamondY - 6))l6 6l-6 6l-6 -6z\">"
-          + SVG.title("+\(Formatting.oneDecimal(mark.offsetMs)) ms \(mark.label): \(mark.detail)") + "</path>")
+          + SVG.title("+\(NumberText.oneDecimal(mark.offsetMs)) ms \(mark.label): \(mark.detail)") + "</path>")
       guard let row = label.row else { continue }
       body.append(
         SVG.text(

@@ -87,7 +87,7 @@ struct TrendChart {
       body.append(
         SVG.circle(
           x: point.x, y: point.y, radius: 3, cssClass: "mark trend-dot \(color)",
-          title: "\(series.platform) \(date(day)): \(Formatting.percent(rate))"))
+          title: "\(series.platform) \(date(day)): \(NumberText.percent(rate))"))
     }
     return body
   }

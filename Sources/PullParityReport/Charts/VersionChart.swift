@@ -1,3 +1,5 @@
+internal import PullParityCore
+
 /// One release compared with the version before it, as `pullparity compare` judged it: a row per
 /// figure both versions have, the previous version's value (hollow dot) joined to the newest's
 /// (filled dot), with the verdict beside. Each row has its own axis (a rate's from 0 to its
@@ -71,7 +73,7 @@ struct VersionChart {
   }
 
   private func value(_ measure: CohortMeasure, _ delta: CohortDelta) -> String {
-    if let rate = measure.rate { return Formatting.percent(rate) }
-    return "\(Formatting.number(measure.value)) \(delta.unit)"
+    if let rate = measure.rate { return NumberText.percent(rate) }
+    return "\(NumberText.oneDecimalOrDash(measure.value)) \(delta.unit)"
   }
 }

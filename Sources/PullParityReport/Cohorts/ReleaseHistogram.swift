@@ -1,3 +1,5 @@
+internal import PullParityCore
+
 /// Where fingers lifted, against the arming point: a histogram per platform of the release
 /// distances of pulls, with the arming point and the near-miss line (80 % of it) drawn, so a
 /// team sees whether users give up just short of a threshold that is too far.
@@ -65,7 +67,7 @@ struct ReleaseHistogram {
     body.append(SVG.text("0", x: Self.plotStart, y: y + 12, anchor: "middle", cssClass: "value"))
     body.append(
       SVG.text(
-        "\(Formatting.number(axisEnd)) \(unit)", x: Self.plotEnd, y: y + 12, anchor: "end",
+        "\(NumberText.oneDecimalOrDash(axisEnd)) \(unit)", x: Self.plotEnd, y: y + 12, anchor: "end",
         cssClass: "value"))
     return SVG.root(
       chart: id, marks: markCount, width: Self.width, height: y + 18,
@@ -87,7 +89,8 @@ struct ReleaseHistogram {
       let low = Double(bin) * binWidth
       let range =
         bin == Self.bins - 1
-        ? "≥ \(Formatting.number(low))" : "\(Formatting.number(low))–\(Formatting.number(low + binWidth))"
+        ? "≥ \(NumberText.oneDecimalOrDash(low))"
+        : "\(NumberText.oneDecimalOrDash(low))–\(NumberText.oneDecimalOrDash(low + binWidth))"
       out.append(
         SVG.rect(
           x: Self.plotStart + Double(bin) * slot + 0.5, y: top + Self.barHeight - height, width: slot - 1,
@@ -101,13 +104,13 @@ struct ReleaseHistogram {
     var out = [
       SVG.line(
         x1: x(armingPoint), y1: 0, x2: x(armingPoint), y2: height, cssClass: "threshold",
-        title: "arms at \(Formatting.number(armingPoint)) \(unit)")
+        title: "arms at \(NumberText.oneDecimalOrDash(armingPoint)) \(unit)")
     ]
     if let nearMissPoint {
       out.append(
         SVG.line(
           x1: x(nearMissPoint), y1: 0, x2: x(nearMissPoint), y2: height, cssClass: "threshold near",
-          title: "near miss from \(Formatting.number(nearMissPoint)) \(unit)"))
+          title: "near miss from \(NumberText.oneDecimalOrDash(nearMissPoint)) \(unit)"))
     }
     return out
   }

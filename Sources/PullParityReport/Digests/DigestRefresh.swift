@@ -1,3 +1,4 @@
+internal import PullParityCore
 package import PullParityStore
 
 /// Brings `session_digests` up to date after a write: every stale day's sessions are counted

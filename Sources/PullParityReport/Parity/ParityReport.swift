@@ -1,3 +1,4 @@
+internal import PullParityCore
 package import PullParityStore
 
 /// Platforms compared per app, and each platform judged against its profile: what

@@ -231,7 +231,7 @@ package struct QAChecklist {
       _ check: QACheck, _ rule: ProfileRule, _ tally: SessionTally, evidence: String, then: String = ""
     ) -> QAItemResult {
       let judged = RuleEvaluator.result(rule, tally: tally, profile: profile, policy: policy)
-      let rate = judged.rate.value.map { Formatting.oneDecimal($0 * 100) + "%, " } ?? ""
+      let rate = judged.rate.value.map { NumberText.oneDecimal($0 * 100) + "%, " } ?? ""
       var item = result(
         check, tally, evidence: evidence + " (\(rate)budget \(NumberText.format(judged.budgetPercent))%)" + then)
       item.status = judged.verdict

@@ -39,17 +39,17 @@ package enum SessionQA {
     var offset = 0.0
     for step in steps {
       let state = step.stateAfter
-      let at = "+" + Formatting.oneDecimal(step.recorded.event.timestamp - start) + " ms"
+      let at = "+" + NumberText.oneDecimal(step.recorded.event.timestamp - start) + " ms"
       if let newGap = state.maxSampleGapMs, newGap > gap {
         gap = newGap
         if newGap > QAChecklist.maxSampleGapMs {
-          marks.append("\(Formatting.oneDecimal(newGap)) ms gap while the finger moved, at \(at)")
+          marks.append("\(NumberText.oneDecimal(newGap)) ms gap while the finger moved, at \(at)")
         }
       }
       if let newOffset = state.maxOffsetError, newOffset > offset {
         offset = newOffset
         if newOffset > QAChecklist.maxOffsetError {
-          marks.append("offset off by \(Formatting.oneDecimal(newOffset)) at \(at)")
+          marks.append("offset off by \(NumberText.oneDecimal(newOffset)) at \(at)")
         }
       }
     }
@@ -68,7 +68,7 @@ package enum SessionQA {
       default: Set([check.rule?.violationKind].compactMap { $0 })
       }
     let matched = session.violations.filter { kinds.contains($0.kind) }.map {
-      "\($0.kind.rawValue) at +\(Formatting.oneDecimal($0.at - session.startedAt)) ms"
+      "\($0.kind.rawValue) at +\(NumberText.oneDecimal($0.at - session.startedAt)) ms"
     }
     return matched.isEmpty ? "see the metrics above" : matched.joined(separator: "; ")
   }

@@ -89,7 +89,7 @@ package struct CSVReportRenderer {
   }
 
   private static func number(_ value: Double?) -> String {
-    value.map(Formatting.oneDecimal) ?? ""
+    value.map(NumberText.oneDecimal) ?? ""
   }
 
   private static func line(_ fields: [String]) -> String {

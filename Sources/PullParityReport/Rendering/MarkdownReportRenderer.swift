@@ -89,12 +89,13 @@ package struct MarkdownReportRenderer {
       for platform in ordered {
         cells.append(
           metric.isRate
-            ? Formatting.percent(platform.rate(metric)) : Formatting.number(platform.distribution(metric)?.p50))
+            ? NumberText.percent(platform.rate(metric))
+            : NumberText.oneDecimalOrDash(platform.distribution(metric)?.p50))
       }
       for other in others {
         let comparison = group.comparison(of: metric, for: other.platform)
-        let ci = comparison?.interval.map { " (\(Formatting.interval($0)))" } ?? ""
-        cells += [Formatting.signed(comparison?.difference) + ci, verdict(comparison, unit: unit)]
+        let ci = comparison?.interval.map { " (\(NumberText.interval($0)))" } ?? ""
+        cells += [NumberText.signed(comparison?.difference) + ci, verdict(comparison, unit: unit)]
       }
       out.append(Self.row(cells))
       if !metric.isRate {
@@ -103,7 +104,7 @@ package struct MarkdownReportRenderer {
             ["\(metric.title) p90 / p95"]
               + ordered.map {
                 let d = $0.distribution(metric)
-                return "\(Formatting.number(d?.p90)) / \(Formatting.number(d?.p95))"
+                return "\(NumberText.oneDecimalOrDash(d?.p90)) / \(NumberText.oneDecimalOrDash(d?.p95))"
               } + blanks))
       }
     }
@@ -125,7 +126,7 @@ package struct MarkdownReportRenderer {
 
   private func ruleCell(_ result: RuleResult?) -> String {
     guard let result else { return "–" }
-    let figure = Formatting.percent(result.rate)
+    let figure = NumberText.percent(result.rate)
     switch result.verdict {
     case .pass: return "✅ " + figure
     case .fail: return "❌ " + figure
@@ -146,7 +147,7 @@ package struct MarkdownReportRenderer {
 
   private func verdict(_ comparison: MetricComparison?, unit: String) -> String {
     guard let comparison else { return "–" }
-    let tolerance = Formatting.tolerance(comparison.metric, comparison.tolerance, unit: unit)
+    let tolerance = NumberText.tolerance(comparison.metric, comparison.tolerance, unit: unit)
     switch comparison.verdict {
     case .pass: return "✅ " + tolerance
     case .fail: return "❌ " + tolerance

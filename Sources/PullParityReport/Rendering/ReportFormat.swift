@@ -16,7 +16,7 @@ package enum ReportFormat: String, CaseIterable, Sendable {
     case .json: try JSONRendering.render(input.report)
     case .markdown: MarkdownReportRenderer().render(input.report)
     case .csv: CSVReportRenderer().render(input.report)
-    case .html: HTMLReportRenderer().render(input.html)
+    case .html: HTMLReportRenderer().render(input)
     }
   }
 }

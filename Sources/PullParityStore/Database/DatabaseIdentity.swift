@@ -62,9 +62,8 @@ enum DatabaseIdentity {
   }
 
   /// Refuses a file that a newer PullParity migrated: this binary would read its tables
-  /// without the columns and kinds it does not know (dropping unknown violation kinds, taking
-  /// unknown outcomes for incomplete) and write rows the newer one's invariants do not hold
-  /// for. Returns how many of this binary's migrations the file has, in order.
+  /// without the columns it does not know (kinds and outcomes it does not know are errors when
+  /// read, `StoredEnumValue`) and write rows the newer one's invariants do not hold for. Returns how many of this binary's migrations the file has, in order.
   private static func checkMigrations(_ db: Database, path: String) throws -> Int {
     let known = Schema.migrations.map(\.name)
     let recorded = try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations ORDER BY identifier")

@@ -1,4 +1,4 @@
-import Foundation
+package import Foundation
 
 /// The time the store, the ingest and the replay read, injected from the top (the database
 /// carries it), as TCA injects `date` and `continuousClock`: a test pins the ledger's

@@ -1,3 +1,4 @@
+internal import Foundation
 internal import GRDB
 import GRDBSQLite
 

@@ -1,4 +1,4 @@
-import Foundation
+package import Foundation
 package import GRDB
 
 /// The `ingest_runs` table: one row per run, kept up to date inside every transaction

@@ -1,4 +1,4 @@
-import Foundation
+package import Foundation
 package import GRDB
 package import PullParityCore
 

@@ -1,5 +1,6 @@
 import Foundation
 internal import GRDB
+internal import PullParityCore
 
 /// Rewrites the digests of stale days (schema 0006): the write half of `session_digests`.
 /// What a digest holds is the report's business; this only keeps the rows in step with the

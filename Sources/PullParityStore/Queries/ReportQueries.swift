@@ -38,7 +38,7 @@ package struct ReportQueries {
     var kinds =
       try few
       ? SessionViolationKinds.read(db, sessionsWhere: clause, values) : SessionViolationKinds.read(db)
-    try statement.forEachRow("reading the selected sessions") { try body(columns.record($0, kinds: &kinds)) }
+    try statement.forEachRow("reading the selected sessions") { try body(try columns.record($0, kinds: &kinds)) }
   }
 
   /// Violations of the sessions matching `filter`, by session id then order of finding.
@@ -50,7 +50,7 @@ package struct ReportQueries {
       WHERE \(clause) ORDER BY v.session_id, v.ordinal
       """
     return try database.read { db in
-      try RawStatement(db, sql, values).rows("reading violations", Self.violation).compactMap { $0 }
+      try RawStatement(db, sql, values).rows("reading violations", Self.violation)
     }
   }
 
@@ -120,7 +120,6 @@ package struct ReportQueries {
       """
     return try database.read { db in
       try RawStatement(db, sql, [ref.databaseValue]).rows("reading a session's violations", Self.violation)
-        .compactMap { $0 }
     }
   }
 
@@ -142,11 +141,11 @@ package struct ReportQueries {
 
   private static let violationColumns = "v.session_id, s.app, s.platform, v.kind, v.ts_ms, v.expected, v.actual"
 
-  /// A violation row of `violationColumns`; `nil` for a kind this build does not know.
-  private static func violation(_ row: RawStatement) -> ViolationRecord? {
-    guard let kind = ViolationKind(rawValue: row.string(3)) else { return nil }
-    return ViolationRecord(
-      sessionID: row.string(0), app: row.string(1), platform: row.string(2), kind: kind,
+  /// A violation row of `violationColumns`; a kind this build does not know is an error.
+  private static func violation(_ row: RawStatement) throws(StoreError) -> ViolationRecord {
+    ViolationRecord(
+      sessionID: row.string(0), app: row.string(1), platform: row.string(2),
+      kind: try StoredEnumValue.decode(row.string(3), table: "violations", column: "kind"),
       atMs: row.double(4), expected: row.optionalString(5), actual: row.optionalString(6))
   }
 
@@ -240,7 +239,8 @@ package struct ReportQueries {
       var counts: [SessionOutcome: Int] = [:]
       func add(_ sql: String, _ arguments: StatementArguments = []) throws {
         for row in try Row.fetchAll(db, sql: sql, arguments: arguments) {
-          if let outcome = SessionOutcome(rawValue: row["outcome"]) { counts[outcome, default: 0] += row["sessions"] }
+          let outcome: SessionOutcome = try StoredEnumValue.decode(row["outcome"], table: "sessions", column: "outcome")
+          counts[outcome, default: 0] += row["sessions"]
         }
       }
       guard try db.tableExists("session_digests") else {

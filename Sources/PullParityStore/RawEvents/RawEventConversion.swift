@@ -1,3 +1,4 @@
+internal import Foundation
 internal import GRDB
 
 /// What schema version 11 (`0011_compressed_raw_events.sql`) needs from the program: every row

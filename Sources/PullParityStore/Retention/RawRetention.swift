@@ -1,4 +1,4 @@
-import Foundation
+package import Foundation
 package import GRDB
 
 /// What one run of `pullparity retain` dropped (a row of `retention_runs`).

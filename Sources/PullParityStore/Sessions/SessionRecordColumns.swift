@@ -24,7 +24,7 @@ struct SessionRecordColumns {
     """
 
   /// The SQL for the bit of `ViolationKinds` a stored kind name stands for; a kind this build
-  /// does not know counts as none.
+  /// does not know comes out as 0, no bit, which `SessionViolationKinds` refuses.
   static func kindBit(_ column: String) -> String {
     let cases = ViolationKind.allCases.map { "WHEN '\($0.rawValue)' THEN \(ViolationKinds($0).rawValue)" }
     return "CASE \(column) \(cases.joined(separator: " ")) ELSE 0 END"
@@ -55,11 +55,16 @@ struct SessionRecordColumns {
     nearMiss = s.column("near_miss")
   }
 
-  /// The current row; rows come in `session_ref` order, as `kinds` is walked.
-  func record(_ s: RawStatement, kinds: inout SessionViolationKinds) -> SessionRecord {
+  /// The current row; rows come in `session_ref` order, as `kinds` is walked. An outcome or
+  /// trigger this build does not know is an error (`StoredEnumValue`).
+  func record(_ s: RawStatement, kinds: inout SessionViolationKinds) throws(StoreError) -> SessionRecord {
+    var refreshTrigger: RefreshTrigger?
+    if let text = s.optionalString(trigger) {
+      refreshTrigger = try StoredEnumValue.decode(text, table: "sessions", column: "trigger")
+    }
     let metrics = SessionMetrics(
-      outcome: SessionOutcome(rawValue: s.string(outcome)) ?? .incomplete,
-      trigger: s.optionalString(trigger).flatMap(RefreshTrigger.init(rawValue:)),
+      outcome: try StoredEnumValue.decode(s.string(outcome), table: "sessions", column: "outcome"),
+      trigger: refreshTrigger,
       timeToArmMs: s.optionalDouble(timeToArm), armDistance: s.optionalDouble(armDistance),
       clientArmDistance: s.optionalDouble(clientArmDistance), releaseDistance: s.optionalDouble(releaseDistance),
       loadMs: s.optionalDouble(loadMs), visibleMs: s.optionalDouble(visibleMs), flash: s.optionalFlag(flash),

@@ -18,6 +18,7 @@ struct SessionViolationKinds {
     var entries: [(ref: Int64, kinds: ViolationKinds)] = []
     while try violations.step("reading the kinds of the sessions' violations") {
       let (ref, kind) = (violations.int64(0), ViolationKinds(rawValue: Int(violations.int64(1))))
+      if kind.isEmpty { throw try unknownKind(db) }
       if entries.last?.ref == ref { entries[entries.count - 1].kinds.insert(kind) } else { entries.append((ref, kind)) }
     }
     return SessionViolationKinds(entries: entries)
@@ -38,9 +39,20 @@ struct SessionViolationKinds {
     let (refColumn, bitColumn) = (statement.column("session_ref"), statement.column("bit"))
     var kinds: [Int64: ViolationKinds] = [:]
     try statement.forEachRow("reading the kinds of the sessions' violations") { row in
-      kinds[row.int64(refColumn), default: []].insert(ViolationKinds(rawValue: Int(row.int64(bitColumn))))
+      let kind = ViolationKinds(rawValue: Int(row.int64(bitColumn)))
+      if kind.isEmpty { throw try unknownKind(db) }
+      kinds[row.int64(refColumn), default: []].insert(kind)
     }
     return SessionViolationKinds(entries: kinds.map { ($0.key, $0.value) }.sorted { $0.ref < $1.ref })
+  }
+
+  /// `kindBit` maps a kind this build does not know to no bit: the error names one such kind.
+  private static func unknownKind(_ db: Database) throws -> StoreError {
+    let known = ViolationKind.allCases.map(\.rawValue)
+    let list = known.map { "'\($0)'" }.joined(separator: ", ")
+    let sql = "SELECT kind FROM violations WHERE kind NOT IN (\(list)) LIMIT 1"
+    let value = try RawStatement(db, sql).rows("finding an unknown violation kind") { $0.string(0) }.first ?? ""
+    return StoredEnumValue.unknown(value, table: "violations", column: "kind", known: known)
   }
 
   /// The kinds of session `ref`'s violations; ask in ascending `ref` order.

@@ -32,7 +32,7 @@ struct IngestFrontend {
     var lines: [String] = []
     let files = summary.sources.count == 1 ? "1 input" : "\(summary.sources.count) inputs"
     lines.append(
-      "Ingested \(files) in \(Formatted.seconds(summary.durationSeconds)): \(Formatted.thousands(c.linesRead + c.linesResumed)) lines, \(Formatted.thousands(Int(Double(c.eventsStored) / seconds))) events/s"
+      "Ingested \(files) in \(NumberText.seconds(summary.durationSeconds)): \(NumberText.thousands(c.linesRead + c.linesResumed)) lines, \(NumberText.thousands(Int(Double(c.eventsStored) / seconds))) events/s"
     )
     var table: [(String, Int, String)] = [
       ("events stored", c.eventsStored, ""),
@@ -47,9 +47,9 @@ struct IngestFrontend {
     let omittedWhenZero: Set = ["conflicts", "already quarantined", "resumed"]
     table.removeAll { omittedWhenZero.contains($0.0) && $0.1 == 0 }
     let width = table.map(\.0.count).max() ?? 0
-    let numberWidth = table.map { Formatted.thousands($0.1).count }.max() ?? 0
+    let numberWidth = table.map { NumberText.thousands($0.1).count }.max() ?? 0
     for (label, value, note) in table {
-      let number = Formatted.thousands(value)
+      let number = NumberText.thousands(value)
       var line = "  " + label + String(repeating: " ", count: width - label.count + 2)
       line += String(repeating: " ", count: numberWidth - number.count) + number
       if !note.isEmpty { line += "   " + note }
@@ -61,8 +61,8 @@ struct IngestFrontend {
     let outcomes = try ReportQueries(database).outcomeCounts()
     let total = outcomes.values.reduce(0, +)
     lines.append(
-      "\(database.path): \(Formatted.thousands(total)) sessions — "
-        + SessionOutcome.allCases.map { "\(Formatted.thousands(outcomes[$0] ?? 0)) \($0.rawValue)" }.joined(
+      "\(database.path): \(NumberText.thousands(total)) sessions — "
+        + SessionOutcome.allCases.map { "\(NumberText.thousands(outcomes[$0] ?? 0)) \($0.rawValue)" }.joined(
           separator: ", "))
     return lines.joined(separator: "\n") + "\n"
   }
@@ -75,7 +75,7 @@ struct IngestFrontend {
     var lines = shown.map { "    " + QuarantineTextRenderer.location($0) }
     let more = try queries.quarantinedCount(filter) - shown.count
     if more > 0 {
-      lines.append("    …and \(Formatted.thousands(more)) more: `pullparity quarantine --run \(runID)` lists them")
+      lines.append("    …and \(NumberText.thousands(more)) more: `pullparity quarantine --run \(runID)` lists them")
     }
     return lines
   }

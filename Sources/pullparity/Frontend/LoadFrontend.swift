@@ -1,4 +1,5 @@
 import PullParityDistributed
+import PullParityCore
 import PullParityIngest
 import PullParityReport
 import PullParityStore
@@ -22,7 +23,7 @@ struct LoadFrontend {
     let what = [
       ("lines read", s.linesRead), ("events stored", s.eventsStored), ("duplicates", s.duplicates),
       ("conflicts", s.conflicts), ("quarantined", s.quarantined), ("sessions", s.sessionsDerived),
-    ].map { "\(Formatted.thousands($0.1)) \($0.0)" }.joined(separator: ", ")
+    ].map { "\(NumberText.thousands($0.1)) \($0.0)" }.joined(separator: ", ")
     let from = TerminalText.escaped(directory)
     return "Loaded \(from) (\(TerminalText.escaped(s.engine))) into \(TerminalText.escaped(database.path)): \(what)\n"
   }

@@ -1,4 +1,7 @@
 #if canImport(Glibc)
+  // `struct stat` reaches this module through Dispatch's C module first, and with
+  // MemberImportVisibility its members are visible only where that module is imported.
+  import CDispatch
   import Glibc
 #endif
 

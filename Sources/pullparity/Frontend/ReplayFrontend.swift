@@ -19,12 +19,12 @@ struct ReplayFrontend {
 
   func describe(_ summary: ReplaySummary) -> String {
     var lines = [
-      "Replayed \(Formatted.thousands(summary.events)) events into \(Formatted.thousands(summary.sessions)) sessions in \(Formatted.seconds(summary.durationSeconds)).",
+      "Replayed \(NumberText.thousands(summary.events)) events into \(NumberText.thousands(summary.sessions)) sessions in \(NumberText.seconds(summary.durationSeconds)).",
       "Changed: \(summary.changed.count) sessions (outcome or violations differ); new: \(summary.added); gone: \(summary.removed).",
     ]
     if summary.keptWithoutRaw > 0 {
       lines.append(
-        "Kept as stored: \(Formatted.thousands(summary.keptWithoutRaw)) sessions whose raw events `pullparity retain` "
+        "Kept as stored: \(NumberText.thousands(summary.keptWithoutRaw)) sessions whose raw events `pullparity retain` "
           + "dropped can no longer be derived again (`pullparity retain --list`).")
     }
     for id in summary.changed.prefix(Self.changedShown) { lines.append("  \(TerminalText.escaped(id))") }

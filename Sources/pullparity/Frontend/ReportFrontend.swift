@@ -130,7 +130,7 @@ struct ReportFrontend {
   /// A session for each failing rule, app and platform (at most `SessionTimeline.maxExamples`),
   /// re-read from its stored raw lines: the first by id with the rule's violation.
   private func timelines(_ report: ParityReport, filter: SessionFilter) throws -> [SessionTimeline] {
-    var decoder = LineDecoder(.simdjson)
+    var decoder = LineDecoder()
     return try FailingRule.drawn(report).compactMap { rule in
       guard let session = try exampleSession(rule, filter: filter) else { return nil }
       // A session whose lines no longer decode is still drawn: its violations are stored. Only

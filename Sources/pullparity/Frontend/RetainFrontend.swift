@@ -1,3 +1,4 @@
+import PullParityCore
 import PullParityReport
 import PullParityStore
 
@@ -13,10 +14,10 @@ struct RetainFrontend {
         "No stored session has all its raw events older than \(TerminalText.escaped(named)); nothing was dropped.\n"
     }
     return """
-      Dropped the \(Formatted.thousands(record.events)) raw events of \(Formatted.thousands(record.sessions)) sessions \
-      whose every event is older than \(TerminalText.escaped(named)) (\(Formatted.thousands(record.blocks)) blocks \
-      deleted, \(Formatted.thousands(record.blocksRewritten)) rewritten without them; \
-      \(Formatted.thousands(record.bytes)) bytes\
+      Dropped the \(NumberText.thousands(record.events)) raw events of \(NumberText.thousands(record.sessions)) sessions \
+      whose every event is older than \(TerminalText.escaped(named)) (\(NumberText.thousands(record.blocks)) blocks \
+      deleted, \(NumberText.thousands(record.blocksRewritten)) rewritten without them; \
+      \(NumberText.thousands(record.bytes)) bytes\
       \(vacuum ? ", given back to the file system" : " for later ingests to reuse")).
       Those sessions can no longer be derived again: their stored rows are kept (retention run \(record.retentionID)).
 
@@ -31,9 +32,9 @@ struct RetainFrontend {
       [header]
       + records.map {
         [
-          "\($0.retentionID)", $0.retainedAt, RetentionRecord.time($0.beforeMs), Formatted.thousands($0.events),
-          Formatted.thousands($0.sessions), Formatted.thousands($0.blocks), Formatted.thousands($0.blocksRewritten),
-          Formatted.thousands($0.bytes),
+          "\($0.retentionID)", $0.retainedAt, RetentionRecord.time($0.beforeMs), NumberText.thousands($0.events),
+          NumberText.thousands($0.sessions), NumberText.thousands($0.blocks), NumberText.thousands($0.blocksRewritten),
+          NumberText.thousands($0.bytes),
         ]
       }
     let widths = header.indices.map { column in rows.map { $0[column].count }.max() ?? 0 }

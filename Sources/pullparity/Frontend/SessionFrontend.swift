@@ -50,7 +50,7 @@ struct SessionFrontend {
     }
     var catalog = ProfileCatalog()
     catalog.merge(try queries.storedProfiles().map(\.profile))
-    var decoder = LineDecoder(.simdjson)
+    var decoder = LineDecoder()
     let events = try decoder.sessionEvents(try queries.storedEvents(ofSession: sessionID), sessionID: sessionID)
     // The context the store judged it in, so the replay finds what ingest stored.
     let context = try queries.judgementContext(ofSession: sessionID)

@@ -12,11 +12,8 @@ extension PullParity {
           printf 'a.jsonl\\t0\\t1\\t{"event_id":"e1"}\\n' | pullparity decode
         """)
 
-    @Option(help: ArgumentHelp("JSON parser: simdjson or foundation.", valueName: "name"))
-    var parser: ParserKind = .simdjson
-
     func run() throws {
-      try DecodeFrontend(parser: parser).run()
+      try DecodeFrontend().run()
     }
   }
 }

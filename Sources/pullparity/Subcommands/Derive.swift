@@ -14,11 +14,8 @@ extension PullParity {
 
     @OptionGroup var profiles: ProfileOptions
 
-    @Option(help: ArgumentHelp("JSON parser: simdjson or foundation.", valueName: "name"))
-    var parser: ParserKind = .simdjson
-
     func run() throws {
-      try DeriveFrontend(profiles: try profiles.catalog(), parser: parser).run()
+      try DeriveFrontend(profiles: try profiles.catalog()).run()
     }
   }
 }

@@ -34,9 +34,6 @@ extension PullParity {
     @Option(help: ArgumentHelp("Lines per transaction.", valueName: "n"))
     var transactionLines = 200_000
 
-    @Option(help: ArgumentHelp("JSON parser: simdjson or foundation.", valueName: "name"))
-    var parser: ParserKind = .simdjson
-
     @Option(
       help: ArgumentHelp(
         "Longer lines are quarantined as too_long, unread (default 16 MiB, at most 512 MiB).", valueName: "bytes"))
@@ -66,12 +63,10 @@ extension PullParity {
 
     private func options() throws -> IngestOptions {
       var options = IngestOptions(
-        transactionLines: transactionLines, parser: parser, profiles: try profiles.catalog(),
+        transactionLines: transactionLines, profiles: try profiles.catalog(),
         toolVersion: PullParity.version)
       options.maxLineBytes = maxLineBytes
       return options
     }
   }
 }
-
-extension ParserKind: ExpressibleByArgument {}

@@ -1,7 +1,10 @@
+internal import PullParityCore
+internal import PullParityStore
+
 /// The HTML report's answer to "did this release make it better": each app's newest version
 /// against the one before it, as `compare` judges them, and every failing rule day by day.
 struct HTMLReleaseSections {
-  var input: HTMLReportInput
+  var input: ReportRenderInput
   var palette: ChartPalette
 
   /// The version-against-version figures per app and platform; a note when no platform of any

@@ -15,7 +15,7 @@ package struct HTMLReportRenderer {
     (.visibleMs, "refreshing indicator shown until hidden"),
   ]
 
-  package func render(_ input: HTMLReportInput) -> String {
+  package func render(_ input: ReportRenderInput) -> String {
     let report = input.report
     let palette = ChartPalette(platforms: report.apps.flatMap(\.groups).flatMap(\.platforms).map(\.platform))
     let sessionsByGroup = groupSessions(input)
@@ -54,7 +54,7 @@ package struct HTMLReportRenderer {
 
   /// The selected sessions' metrics by app, profile version, group and platform, for the charts
   /// of each group: one pass, copying the metrics only.
-  private func groupSessions(_ input: HTMLReportInput) -> [GroupKey: [String: [SessionMetrics]]] {
+  private func groupSessions(_ input: ReportRenderInput) -> [GroupKey: [String: [SessionMetrics]]] {
     let report = input.report
     var profileOf: [AppKey: Profile] = [:]
     for app in report.apps { profileOf[AppKey(app: ByteIdentity(app.app), version: app.profile.version)] = app.profile }
@@ -69,7 +69,7 @@ package struct HTMLReportRenderer {
   }
 
   /// The title, the verdict, the report's context and links to each app.
-  private func header(_ input: HTMLReportInput) -> [String] {
+  private func header(_ input: ReportRenderInput) -> [String] {
     let report = input.report
     var lines = ["<header>", "<h1>\(e(input.title))</h1>"]
     lines.append(
@@ -168,9 +168,9 @@ package struct HTMLReportRenderer {
     if let threshold = armingPoint(profile) {
       parts.append(
         profile.resistance == .factor(1)
-          ? "arms at \(Formatting.number(threshold)) \(unit)"
+          ? "arms at \(NumberText.oneDecimalOrDash(threshold)) \(unit)"
           : "arms at \(NumberText.format(profile.armThreshold ?? 0)) drawn (resistance \(profile.resistance.description))"
-            + " = \(Formatting.number(threshold)) \(unit) of finger travel")
+            + " = \(NumberText.oneDecimalOrDash(threshold)) \(unit) of finger travel")
     } else {
       parts.append("arming as the client reports it")
     }
@@ -279,7 +279,7 @@ package struct HTMLReportRenderer {
     switch metric {
     case .armDistance, .clientArmDistance:
       return Self.armingPoint(profile).map {
-        .init(value: $0, label: "arms at \(Formatting.number($0)) \(profile.unit.rawValue)")
+        .init(value: $0, label: "arms at \(NumberText.oneDecimalOrDash($0)) \(profile.unit.rawValue)")
       }
     case .visibleMs:
       guard profile.minHoldMs > 0 else { return nil }
@@ -319,18 +319,19 @@ package struct HTMLReportRenderer {
       row += "</th>"
       for (platform, label) in zip(ordered, labels) {
         if metric.isRate {
-          row += HTMLCell.td(e(Formatting.percent(platform.rate(metric))), label: label)
+          row += HTMLCell.td(e(NumberText.percent(platform.rate(metric))), label: label)
         } else {
           let d = platform.distribution(metric)
           let spread =
             d?.p50 == nil
-            ? "" : "<span class=\"sub\">p90 \(Formatting.number(d?.p90)) · p95 \(Formatting.number(d?.p95))</span>"
-          row += HTMLCell.td("\(Formatting.number(d?.p50))\(spread)", label: label)
+            ? ""
+            : "<span class=\"sub\">p90 \(NumberText.oneDecimalOrDash(d?.p90)) · p95 \(NumberText.oneDecimalOrDash(d?.p95))</span>"
+          row += HTMLCell.td("\(NumberText.oneDecimalOrDash(d?.p50))\(spread)", label: label)
         }
       }
       for (comparison, other) in zip(comparisons, others) {
-        let ci = comparison?.interval.map { "<span class=\"sub\">95% CI \(e(Formatting.interval($0)))</span>" } ?? ""
-        row += HTMLCell.td("\(Formatting.signed(comparison?.difference))\(ci)", label: "Δ \(e(other.platform))")
+        let ci = comparison?.interval.map { "<span class=\"sub\">95% CI \(e(NumberText.interval($0)))</span>" } ?? ""
+        row += HTMLCell.td("\(NumberText.signed(comparison?.difference))\(ci)", label: "Δ \(e(other.platform))")
         row +=
           comparison.map { verdictCell($0, unit: unit, label: "parity \(e(other.platform))") }
           ?? HTMLCell.td("–", label: "parity \(e(other.platform))", cssClass: "na")
@@ -342,7 +343,7 @@ package struct HTMLReportRenderer {
   }
 
   private func verdictCell(_ comparison: MetricComparison, unit: String, label: String) -> String {
-    let tolerance = e(Formatting.tolerance(comparison.metric, comparison.tolerance, unit: unit))
+    let tolerance = e(NumberText.tolerance(comparison.metric, comparison.tolerance, unit: unit))
     switch comparison.verdict {
     case .pass: return HTMLCell.td("✓ \(tolerance)", label: label, cssClass: "ok")
     case .fail: return HTMLCell.td("✗ \(tolerance)", label: label, cssClass: "fail")
@@ -351,7 +352,7 @@ package struct HTMLReportRenderer {
     }
   }
 
-  private func timelines(_ input: HTMLReportInput) -> String {
+  private func timelines(_ input: ReportRenderInput) -> String {
     guard !input.timelines.isEmpty else { return "" }
     var out = ["<section id=\"examples\">", "<h2>Example failing sessions</h2>"]
     out.append(
@@ -367,7 +368,7 @@ package struct HTMLReportRenderer {
   }
 
   /// One example session: its timeline, its violations and all its events.
-  private func figure(_ timeline: SessionTimeline, index: Int, _ input: HTMLReportInput) -> [String] {
+  private func figure(_ timeline: SessionTimeline, index: Int, _ input: ReportRenderInput) -> [String] {
     let version = input.sessions.first { ByteIdentity($0.sessionID) == ByteIdentity(timeline.sessionID) }?
       .profileVersion
     let profile = input.report.apps.first {
@@ -395,7 +396,7 @@ package struct HTMLReportRenderer {
       out.append(
         "<ul>"
           + timeline.violations.map {
-            "<li><span class=\"kind\">\(e($0.label))</span> at +\(Formatting.oneDecimal($0.offsetMs)) ms: \(e($0.detail))</li>"
+            "<li><span class=\"kind\">\(e($0.label))</span> at +\(NumberText.oneDecimal($0.offsetMs)) ms: \(e($0.detail))</li>"
           }.joined() + "</ul>")
     }
     let listed =
@@ -408,7 +409,7 @@ package struct HTMLReportRenderer {
     )
     for mark in timeline.marks {
       out.append(
-        "<tr>" + HTMLCell.td(Formatting.oneDecimal(mark.offsetMs), label: "+ms")
+        "<tr>" + HTMLCell.td(NumberText.oneDecimal(mark.offsetMs), label: "+ms")
           + HTMLCell.td(e(mark.label), label: "event") + HTMLCell.td(e(mark.detail), label: "detail") + "</tr>")
     }
     out += ["</tbody></table></div></details>", "</figure>"]
@@ -418,7 +419,7 @@ package struct HTMLReportRenderer {
 
 extension HTMLReportRenderer {
   /// The failing rules no example was drawn for (beyond the bound, or no stored session found).
-  private func withoutExample(_ input: HTMLReportInput) -> [String] {
+  private func withoutExample(_ input: ReportRenderInput) -> [String] {
     let drawn = input.timelines.compactMap(\.example)
     let missing = FailingRule.all(input.report).filter { !drawn.contains($0) }
     guard !missing.isEmpty else { return [] }

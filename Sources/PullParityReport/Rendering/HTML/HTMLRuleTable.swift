@@ -29,7 +29,7 @@ struct HTMLRuleTable {
 
   private func cell(_ result: RuleResult?, label: String) -> String {
     guard let result else { return HTMLCell.td("–", label: label, cssClass: "na") }
-    let figure = e(Formatting.percent(result.rate))
+    let figure = e(NumberText.percent(result.rate))
     switch result.verdict {
     case .pass: return HTMLCell.td("✓ \(figure)", label: label, cssClass: "ok")
     case .fail:

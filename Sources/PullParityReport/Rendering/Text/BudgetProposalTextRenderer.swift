@@ -14,9 +14,9 @@ package struct BudgetProposalTextRenderer {
     var table = TextTable(leftAligned: [1, 2])
     table.add(["profile", "rule", "worst platform", "observed", "95% CI high", "budget"])
     for line in proposal.lines {
-      let high = line.worst.rate.wilson().map { Formatting.oneDecimal($0.high * 100) + "%" } ?? "–"
+      let high = line.worst.rate.wilson().map { NumberText.oneDecimal($0.high * 100) + "%" } ?? "–"
       table.add([
-        line.profile, line.rule.rawValue, line.worstPlatform, Formatting.percent(line.worst.rate), high,
+        line.profile, line.rule.rawValue, line.worstPlatform, NumberText.percent(line.worst.rate), high,
         "\(NumberText.format(line.proposedPercent))%",
       ])
     }

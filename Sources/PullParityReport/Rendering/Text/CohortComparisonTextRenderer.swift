@@ -47,7 +47,7 @@ package struct CohortComparisonTextRenderer {
   private func armingNote(_ comparison: CohortComparison) -> String {
     guard let about = comparison.armTarget else { return "" }
     let targets = comparison.deltas.filter { $0.target != nil }
-      .map { "\(Formatting.number($0.target)) \($0.unit)" }
+      .map { "\(NumberText.oneDecimalOrDash($0.target)) \($0.unit)" }
     let shown = Array(Set(targets)).sorted().joined(separator: ", ")
     return "Arm distances: nearer \(TerminalText.escaped(about)) (\(shown)) is better.\n"
   }
@@ -61,10 +61,10 @@ package struct CohortComparisonTextRenderer {
       let title = delta.figure == .metric(.clientArmDistance) ? "client arm" : delta.figure.title
       table.add([
         delta.figure.isRate ? title : "\(title) (\(delta.unit))", Self.measure(delta.baseline),
-        Self.measure(delta.candidate), Formatting.signed(delta.delta), verdict(delta.verdict),
+        Self.measure(delta.candidate), NumberText.signed(delta.delta), verdict(delta.verdict),
       ])
       if let interval = delta.interval, delta.delta != nil {
-        table.add(["  95% CI \(Formatting.interval(interval))"])
+        table.add(["  95% CI \(NumberText.interval(interval))"])
       }
     }
     return table.render()
@@ -96,9 +96,9 @@ package struct CohortComparisonTextRenderer {
 
   /// `34.5 (n=118)` for a distribution, `45.3% (58/128)` for a rate, `–` without data.
   static func measure(_ measure: CohortMeasure) -> String {
-    if let rate = measure.rate { return Formatting.percent(rate) }
+    if let rate = measure.rate { return NumberText.percent(rate) }
     guard let value = measure.value else { return "–" }
-    return "\(Formatting.number(value)) (n=\(measure.n))"
+    return "\(NumberText.oneDecimalOrDash(value)) (n=\(measure.n))"
   }
 
   /// The conditions both cohorts share: the common filters, or a selector value repeated on

@@ -1,3 +1,4 @@
+internal import PullParityCore
 package import PullParityStore
 
 /// The `ingest_runs` ledger for a terminal, newest run first: one block per run, in 80 columns.
@@ -10,7 +11,7 @@ package struct IngestRunTextRenderer {
   }
 
   private func block(_ run: IngestRun) -> [String] {
-    let took = run.durationMs.map { " · \(Formatting.oneDecimal($0 / 1000)) s" } ?? ""
+    let took = run.durationMs.map { " · \(NumberText.oneDecimal($0 / 1000)) s" } ?? ""
     let recovered = run.recoveredAt.map { " (found dead at \($0))" } ?? ""
     let heading = "run \(run.id) · \(run.status)\(recovered) · started \(run.startedAt)\(took) · \(run.parser)"
     let counts =

@@ -28,7 +28,7 @@ package struct SessionTraceRenderer {
     for step in steps {
       let event = step.recorded.event
       table.add([
-        Formatting.oneDecimal(event.timestamp - start), event.type.rawValue,
+        NumberText.oneDecimal(event.timestamp - start), event.type.rawValue,
         step.stateAfter.phase.rawValue
           + (step.findings.isEmpty
             ? "" : " " + style.bad("!" + step.findings.map(\.kind.rawValue).joined(separator: ","))),
@@ -62,7 +62,7 @@ package struct SessionTraceRenderer {
 
   private func describe(_ v: Violation, start: Double) -> String {
     "  " + style.bad(v.kind.rawValue)
-      + " at +\(Formatting.oneDecimal(v.at - start)) ms: expected \(TerminalText.escaped(v.expected)); got \(TerminalText.escaped(v.actual))"
+      + " at +\(NumberText.oneDecimal(v.at - start)) ms: expected \(TerminalText.escaped(v.expected)); got \(TerminalText.escaped(v.actual))"
   }
 
   private func flag(_ value: Bool?) -> String { value.map { $0 ? "yes" : "no" } ?? "–" }
@@ -70,9 +70,12 @@ package struct SessionTraceRenderer {
   private func metrics(_ m: SessionMetrics) -> [String] {
     [
       "outcome \(m.outcome.rawValue)", "trigger \(m.trigger?.rawValue ?? "–")",
-      "time to arm \(Formatting.number(m.timeToArmMs)) ms", "arm distance \(Formatting.number(m.armDistance))",
-      "client arm \(Formatting.number(m.clientArmDistance))", "load \(Formatting.number(m.loadMs)) ms",
-      "visible \(Formatting.number(m.visibleMs)) ms", "flash \(flag(m.flash))", "premature \(flag(m.prematureHide))",
+      "time to arm \(NumberText.oneDecimalOrDash(m.timeToArmMs)) ms",
+      "arm distance \(NumberText.oneDecimalOrDash(m.armDistance))",
+      "client arm \(NumberText.oneDecimalOrDash(m.clientArmDistance))",
+      "load \(NumberText.oneDecimalOrDash(m.loadMs)) ms",
+      "visible \(NumberText.oneDecimalOrDash(m.visibleMs)) ms", "flash \(flag(m.flash))",
+      "premature \(flag(m.prematureHide))",
       "late \(flag(m.lateHide))", "hold compliant \(flag(m.holdCompliant))",
       "label violations \(m.labelViolations.map(String.init) ?? "–")", "stuck \(flag(m.stuckRefresh))",
       "dropped \(flag(m.droppedRefresh))", "repeated \(flag(m.repeatedRefresh))",
@@ -96,16 +99,17 @@ package struct SessionTraceRenderer {
   static func detail(_ payload: EventPayload) -> String {
     switch payload {
     case .pullMove(let distance, let offset):
-      "distance \(Formatting.number(distance))" + (offset.map { " offset \(Formatting.number($0))" } ?? "")
-    case .armed(let d), .disarmed(let d), .release(let d): "distance \(Formatting.number(d))"
+      "distance \(NumberText.oneDecimalOrDash(distance))"
+        + (offset.map { " offset \(NumberText.oneDecimalOrDash($0))" } ?? "")
+    case .armed(let d), .disarmed(let d), .release(let d): "distance \(NumberText.oneDecimalOrDash(d))"
     case .cancel(let reason): reason ?? ""
     case .label(let text, let state): "\(state.rawValue): \(text)"
     case .refreshStart(let trigger, let observed): trigger.rawValue + (observed ? "" : " (gesture not observed)")
     case .indicatorShown(let config):
       config.map { c in
         [
-          c.kind?.rawValue, c.count.map { "×\($0)" }, c.staggerMs.map { "stagger \(Formatting.number($0))" },
-          c.cycleMs.map { "cycle \(Formatting.number($0))" },
+          c.kind?.rawValue, c.count.map { "×\($0)" }, c.staggerMs.map { "stagger \(NumberText.oneDecimalOrDash($0))" },
+          c.cycleMs.map { "cycle \(NumberText.oneDecimalOrDash($0))" },
         ].compactMap { $0 }.joined(separator: " ")
       } ?? ""
     case .reveal(let progress, let visible): "progress \(NumberText.format(progress)) bars \(visible)"

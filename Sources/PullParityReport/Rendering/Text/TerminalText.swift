@@ -1,3 +1,5 @@
+internal import Foundation
+
 /// Text from event logs made safe for a terminal: control characters (escape sequences that
 /// could retitle a window or recolour the screen) and bidirectional overrides are shown as
 /// `\u{…}` instead of acting.

@@ -71,14 +71,14 @@ package struct TextReportRenderer {
       let comparisons = others.map { group.comparison(of: metric, for: $0.platform) }
       table.add(
         [Self.label(metric, unit: unit)] + ordered.map { Self.figure(metric, $0) }
-          + comparisons.flatMap { [Formatting.signed($0?.difference), verdict($0, unit: unit)] })
+          + comparisons.flatMap { [NumberText.signed($0?.difference), verdict($0, unit: unit)] })
       if !metric.isRate {
         table.add(["  p90 / p95"] + ordered.map { Self.tail(metric, $0) } + blanks)
       }
       for (other, comparison) in zip(others, comparisons) {
         guard let interval = comparison?.interval else { continue }
         let name = others.count > 1 ? " \(TerminalText.escaped(other.platform))" : ""
-        table.add(["  95% CI\(name) \(Formatting.interval(interval))"])
+        table.add(["  95% CI\(name) \(NumberText.interval(interval))"])
       }
     }
     return table.render()
@@ -97,7 +97,7 @@ package struct TextReportRenderer {
   }
 
   private func ruleCell(_ result: RuleResult) -> String {
-    let figure = Formatting.percent(result.rate)
+    let figure = NumberText.percent(result.rate)
     switch result.verdict {
     case .pass: return style.good("ok") + " " + figure
     case .fail: return style.bad("FAIL") + " " + figure
@@ -108,7 +108,7 @@ package struct TextReportRenderer {
 
   private func verdict(_ comparison: MetricComparison?, unit: String) -> String {
     guard let comparison else { return style.dim("n/a") }
-    let tolerance = Formatting.tolerance(comparison.metric, comparison.tolerance, unit: unit)
+    let tolerance = NumberText.tolerance(comparison.metric, comparison.tolerance, unit: unit)
     switch comparison.verdict {
     case .pass: return style.good("ok") + " " + style.dim(tolerance)
     case .fail: return style.bad("FAIL") + " " + tolerance
@@ -137,11 +137,12 @@ package struct TextReportRenderer {
   }
 
   private static func figure(_ metric: ParityMetric, _ platform: PlatformSummary) -> String {
-    metric.isRate ? Formatting.percent(platform.rate(metric)) : Formatting.number(platform.distribution(metric)?.p50)
+    metric.isRate
+      ? NumberText.percent(platform.rate(metric)) : NumberText.oneDecimalOrDash(platform.distribution(metric)?.p50)
   }
 
   private static func tail(_ metric: ParityMetric, _ platform: PlatformSummary) -> String {
     let d = platform.distribution(metric)
-    return "\(Formatting.number(d?.p90)) / \(Formatting.number(d?.p95))"
+    return "\(NumberText.oneDecimalOrDash(d?.p90)) / \(NumberText.oneDecimalOrDash(d?.p95))"
   }
 }

@@ -1,4 +1,5 @@
 import Foundation
+package import PullParityIngest
 
 /// The reference parser of the seam: Foundation's `JSONSerialization`, held to strict RFC 8259 and
 /// to the limits of `SimdjsonLineParser`, so the two agree on every line (a fuzz test holds them
@@ -27,8 +28,8 @@ import Foundation
 /// equivalence (`"é"` and `"e\u{301}"` are one key), which only matters for unknown keys: no other
 /// string is canonically equivalent to one of the contract's ASCII keys.
 ///
-/// Slow (JSONSerialization, bridging, a second pass over the bytes): meant for tests and as a
-/// reference, not for ingesting gigabytes.
+/// Slow (JSONSerialization, bridging, a second pass over the bytes): test code only, the
+/// reference the unit tests and the fuzzer (scripts/fuzz.sh) hold simdjson to; ingest never uses it.
 package struct FoundationLineParser: EventLineParser {
   package init() {}
 

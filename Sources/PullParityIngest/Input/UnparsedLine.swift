@@ -1,5 +1,5 @@
-/// A line copied but not parsed yet: while a re-sent file streams by, the reader only hashes
-/// chunks, and lines are parsed (by the writer) only if their chunk turns out to be new.
+/// A line copied as read, not parsed yet (`UnparsedLines`): parsed when its chunk turns out to
+/// be new, never when the database has the chunk.
 struct UnparsedLine: Sendable {
   var sourceIndex: Int
   var line: Int

@@ -1,22 +1,14 @@
 internal import PullParityCore
 internal import PullParityStore
 
-/// Fills a chunk on the reading thread: rows for the writer, plus the chunk's sessions derived
-/// from its own events (which are dropped once derived: the chunk carries no `Event`).
+/// Parses a chunk's lines into rows for the writer, plus the chunk's sessions derived from its
+/// own events (which are dropped once derived: the chunk carries no `Event`).
 struct ChunkBuilder {
   let profiles: ProfileCatalog
   let sourceNames: [String]
   /// The line limit, for the message of a line over it.
   let maxLineBytes: Int
-  private(set) var chunk: IngestChunk
-  /// Derive the chunk's sessions here (off the writer's thread); off when the writer says the
-  /// input is a re-sent one, whose sessions it will not need.
-  var derivesSessions = true
-  /// Parse lines as they come; off while a re-sent file streams by (see `UnparsedLine`).
-  var parsesLines = true
-  private var firstLine: (sourceIndex: Int, number: Int)?
-  private var contentHash = ChunkContentHash()
-  private var byteCount = 0
+  private(set) var lines: ParsedLines
   /// Each session's events, grouped as they arrive so deriving needs no further copies.
   private var sessionEvents: [[RecordedEvent]] = []
   private var sessionIndexByID: [ByteIdentity: Int] = [:]
@@ -25,7 +17,7 @@ struct ChunkBuilder {
     self.profiles = profiles
     self.sourceNames = sourceNames
     self.maxLineBytes = maxLineBytes
-    self.chunk = IngestChunk(expectedLines: expectedLines)
+    self.lines = ParsedLines(expectedLines: expectedLines)
   }
 
   /// Decodes a line and adds its event or its rejection; a line over the limit is rejected
@@ -50,80 +42,42 @@ struct ChunkBuilder {
     if let known = sessionIndexByID[identity] {
       sessionIndex = known
     } else {
-      sessionIndex = chunk.sessions.count
+      sessionIndex = lines.sessions.count
       sessionIndexByID[identity] = sessionIndex
-      chunk.sessions.append(ChunkSession(sessionID: event.sessionID, rowIndices: [], derived: nil))
+      lines.sessions.append(ChunkSession(sessionID: event.sessionID, rowIndices: []))
       sessionEvents.append([])
     }
-    chunk.sessions[sessionIndex].rowIndices.append(chunk.rows.count)
+    lines.sessions[sessionIndex].rowIndices.append(lines.rows.count)
     let row = EventRow(
-      eventID: chunk.copy(event.eventID), sessionID: chunk.copy(event.sessionID),
-      platform: chunk.copy(event.platform), app: chunk.copy(event.app), type: chunk.copy(event.type.rawValue),
-      raw: chunk.copy(line.bytes), timestamp: event.timestamp, seq: event.seq,
+      eventID: lines.copy(event.eventID), sessionID: lines.copy(event.sessionID),
+      platform: lines.copy(event.platform), app: lines.copy(event.app), type: lines.copy(event.type.rawValue),
+      raw: lines.copy(line.bytes), timestamp: event.timestamp, seq: event.seq,
       idKey: EventKey.of(event.eventID), sessionIndex: sessionIndex, sourceIndex: sourceIndex,
       line: line.number, byteOffset: line.byteOffset)
-    chunk.rows.append(row)
-    if derivesSessions {
-      sessionEvents[sessionIndex].append(
-        RecordedEvent(event: event, source: sourceNames[sourceIndex], line: line.number))
-    }
+    lines.rows.append(row)
+    sessionEvents[sessionIndex].append(RecordedEvent(event: event, source: sourceNames[sourceIndex], line: line.number))
   }
 
   mutating func reject(_ rejection: Rejection, sourceIndex: Int, line: InputLine) {
-    chunk.rejected.append(
+    lines.rejected.append(
       RejectedLine(
         rejection: rejection, sourceIndex: sourceIndex, line: line.number, byteOffset: line.byteOffset,
-        raw: chunk.copy(line.bytes)))
+        raw: lines.copy(line.bytes)))
   }
 
-  /// Counts a line and folds its bytes into the chunk's fingerprint.
-  mutating func countLine(_ line: InputLine, sourceIndex: Int) {
-    if firstLine == nil { firstLine = (sourceIndex, line.number) }
-    contentHash.add(line.bytes)
-    // A line over the limit is known by its first bytes and its length.
-    byteCount += line.length + 1
-    chunk.linesRead += 1
-    if line.isBlank { chunk.blankLines += 1 }
-  }
-
-  /// Keeps a line to be parsed later, if its chunk turns out to be new.
-  mutating func keepUnparsed(_ line: InputLine, sourceIndex: Int) {
-    chunk.unparsed.append(
-      UnparsedLine(
-        sourceIndex: sourceIndex, line: line.number, byteOffset: line.byteOffset, length: line.length,
-        isTooLong: line.isTooLong, raw: chunk.copy(line.bytes)))
-  }
-
-  var lineCount: Int { chunk.linesRead }
-
-  /// Derives every session of the chunk and hands the chunk over, starting a new one.
-  mutating func finish() -> IngestChunk {
-    if let firstLine {
-      chunk.fingerprint = ChunkFingerprint(
-        source: sourceNames[firstLine.sourceIndex], firstLine: firstLine.number, lineCount: chunk.linesRead,
-        byteCount: byteCount, contentHash: contentHash.value, rulesVersion: EventDecoder.rulesVersion)
+  /// Derives every session of the chunk and returns its lines.
+  mutating func finish() -> ParsedLines {
+    for index in lines.sessions.indices {
+      lines.sessions[index].derived = SessionDeriver.derive(sessionEvents[index], profiles: profiles)
     }
-    chunk.isParsed = parsesLines
-    firstLine = nil
-    contentHash = ChunkContentHash()
-    byteCount = 0
-    if derivesSessions {
-      for index in chunk.sessions.indices {
-        chunk.sessions[index].derived = SessionDeriver.derive(sessionEvents[index], profiles: profiles)
-      }
-    }
-    let repeatedIDKeys = Self.repeatedKeys(of: chunk.rows)
+    let repeatedIDKeys = Self.repeatedKeys(of: lines.rows)
     if !repeatedIDKeys.isEmpty {
-      for index in chunk.rows.indices where repeatedIDKeys.contains(chunk.rows[index].idKey) {
-        chunk.rows[index].idRepeatsInChunk = true
-        chunk.repeatedIDRows.append(index)
+      for index in lines.rows.indices where repeatedIDKeys.contains(lines.rows[index].idKey) {
+        lines.rows[index].idRepeatsInChunk = true
+        lines.repeatedIDRows.append(index)
       }
     }
-    let full = chunk
-    chunk = IngestChunk(expectedLines: full.rows.capacity)
-    sessionEvents.removeAll(keepingCapacity: true)
-    sessionIndexByID.removeAll(keepingCapacity: true)
-    return full
+    return lines
   }
 
   /// The id keys held by more than one row. Sorted once per chunk rather than hashed into a set

@@ -60,23 +60,6 @@ final class ChunkChannel: @unchecked Sendable {
     }
   }
 
-  private var mostlyDuplicates = false
-  private var knownChunks = false
-
-  /// The writer's last chunk was one it had written before (a re-sent file): the reader then
-  /// only copies and hashes the next chunk, which the writer is likely to skip as well.
-  var expectKnownChunks: Bool {
-    get { locked { knownChunks } }
-    set { locked { knownChunks = newValue } }
-  }
-
-  /// The writer's last chunk was (almost) all duplicates: logs sent again. The reader then
-  /// stops deriving sessions ahead of the writer, since nothing it derives would be used.
-  var expectDuplicates: Bool {
-    get { locked { mostlyDuplicates } }
-    set { locked { mostlyDuplicates = newValue } }
-  }
-
   private func locked<T>(_ body: () -> T) -> T {
     condition.lock()
     defer { condition.unlock() }

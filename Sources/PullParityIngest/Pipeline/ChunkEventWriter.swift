@@ -4,7 +4,7 @@ internal import PullParityStore
 /// a closure over local variables: captured variables are boxed and every access to them is
 /// checked at run time, which the ingest hot path measurably paid for.
 struct ChunkEventWriter {
-  let chunk: IngestChunk
+  let chunk: ParsedLines
   let tx: IngestTransaction
   let refs: [Int64]
   let sourceIDs: [Int64]
@@ -14,7 +14,7 @@ struct ChunkEventWriter {
   private var lastWasDuplicate = false
 
   init(
-    chunk: IngestChunk, tx: IngestTransaction, refs: [Int64], sourceIDs: [Int64],
+    chunk: ParsedLines, tx: IngestTransaction, refs: [Int64], sourceIDs: [Int64],
     quarantine: @escaping (Rejection, EventRow, UnsafeRawBufferPointer, String) throws -> Bool
   ) {
     self.chunk = chunk

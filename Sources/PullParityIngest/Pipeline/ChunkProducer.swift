@@ -2,35 +2,43 @@ import Foundation
 internal import PullParityCore
 internal import PullParityStore
 
-/// The reading side of an ingest: reads every input line by line, parses each line, derives
-/// the chunk's sessions and hands full chunks to the writer. Runs on its own thread, so all
-/// of that overlaps with writing.
+/// The reading side of an ingest: reads every input line by line, hashes and copies each
+/// chunk's lines, then parses them and derives the chunk's sessions unless the database already
+/// has the chunk, and hands the chunk to the writer. Runs on its own thread, so all of that
+/// overlaps with writing.
 struct ChunkProducer: Sendable {
   let inputs: [InputFile]
   let chunkLines: Int
   let profiles: ProfileCatalog
   let maxLineBytes: Int
   let clock: PipelineClock
+  /// The chunks committed so far, read on this thread's own connection; nil: parse every chunk.
+  let knownChunks: KnownChunks?
 
   func run(into channel: ChunkChannel) {
     var decoder = LineDecoder()
-    var builder = ChunkBuilder(
-      profiles: profiles, sourceNames: inputs.map(\.name), expectedLines: chunkLines, maxLineBytes: maxLineBytes)
+    let sourceNames = inputs.map(\.name)
+    var reading = ChunkReading(expectedLines: chunkLines)
     var bytesBeforeInput = 0
     var parseStarted = clock.elapsed()
 
     func handOver(position: String, bytesRead: Int) -> Bool {
-      var chunk = builder.finish()
-      chunk.lastPosition = position
-      chunk.bytesRead = bytesRead
-      chunk.readAndParseSeconds = clock.seconds(since: parseStarted)
-      defer {
-        parseStarted = clock.elapsed()
-        // While the writer keeps finding chunks it has seen, only hash the next one; while it
-        // finds duplicates, parse but do not derive.
-        builder.parsesLines = !channel.expectKnownChunks
-        builder.derivesSessions = builder.parsesLines && !channel.expectDuplicates
+      var (input, unparsed) = reading.finish(sourceNames: sourceNames)
+      input.lastPosition = position
+      input.bytesRead = bytesRead
+      let chunk: IngestChunk
+      if let fingerprint = input.fingerprint, knownChunks?.contains(fingerprint) == true {
+        input.readAndParseSeconds = clock.seconds(since: parseStarted)
+        chunk = .known(input, unparsed)
+      } else {
+        var builder = ChunkBuilder(
+          profiles: profiles, sourceNames: sourceNames, expectedLines: unparsed.lines.count,
+          maxLineBytes: maxLineBytes)
+        unparsed.parse(into: &builder, decoder: &decoder)
+        input.readAndParseSeconds = clock.seconds(since: parseStarted)
+        chunk = .parsed(input, builder.finish())
       }
+      parseStarted = clock.elapsed()
       return channel.put(.chunk(chunk))
     }
 
@@ -40,13 +48,8 @@ struct ChunkProducer: Sendable {
         let reader = LineReader(source: source, name: input.name, maxLineBytes: maxLineBytes)
         do {
           try reader.forEachLine { line in
-            builder.countLine(line, sourceIndex: index)
-            if !builder.parsesLines {
-              if !line.isBlank { builder.keepUnparsed(line, sourceIndex: index) }
-            } else {
-              builder.take(line, sourceIndex: index, decoder: &decoder)
-            }
-            if builder.lineCount >= chunkLines {
+            reading.add(line, sourceIndex: index)
+            if reading.linesRead >= chunkLines {
               guard handOver(position: "\(input.name):\(line.number)", bytesRead: bytesBeforeInput + source.position)
               else { throw Cancelled() }
             }
@@ -57,7 +60,7 @@ struct ChunkProducer: Sendable {
         }
         bytesBeforeInput += source.position
       }
-      if builder.lineCount > 0 {
+      if reading.linesRead > 0 {
         _ = handOver(position: "\(inputs.last?.name ?? "-"):end", bytesRead: bytesBeforeInput)
       }
     } catch is Cancelled {
@@ -69,4 +72,48 @@ struct ChunkProducer: Sendable {
   }
 
   private struct Cancelled: Error {}
+}
+
+/// A chunk being read: its lines copied and counted, and its fingerprint.
+struct ChunkReading {
+  private var firstLine: (sourceIndex: Int, number: Int)?
+  private var contentHash = ChunkContentHash()
+  private var byteCount = 0
+  private(set) var linesRead = 0
+  private var blankLines = 0
+  private var lines: UnparsedLines
+  private let expectedLines: Int
+
+  init(expectedLines: Int) {
+    self.expectedLines = expectedLines
+    lines = UnparsedLines(expectedLines: expectedLines)
+  }
+
+  /// Counts a line, folds its bytes into the fingerprint and copies it (unless blank).
+  mutating func add(_ line: InputLine, sourceIndex: Int) {
+    if firstLine == nil { firstLine = (sourceIndex, line.number) }
+    contentHash.add(line.bytes)
+    // A line over the limit is known by its first bytes and its length.
+    byteCount += line.length + 1
+    linesRead += 1
+    if line.isBlank {
+      blankLines += 1
+    } else {
+      lines.append(line, sourceIndex: sourceIndex)
+    }
+  }
+
+  /// The chunk read so far, with its fingerprint; starts a new one.
+  mutating func finish(sourceNames: [String]) -> (ChunkInput, UnparsedLines) {
+    var input = ChunkInput(linesRead: linesRead, blankLines: blankLines)
+    if let firstLine {
+      input.fingerprint = ChunkFingerprint(
+        source: sourceNames[firstLine.sourceIndex], firstLine: firstLine.number, lineCount: linesRead,
+        byteCount: byteCount, contentHash: contentHash.value, rulesVersion: EventDecoder.rulesVersion)
+    }
+    lines.endWithPadding()
+    let full = lines
+    self = ChunkReading(expectedLines: expectedLines)
+    return (input, full)
+  }
 }

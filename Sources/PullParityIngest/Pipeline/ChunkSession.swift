@@ -7,5 +7,6 @@ struct ChunkSession: Sendable {
   var sessionID: String
   /// Indices of the session's events in the chunk's `rows`, in input order.
   var rowIndices: [Int]
+  /// Set by `ChunkBuilder.finish`.
   var derived: DerivedSession?
 }

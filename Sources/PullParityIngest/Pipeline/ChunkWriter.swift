@@ -27,21 +27,28 @@ struct ChunkWriter {
 
   /// - Parameter derivedRefs: sessions already derived in this transaction; a session that spans
   ///   several chunks of one transaction is counted once.
-  /// - Returns: the chunk's counts, and whether it was a chunk written before (skipped).
+  /// - Returns: the chunk's counts.
   mutating func write(
     _ chunk: IngestChunk, into tx: IngestTransaction, derivedRefs: inout Set<Int64>, times: inout IngestStageTimes
-  ) throws -> (counts: RunCounts, known: Bool) {
+  ) throws -> RunCounts {
     var mark = clock.elapsed()
-    if let fingerprint = chunk.fingerprint, let known = try tx.knownChunk(fingerprint) {
-      let counts = try countKnown(chunk, known, fingerprint: fingerprint, tx)
+    let input = chunk.input
+    if let fingerprint = input.fingerprint, let known = try tx.knownChunk(fingerprint) {
+      let counts = try countKnown(input, known, fingerprint: fingerprint, tx)
       times.storeEvents += lap(&mark)
-      return (counts, true)
+      return counts
     }
-    let parsed = chunk.isParsed ? chunk : parse(chunk)
-    let (refs, existed) = try sessionRefs(of: parsed, tx)
-    var (counts, stored) = try storeRows(of: parsed, refs: refs, tx)
+    let lines: ParsedLines
+    switch chunk {
+    case .parsed(_, let parsed): lines = parsed
+    case .known(_, let unparsed): lines = parse(unparsed)
+    }
+    let (refs, existed) = try sessionRefs(of: lines, tx)
+    var (counts, stored) = try storeRows(of: lines, refs: refs, tx)
+    counts.linesRead = input.linesRead
+    counts.blankLines = input.blankLines
     times.storeEvents += lap(&mark)
-    for (i, session) in parsed.sessions.enumerated() {
+    for (i, session) in lines.sessions.enumerated() {
       let storedCount = session.rowIndices.count { stored[$0] }
       guard storedCount > 0 else { continue }
       if derivedRefs.insert(refs[i]).inserted { counts.sessionsDerived += 1 }
@@ -56,7 +63,7 @@ struct ChunkWriter {
         try derive(refs[i], tx, isNew: true, times: &times, mark: &mark)
       }
     }
-    if let fingerprint = parsed.fingerprint {
+    if let fingerprint = input.fingerprint {
       try tx.recordChunk(
         fingerprint,
         outcome: ChunkOutcome(
@@ -65,20 +72,20 @@ struct ChunkWriter {
           rejected: counts.quarantined + counts.alreadyQuarantined, blank: counts.blankLines),
         runID: runID)
     }
-    return (counts, false)
+    return counts
   }
 
   /// A chunk written before changes nothing: its lines are what they were. If the run that
   /// wrote it did not finish, this run resumes its work: that run counted the lines.
   private func countKnown(
-    _ chunk: IngestChunk, _ known: ChunkOutcome, fingerprint: ChunkFingerprint, _ tx: IngestTransaction
+    _ input: ChunkInput, _ known: ChunkOutcome, fingerprint: ChunkFingerprint, _ tx: IngestTransaction
   ) throws -> RunCounts {
     var counts = RunCounts()
     if known.resumable {
       try tx.claimChunk(fingerprint, runID: runID)
-      counts.linesResumed = chunk.linesRead
+      counts.linesResumed = input.linesRead
     } else {
-      counts.linesRead = chunk.linesRead
+      counts.linesRead = input.linesRead
       counts.blankLines = known.blank
       counts.duplicates = known.events
       counts.alreadyQuarantined = known.conflicts + known.rejected
@@ -88,7 +95,7 @@ struct ChunkWriter {
 
   /// Sessions seen before keep their ref; new ones get the next (refs only ever grow, so the
   /// events' session index is appended to, not inserted into at random).
-  private func sessionRefs(of chunk: IngestChunk, _ tx: IngestTransaction) throws -> ([Int64], [Bool]) {
+  private func sessionRefs(of chunk: ParsedLines, _ tx: IngestTransaction) throws -> ([Int64], [Bool]) {
     var refs: [Int64] = []
     var existed: [Bool] = []
     refs.reserveCapacity(chunk.sessions.count)
@@ -103,7 +110,7 @@ struct ChunkWriter {
   /// Stores the chunk's events and quarantines its bad lines; returns the counts and which
   /// rows were stored (not duplicates or conflicts).
   private func storeRows(
-    of chunk: IngestChunk, refs: [Int64], _ tx: IngestTransaction
+    of chunk: ParsedLines, refs: [Int64], _ tx: IngestTransaction
   ) throws -> (RunCounts, [Bool]) {
     var sourceIDs: [Int64] = []
     for name in sourceNames { sourceIDs.append(try tx.sourceID(named: name)) }
@@ -129,10 +136,7 @@ struct ChunkWriter {
         if added { writer.counts.quarantined += 1 } else { writer.counts.alreadyQuarantined += 1 }
       }
     }
-    var counts = writer.counts
-    counts.linesRead = chunk.linesRead
-    counts.blankLines = chunk.blankLines
-    return (counts, writer.stored)
+    return (writer.counts, writer.stored)
   }
 
   /// Derives the sessions deferred by this transaction's chunks; call before it commits.
@@ -165,24 +169,13 @@ struct ChunkWriter {
     times.storeSessions += lap(&mark)
   }
 
-  /// Parses a chunk the reader only copied (it expected the chunk to be known, and it is not).
-  /// Its sessions are not derived here: the writer derives them from what it stores.
-  private mutating func parse(_ chunk: IngestChunk) -> IngestChunk {
+  /// Parses a chunk the reader only copied (the database had it when the reader looked, and
+  /// this transaction does not).
+  private mutating func parse(_ unparsed: UnparsedLines) -> ParsedLines {
     var builder = ChunkBuilder(
-      profiles: profiles, sourceNames: sourceNames, expectedLines: chunk.unparsed.count, maxLineBytes: maxLineBytes)
-    builder.derivesSessions = false
-    chunk.arena.withUnsafeBytes { arena in
-      for unparsed in chunk.unparsed {
-        let bytes = unparsed.raw.bytes(in: arena)
-        let line = InputLine(
-          bytes: bytes, readableCount: bytes.count, number: unparsed.line, byteOffset: unparsed.byteOffset,
-          length: unparsed.length, isTooLong: unparsed.isTooLong)
-        builder.take(line, sourceIndex: unparsed.sourceIndex, decoder: &storedLineDecoder)
-      }
-    }
-    var parsed = chunk
-    parsed.replaceLines(with: builder.finish())
-    return parsed
+      profiles: profiles, sourceNames: sourceNames, expectedLines: unparsed.lines.count, maxLineBytes: maxLineBytes)
+    unparsed.parse(into: &builder, decoder: &storedLineDecoder)
+    return builder.finish()
   }
 
   /// Seconds since `mark` (a `clock.elapsed()` reading), which moves on to now.

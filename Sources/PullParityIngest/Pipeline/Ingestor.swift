@@ -4,7 +4,8 @@ package import PullParityStore
 
 /// Reads inputs line by line, parses them, and commits them transaction by transaction.
 ///
-/// A producer thread reads, parses and derives while this thread writes: the two cores
+/// A producer thread reads, parses and derives while this thread writes (a chunk the database
+/// already has is only read and hashed: see `ChunkProducer`): the two cores
 /// overlap, and a bounded channel of two chunks keeps memory bounded by the chunk size, never by
 /// the input.
 package struct Ingestor {
@@ -74,7 +75,7 @@ package struct Ingestor {
     let chunkLines = max(1, options.transactionLines / chunks)
     let producer = ChunkProducer(
       inputs: inputs, chunkLines: chunkLines, profiles: options.profiles,
-      maxLineBytes: options.maxLineBytes, clock: database.clock)
+      maxLineBytes: options.maxLineBytes, clock: database.clock, knownChunks: database.knownChunks())
     let done = DispatchSemaphore(value: 0)
     let thread = Thread {
       producer.run(into: channel)

@@ -99,8 +99,9 @@ struct RunningIngest {
       times.waitingForInput += clock.seconds(since: waitStarted)
       switch item {
       case .chunk(let chunk):
-        try write(chunk, into: tx, channel: channel, derivedRefs: &derivedRefs, counts: &counts)
-        last = chunk.lastPosition
+        times.readAndParse += chunk.input.readAndParseSeconds
+        counts += try committer.write(chunk, into: tx, derivedRefs: &derivedRefs, times: &times)
+        last = chunk.input.lastPosition
         progress(self.progress(after: chunk, counts))
       case .failure(let error): throw error
       case .inputFailed(let error): inputErrors.append(error)
@@ -109,24 +110,10 @@ struct RunningIngest {
     return last
   }
 
-  private mutating func write(
-    _ chunk: IngestChunk, into tx: IngestTransaction, channel: ChunkChannel, derivedRefs: inout Set<Int64>,
-    counts: inout RunCounts
-  ) throws {
-    times.readAndParse += chunk.readAndParseSeconds
-    let (chunkCounts, known) = try committer.write(chunk, into: tx, derivedRefs: &derivedRefs, times: &times)
-    // Tell the reader what to expect next: a re-sent file is hashed, not parsed; a file of
-    // duplicates is parsed but not derived.
-    let events = chunkCounts.eventsStored + chunkCounts.duplicates
-    channel.expectKnownChunks = known
-    channel.expectDuplicates = events > 0 && chunkCounts.duplicates * 10 >= events * 9
-    counts += chunkCounts
-  }
-
   private func progress(after chunk: IngestChunk, _ counts: RunCounts) -> IngestProgress {
     IngestProgress(
       linesRead: totals.linesRead + totals.linesResumed + counts.linesRead + counts.linesResumed,
-      eventsStored: totals.eventsStored + counts.eventsStored, bytesRead: chunk.bytesRead, totalBytes: totalBytes,
+      eventsStored: totals.eventsStored + counts.eventsStored, bytesRead: chunk.input.bytesRead, totalBytes: totalBytes,
       elapsedSeconds: clock.seconds(since: started))
   }
 

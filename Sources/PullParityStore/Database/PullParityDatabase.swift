@@ -223,6 +223,12 @@ package final class PullParityDatabase: Sendable {
     return result
   }
 
+  /// The chunks committed to this file, read on a connection of its own (an ingest's reading
+  /// thread); nil when it cannot be opened.
+  package func knownChunks() -> KnownChunks? {
+    KnownChunks(location: Self.fileLocation(path), lockTimeout: lockTimeout)
+  }
+
   /// Rewrites the file without its free pages (`retain --vacuum`).
   package func vacuum() throws {
     try wrap("vacuuming \(path)") { try queue.vacuum() }

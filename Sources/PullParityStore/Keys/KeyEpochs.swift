@@ -83,25 +83,6 @@ package final class KeyEpochs {
     return keys
   }
 
-  /// Brings the filter rows of `hashes` into the CPU's cache together, before `closedKeys`
-  /// checks them one by one. A row lies anywhere in the filters (3 bytes per closed key), so
-  /// checking it starts with a cache miss; touched first, one after another, the rows' misses
-  /// overlap instead of following each other. `perf annotate` put 62 % of `closedKeys`' time
-  /// on the first load of a row, 20 epochs into a history of random ids; touching a group's
-  /// rows first took store events from 4.11 to 3.85 s a day (mean of three days each,
-  /// alternating, 24 to 29 epochs).
-  func prefetch(_ hashes: some Sequence<Int64>) {
-    var sum: UInt32 = 0
-    for hash in hashes {
-      let probe = KeyFilter.probe(hash & Self.lowMask)
-      for matrix in matrices { sum &+= matrix.touch(probe) }
-    }
-    touched &+= sum
-  }
-
-  /// What `prefetch` read, kept so that its reads are not optimized away.
-  private var touched: UInt32 = 0
-
   private func forget() {
     (epochZero, matrices, loaded) = (nil, [], [])
   }

@@ -31,18 +31,6 @@ package struct KeyFilterMatrix {
     epochs += filters.map(\.epoch)
   }
 
-  /// Reads a word of every cache line of `probe`'s row and returns their sum, only so that the
-  /// row is in the cache when `forEachMayHold` checks it: see `KeyEpochs.prefetch`.
-  package func touch(_ probe: KeyFilter.Probe) -> UInt32 {
-    guard !epochs.isEmpty else { return 0 }
-    let row = UnsafeRawPointer(blocks.base + KeyFilter.block(of: probe, among: blockCount) * epochs.count)
-    var sum: UInt32 = 0
-    for offset in stride(from: 0, to: epochs.count * MemoryLayout<SIMD8<UInt32>>.stride, by: 64) {
-      sum &+= row.load(fromByteOffset: offset, as: UInt32.self)
-    }
-    return sum
-  }
-
   /// Calls `body` with each epoch whose filter may hold `probe`.
   package func forEachMayHold(_ probe: KeyFilter.Probe, _ body: (Int64) -> Void) {
     guard !epochs.isEmpty else { return }

@@ -3,7 +3,7 @@
 # (ingest, load, ingest, load, …) so that a shared machine's load falls on both alike: wall and
 # CPU seconds (the process's rusage), events per second, and the load average around each pair.
 # DIR holds the log (bench.jsonl) and the job's output over it with --json-for-load (run/), as
-# spark/bench.sh leaves them; BINS are the binaries to compare (default: this checkout's
+# spark/bench.sh leaves them (or spark/bench_run_without_spark.py makes run/ without Spark); BINS are the binaries to compare (default: this checkout's
 # release build; give an older build first to see what changed).
 #   spark/bench-load.sh DIR [ROUNDS] [BIN…]
 set -eu

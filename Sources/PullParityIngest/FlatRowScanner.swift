@@ -131,13 +131,18 @@ struct FlatRowScanner {
 
   private mutating func escapedString(from start: Int) -> String? {
     scratch.removeAll(keepingCapacity: true)
-    scratch.append(contentsOf: bytes[start..<index])
+    var run = start
     while index < bytes.count {
       let byte = bytes[index]
+      guard byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") || byte < 0x20 else {
+        index += 1
+        continue
+      }
+      // The bytes since the last escape, in one copy.
+      scratch.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[run..<index]))
       index += 1
       switch byte {
       case UInt8(ascii: "\""): return scratch.withUnsafeBytes { Self.text($0) }
-      case 0x00..<0x20: return nil
       case UInt8(ascii: "\\"):
         guard index < bytes.count else { return nil }
         let escape = bytes[index]
@@ -154,7 +159,8 @@ struct FlatRowScanner {
           scratch.append(contentsOf: String(Character(scalar)).utf8)
         default: return nil
         }
-      default: scratch.append(byte)
+        run = index
+      default: return nil  // a control character
       }
     }
     return nil

@@ -120,7 +120,7 @@ let package = Package(
     .testTarget(
       name: "PullParityIngestTests",
       dependencies: [
-        "PullParityIngest", "PullParityStore", "PullParityTestSupport",
+        "PullParityIngest", "PullParityDistributed", "PullParityStore", "PullParityTestSupport",
         .product(name: "GRDB", package: "GRDB.swift"),
       ]
     ),

@@ -3,7 +3,8 @@
 # 1,000,000-event log (scripts/generate_events.py bench, seed 1), in one run: both walls and CPU
 # times, their ratios against issue 29's goals (job wall <= 8x ingest's, <= 45 CPU-s per 1M
 # events), the job's phases from Spark's own metrics (summary.json "timings"), and the pipe
-# verbs alone on the log's first 200,000 lines. CPU is the whole process tree's (JVM, Python
+# verbs alone on the log's first 200,000 lines, and `pullparity load` of the job's output into a
+# new SQLite file against ingest's rate (spark/bench-load.sh repeats that pair alone). CPU is the whole process tree's (JVM, Python
 # workers, the binary), from a cpuacct cgroup when this runs as root on cgroup v1, else from the
 # children's rusage. Needs a release build:
 #   swift build -c release --product pullparity && spark/bench.sh [EVENTS] [DIR]
@@ -15,7 +16,7 @@ BIN=${PULLPARITY_BIN:-$ROOT/.build/release/pullparity}
 [ -x "$BIN" ] || { echo "bench.sh: build the release binary first (swift build -c release)" >&2; exit 2; }
 cd "$DIR"
 [ -f bench.jsonl ] || python3 "$ROOT/scripts/generate_events.py" bench --events "$EVENTS" --out bench.jsonl >/dev/null
-rm -rf ingest.sqlite* run
+rm -rf ingest.sqlite* load.sqlite* run
 
 # measure NAME CMD...: runs CMD, leaves "wall cpu" (seconds) in NAME.time.
 CGROUPS=/sys/fs/cgroup/cpuacct
@@ -41,7 +42,8 @@ measure() {
 load_before=$(cut -d' ' -f1 /proc/loadavg)
 measure ingest "$BIN" ingest --quiet --db ingest.sqlite bench.jsonl >/dev/null
 measure spark env SPARK_LOCAL_IP=127.0.0.1 python3 "$ROOT/spark/pullparity_spark.py" --master 'local[2]' \
-  --driver-memory 6g --binary "$BIN" --out run bench.jsonl >spark.log 2>spark.err
+  --driver-memory 6g --binary "$BIN" --json-for-load --out run bench.jsonl >spark.log 2>spark.err
+measure load "$BIN" load run --db load.sqlite >/dev/null
 load_after=$(cut -d' ' -f1 /proc/loadavg)
 
 # The verbs alone: decode of the first 200,000 lines, derive of the same lines grouped by session.
@@ -61,7 +63,8 @@ ingest_wall, ingest_cpu = figures("ingest")
 spark_wall, spark_cpu = figures("spark")
 per_million = spark_cpu * 1e6 / events
 print(f"events: {events}   load average: {load_before} before, {load_after} after")
-print(f"pullparity ingest:               {ingest_wall:7.1f} s wall {ingest_cpu:7.1f} CPU-s")
+print(f"pullparity ingest:               {ingest_wall:7.1f} s wall {ingest_cpu:7.1f} CPU-s"
+      f" {events / ingest_wall:9.0f} events/s")
 print(f"spark local[2] (JVM start incl.): {spark_wall:7.1f} s wall {spark_cpu:7.1f} CPU-s")
 print(f"job wall / ingest wall: {spark_wall / ingest_wall:5.1f}x   (goal <= 8x)")
 print(f"job CPU per 1M events:  {per_million:5.1f} CPU-s (goal <= 45)")
@@ -74,5 +77,7 @@ print(f"  {'phase':24}" + "".join(f"{c:>17}" for c in columns))
 order = ["read_and_number", "decode", "dedup", "derive", "judge_across_sessions", "write"]
 for phase, values in sorted(timings.items(), key=lambda item: order.index(item[0]) if item[0] in order else 99):
     print(f"  {phase:24}" + "".join(f"{values[c]:>17}" for c in columns))
-print("load of the run into SQLite: not measured (issue 29 item 4 waits for the new store)")
+load_wall, load_cpu = figures("load")
+print(f"pullparity load of the run:      {load_wall:7.1f} s wall {load_cpu:7.1f} CPU-s"
+      f" {events / load_wall:9.0f} events/s ({ingest_wall / load_wall:.2f}x ingest's rate)")
 EOF

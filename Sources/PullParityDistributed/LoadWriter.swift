@@ -3,55 +3,114 @@ internal import PullParityIngest
 internal import PullParityStore
 
 /// The writes of `pullparity load` inside its transaction: events with their session refs,
-/// quarantined lines, then sessions with their violations.
+/// quarantined lines, then sessions with their violations, by ingest's rules for what the
+/// database holds already: an event whose id is stored is a duplicate (same bytes) or a conflict
+/// (other bytes, quarantined), a bad line already quarantined is not added again, and a session
+/// that had events stored before is derived again from all its stored events, as ingest derives
+/// it. A session new to the database keeps the run's row when every one of its events was stored.
 struct LoadWriter {
+  /// The rows read from the run's tables, checked against its summary.
   struct Loaded {
     var events = 0
     var quarantined = 0
     var sessions = 0
   }
 
+  /// A session of the run: its ref, whether it was in the database before this load, and how
+  /// many of its event rows the run has and how many of them were stored.
+  private struct Session {
+    var ref: Int64
+    var existed: Bool
+    var rows = 0
+    var stored = 0
+  }
+
   let tx: IngestTransaction
   let runID: Int64
+  let profiles: ProfileCatalog
   private(set) var loaded = Loaded()
-  /// Refs in first-seen order, as ingest hands them out.
-  private var refs: [ByteIdentity: Int64] = [:]
+  /// What this load changed, in ingest's terms (`ingest_runs`).
+  private(set) var counts = RunCounts()
+  /// By session id, refs in first-seen order, as ingest hands them out.
+  private var sessions: [ByteIdentity: Session] = [:]
+  /// The ids (hashed) this load stored: a run keeps one version of each event, so a second row
+  /// of one of them is a damaged run, not a duplicate.
+  private var storedIDs: Set<Int64> = []
+  private var lastWasDuplicate = false
+  private var decoder = LineDecoder(.simdjson)
 
-  init(tx: IngestTransaction, runID: Int64) {
+  init(tx: IngestTransaction, runID: Int64, profiles: ProfileCatalog) {
     self.tx = tx
     self.runID = runID
+    self.profiles = profiles
   }
 
   mutating func store(_ row: EventTableRow) throws {
-    let ref = refs[ByteIdentity(row.sessionID)] ?? tx.newSessionRef()
-    refs[ByteIdentity(row.sessionID)] = ref
+    let key = ByteIdentity(row.sessionID)
+    var session: Session
+    if let known = sessions[key] {
+      session = known
+    } else if let ref = try tx.sessionRef(of: row.sessionID) {
+      session = Session(ref: ref, existed: true)
+    } else {
+      session = Session(ref: tx.newSessionRef(), existed: false)
+    }
+    session.rows += 1
     let sourceID = try tx.sourceID(named: row.source)
     var (eventID, sessionID, platform, app, type, raw) = (
       row.eventID, row.sessionID, row.platform, row.app, row.type, row.raw
     )
-    let outcome = try eventID.withUTF8 { eventID in
+    let ref = session.ref
+    let lookFirst = lastWasDuplicate
+    let (outcome, idHash) = try eventID.withUTF8 { eventID in
       try sessionID.withUTF8 { sessionID in
         try platform.withUTF8 { platform in
           try app.withUTF8 { app in
             try type.withUTF8 { type in
               try raw.withUTF8 { raw in
-                try tx.store(
+                let outcome = try tx.store(
                   EventFields(
                     eventID: .init(eventID), sessionID: .init(sessionID), platform: .init(platform), app: .init(app),
                     type: .init(type), raw: .init(raw), timestamp: row.tsMs, seq: row.seq, sessionRef: ref,
                     sourceID: sourceID, line: row.line, byteOffset: row.byteOffset),
-                  idKey: EventKey.of(row.eventID))
+                  idKey: EventKey.of(row.eventID), lookFirst: lookFirst)
+                return (outcome, StableHash.fnv1a64(UnsafeRawBufferPointer(eventID)))
               }
             }
           }
         }
       }
     }
-    guard outcome == .stored else {
-      throw TableRowProblem(
-        message: "event_id \"\(row.eventID)\" is in the run's events twice; a run keeps one version of each event")
-    }
     loaded.events += 1
+    lastWasDuplicate = outcome == .duplicate
+    switch outcome {
+    case .stored:
+      counts.eventsStored += 1
+      session.stored += 1
+      storedIDs.insert(idHash)
+    case .duplicate, .conflict:
+      guard !storedIDs.contains(idHash) else {
+        throw TableRowProblem(
+          message: "event_id \"\(row.eventID)\" is in the run's events twice; a run keeps one version of each event")
+      }
+      if outcome == .duplicate {
+        counts.duplicates += 1
+      } else {
+        try quarantineConflict(row)
+      }
+    }
+    sessions[key] = session
+  }
+
+  /// An event whose id the database holds with other bytes: quarantined as ingest does.
+  private mutating func quarantineConflict(_ row: EventTableRow) throws {
+    let added = try Array(row.raw.utf8).withUnsafeBytes { raw in
+      try tx.quarantine(
+        source: row.source, line: row.line, byteOffset: row.byteOffset, category: RejectionReason.conflict.rawValue,
+        reason: "event_id \"\(row.eventID)\" is already stored with other content; the stored version is kept",
+        raw: raw, rawIsUTF8: true, eventID: row.eventID, runID: runID)
+    }
+    if added { counts.conflicts += 1 } else { counts.alreadyQuarantined += 1 }
   }
 
   mutating func quarantine(_ row: QuarantineTableRow) throws {
@@ -61,28 +120,78 @@ struct LoadWriter {
         source: row.source, line: row.line, byteOffset: row.byteOffset, category: row.category, reason: row.reason,
         raw: raw, rawIsUTF8: isUTF8, eventID: row.eventID, runID: runID)
     }
+    loaded.quarantined += 1
     // The same bad bytes are one row (their identity is the bytes and the category), as in ingest.
-    if added { loaded.quarantined += 1 }
+    if !added {
+      counts.alreadyQuarantined += 1
+    } else if row.category == RejectionReason.conflict.rawValue {
+      counts.conflicts += 1
+    } else {
+      counts.quarantined += 1
+    }
   }
 
-  /// Sessions with their violations; every session must have events.
-  mutating func saveSessions(directory: String) throws {
-    var violations: [ByteIdentity: (rows: [ViolationRow], first: PipeLocation)] = [:]
-    try TableFiles(directory: directory, table: "violations").forEachRow(ViolationRow.self) { row, location in
-      violations[ByteIdentity(row.sessionID), default: ([], location)].rows.append(row)
-    }
-    try TableFiles(directory: directory, table: "sessions").forEachRow(SessionRow.self) { row in
-      guard let ref = refs[ByteIdentity(row.sessionID)] else {
-        throw TableRowProblem(message: "session \"\(row.sessionID)\" has no events")
+  /// Sessions with their violations; every session must have events. Each session some of
+  /// whose events this load stored is written: the run's row when the session is new and all
+  /// its events were stored, else derived from its stored events (ingest's derivation).
+  mutating func saveSessions(_ rows: LoadedSessions) throws {
+    var violations = rows.violations
+    var deriveAgain: [Int64] = []
+    for (row, location) in rows.sessions {
+      guard let session = sessions[ByteIdentity(row.sessionID)] else {
+        throw location.error("session \"\(row.sessionID)\" has no events")
       }
+      loaded.sessions += 1
       let found = (violations.removeValue(forKey: ByteIdentity(row.sessionID))?.rows ?? []).sorted {
         $0.ordinal < $1.ordinal
       }
-      try tx.save(row, violations: found, ref: ref, isNew: true)
-      loaded.sessions += 1
+      guard session.stored > 0 else { continue }
+      counts.sessionsDerived += 1
+      if !session.existed, session.stored == session.rows {
+        try tx.save(row, violations: found, ref: session.ref, isNew: true)
+      } else {
+        deriveAgain.append(session.ref)
+      }
     }
     if let orphan = violations.keys.sorted().first, let first = violations[orphan]?.first {
       throw first.error("violations of session \"\(orphan)\", which has no row")
     }
+    let existed = Set(sessions.values.lazy.filter(\.existed).map(\.ref))
+    for ref in deriveAgain { try derive(ref, isNew: !existed.contains(ref)) }
+  }
+
+  /// Derives a session from all its stored events and saves it, as ingest does; a session
+  /// `retain` took raw events of keeps the row it has.
+  private mutating func derive(_ ref: Int64, isNew: Bool) throws {
+    guard try tx.hasAllRawEvents(ofSession: ref) else { return }
+    let events: [RecordedEvent]
+    let tx = tx
+    do {
+      events = try decoder.sessionEvents(sessionID: "\(ref)") { visit in
+        try tx.forEachStoredEvent(ofSession: ref, visit)
+      }
+    } catch is StoredSessionError {
+      // Stored lines that no longer decode leave nothing to derive: the stored row stays.
+      return
+    }
+    try tx.save(SessionDeriver.derive(events, profiles: profiles), ref: ref, isNew: isNew)
+  }
+}
+
+/// A run's `sessions` and `violations` tables, read (on the reading thread) while the events
+/// are stored.
+struct LoadedSessions {
+  var sessions: [(SessionRow, PipeLocation)] = []
+  var violations: [ByteIdentity: (rows: [ViolationRow], first: PipeLocation)] = [:]
+
+  static func read(directory: String) throws -> LoadedSessions {
+    var read = LoadedSessions()
+    try TableFiles(directory: directory, table: "violations").forEachRow(ViolationRow.self) { row, location in
+      read.violations[ByteIdentity(row.sessionID), default: ([], location)].rows.append(row)
+    }
+    try TableFiles(directory: directory, table: "sessions").forEachRow(SessionRow.self) { row, location in
+      read.sessions.append((row, location))
+    }
+    return read
   }
 }

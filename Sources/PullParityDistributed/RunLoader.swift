@@ -3,10 +3,12 @@ internal import PullParityCore
 internal import PullParityIngest
 package import PullParityStore
 
-/// `pullparity load`: puts what a distributed run wrote (docs/distributed-formats.md) into an
-/// empty SQLite file, through the same `IngestTransaction` and ledger as `ingest`, so that
-/// `report`, `qa`, `compare`, `session` and dashboards read it unchanged. One transaction: a
-/// load that fails leaves the file as it was.
+/// `pullparity load`: puts what a distributed run wrote (docs/distributed-formats.md) into a
+/// SQLite file, new or not, through the same `IngestTransaction` and ledger as `ingest` and by
+/// its rules for what is stored already (`LoadWriter`), so that `report`, `qa`, `compare`,
+/// `session` and dashboards read it unchanged. One transaction: a load that fails leaves the
+/// file as it was. The part files are read on a thread of their own while the rows read before
+/// are stored (`LoadReader`).
 package struct RunLoader {
   package var database: PullParityDatabase
 
@@ -14,12 +16,23 @@ package struct RunLoader {
     self.database = database
   }
 
-  package func load(directory: String) throws -> RunSummaryFile {
+  /// What a load found and what it changed.
+  package struct Outcome {
+    package var summary: RunSummaryFile
+    /// What this load stored, in `ingest_runs`' terms: the summary's on a new file; on a file
+    /// that held some of the run already, what was new to it.
+    package var counts: RunCounts
+  }
+
+  package func load(directory: String) throws -> Outcome {
     let summary = try Self.summary(in: directory)
     let profiles = try Self.profiles(in: directory)
     let started = database.clock.elapsed()
     // Refused before the run is recorded, so a refused load leaves the file as it was.
-    try database.read { try LoadTarget.requireEmpty($0) }
+    let stored = try database.read { try ProfileRegistry.stored($0) }
+    try Self.checkProfiles(profiles, stored: stored)
+    // Sessions stored before are derived again with their own profiles, the run's sessions with the run's.
+    let catalog = ProfileCatalog(stored.map(\.profile) + profiles)
     let runID = try IngestLedger.begin(
       database, sources: summary.sources, toolVersion: summary.toolVersion,
       profileVersions: Dictionary(profiles.map { ($0.name, $0.version) }, uniquingKeysWith: max),
@@ -27,23 +40,23 @@ package struct RunLoader {
     var counts = RunCounts()
     do {
       try database.write { db in
-        try LoadTarget.requireEmpty(db)
         let tx = try IngestTransaction(db, runID: runID)
         // Every input is a source, as in ingest, even one nothing was read from (UTF-16).
         for name in summary.sources { _ = try tx.sourceID(named: name) }
-        var writer = LoadWriter(tx: tx, runID: runID)
-        try TableFiles(directory: directory, table: "events").forEachRow(EventTableRow.self) { try writer.store($0) }
+        var writer = LoadWriter(tx: tx, runID: runID, profiles: catalog)
+        let sessions = try Self.storeEvents(from: directory, with: &writer)
         try tx.finishBlocks()
         try TableFiles(directory: directory, table: "quarantine").forEachRow(QuarantineTableRow.self) {
           try writer.quarantine($0)
         }
-        try writer.saveSessions(directory: directory)
+        try writer.saveSessions(sessions)
         try ProfileRegistry.store(profiles, in: db, at: database.clock.now())
         // The run derived each session alone; what their context decides is judged here, as
         // ingest does at its end.
-        var judge = try CrossSessionJudge(db, profiles: ProfileCatalog(profiles))
+        var judge = try CrossSessionJudge(db, profiles: catalog)
         try judge.run()
-        counts = try Self.counts(of: summary, in: directory, checkedAgainst: writer.loaded)
+        try Self.check(summary, in: directory, against: writer.loaded)
+        counts = Self.counts(of: summary, writer.counts)
         try IngestLedger.record(db, runID: runID, totals: counts)
       }
     } catch {
@@ -53,7 +66,49 @@ package struct RunLoader {
     try IngestLedger.finish(
       database, runID: runID, status: .completed, totals: counts,
       durationMs: summary.durationMs ?? database.clock.seconds(since: started) * 1000)
-    return summary
+    return Outcome(summary: summary, counts: counts)
+  }
+
+  /// Stores the events as the reading thread hands them over; returns the sessions and
+  /// violations it read after them.
+  private static func storeEvents(from directory: String, with writer: inout LoadWriter) throws -> LoadedSessions {
+    let reader = LoadReader(directory: directory)
+    reader.start()
+    var sessions: LoadedSessions?
+    do {
+      while let item = reader.take() {
+        switch item {
+        case .events(let rows, let locations):
+          for (row, location) in zip(rows, locations) {
+            do {
+              try writer.store(row)
+            } catch let problem as TableRowProblem {
+              throw location.error(problem.message)
+            }
+          }
+        case .sessions(let read): sessions = read
+        case .failure(let error): throw error
+        }
+      }
+    } catch {
+      reader.stop()
+      throw error
+    }
+    return sessions ?? LoadedSessions()
+  }
+
+  /// A profile the database holds under the same name with other rules: ingest refuses to judge
+  /// one app with two versions of its profile, and so does load.
+  private static func checkProfiles(_ profiles: [Profile], stored: [StoredProfile]) throws {
+    let names = Set(profiles.map(\.name))
+    let mismatches = ProfileRegistry.mismatches(
+      ProfileCatalog(profiles), stored: stored.filter { names.contains($0.name) })
+    guard mismatches.isEmpty else {
+      throw ProfileMismatchError(
+        mismatches,
+        advice: "Load the run into a database whose profiles are the run's, or run `pullparity replay --profiles FILE` "
+          + "with the run's profiles first.")
+    }
   }
 
   /// Reads what `load` reads before it touches the database (the summary and the profiles), so
@@ -99,10 +154,10 @@ package struct RunLoader {
     return profiles
   }
 
-  /// The run's counts, once the rows loaded agree with them (a partly copied directory does not).
-  private static func counts(
-    of summary: RunSummaryFile, in directory: String, checkedAgainst loaded: LoadWriter.Loaded
-  ) throws -> RunCounts {
+  /// The rows loaded must agree with the summary's counts (a partly copied directory does not).
+  private static func check(
+    _ summary: RunSummaryFile, in directory: String, against loaded: LoadWriter.Loaded
+  ) throws {
     let expected = (summary.eventsStored, summary.sessionsDerived, summary.quarantined + summary.conflicts)
     let got = (loaded.events, loaded.sessions, loaded.quarantined)
     guard expected == got else {
@@ -111,15 +166,18 @@ package struct RunLoader {
         message: "the summary says \(expected.0) events, \(expected.1) sessions and \(expected.2) quarantined lines; "
           + "the tables hold \(got.0), \(got.1) and \(got.2)")
     }
-    var counts = RunCounts()
+  }
+
+  /// The run's counts for `ingest_runs`: what the run read and judged itself (lines, blank lines,
+  /// the duplicates and copies of bad lines it found among its inputs), plus what the load found
+  /// in the database (`stored`: events stored, duplicates and conflicts with events stored
+  /// before, bad lines quarantined before, sessions written).
+  private static func counts(of summary: RunSummaryFile, _ stored: RunCounts) -> RunCounts {
+    var counts = stored
     counts.linesRead = summary.linesRead
     counts.blankLines = summary.blankLines
-    counts.eventsStored = summary.eventsStored
-    counts.duplicates = summary.duplicates
-    counts.conflicts = summary.conflicts
-    counts.quarantined = summary.quarantined
-    counts.alreadyQuarantined = summary.alreadyQuarantined
-    counts.sessionsDerived = summary.sessionsDerived
+    counts.duplicates += summary.duplicates
+    counts.alreadyQuarantined += summary.alreadyQuarantined
     return counts
   }
 }

@@ -46,7 +46,7 @@ struct TableFiles {
     try forEachRow(type) { row, _ in try body(row) }
   }
 
-  private static func describe(_ error: DecodingError) -> String {
+  static func describe(_ error: DecodingError) -> String {
     switch error {
     case .keyNotFound(let key, _): "missing column `\(key.stringValue)`"
     case .typeMismatch(_, let context), .valueNotFound(_, let context), .dataCorrupted(let context):

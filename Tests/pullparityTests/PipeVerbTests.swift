@@ -195,9 +195,11 @@ import Testing
     #expect(refs.stdout == "2\n2\n", "\(refs.stdout)")
   }
 
-  /// A run directory written by hand from decode and derive, as the Spark job writes it.
+  /// A run directory written by hand from decode and derive, as the Spark job writes it (no
+  /// deduplication: `input` holds each event once). `sessions`: the summary's count, when it
+  /// is to disagree with the tables.
   static func runDirectory(
-    in dir: TemporaryDirectory, sessions: Int = 1,
+    in dir: TemporaryDirectory, name: String = "run", sessions: Int? = nil,
     input: String = "a.jsonl\t0\t1\t\(Self.event)\na.jsonl\t99\t2\t\(Self.release)\na.jsonl\t200\t3\toops\n",
     inputErrors: String = ""
   ) throws -> String {
@@ -205,11 +207,13 @@ import Testing
     let events = input.split(separator: "\n").filter { !$0.hasSuffix("oops") }.joined(separator: "\n") + "\n"
     let derived = try CommandRun.pullparity(["derive"], stdin: Data(events.utf8))
     var tables: [String: [String]] = [:]
+    var sources: [String] = []
     for line in decoded.stdout.split(separator: "\n") {
       var row: [String: Any] = try Self.decoded(line)
       for column in ["offset", "line", "seq"] { row[column] = (row[column] as? String).flatMap { Int($0) } }
       row["ts_ms"] = (row["ts_ms"] as? String).flatMap { Double($0) }
       row["byte_offset"] = row["offset"]
+      if let source = row["source"] as? String, !sources.contains(source) { sources.append(source) }
       let table = row["kind"] as? String == "event" ? "events" : "quarantine"
       let data = try JSONSerialization.data(withJSONObject: row)
       tables[table, default: []].append(String(decoding: data, as: UTF8.self))
@@ -220,18 +224,32 @@ import Testing
       tables[try #require(object["table"] as? String), default: []].append(String(decoding: data, as: UTF8.self))
     }
     for table in ["events", "sessions", "violations", "quarantine", "profiles"] {
-      try FileManager.default.createDirectory(atPath: dir.path("run/json/\(table)"), withIntermediateDirectories: true)
-      _ = try dir.write("run/json/\(table)/part-00000.json", (tables[table] ?? []).joined(separator: "\n") + "\n")
+      try FileManager.default.createDirectory(
+        atPath: dir.path("\(name)/json/\(table)"), withIntermediateDirectories: true)
+      _ = try dir.write("\(name)/json/\(table)/part-00000.json", (tables[table] ?? []).joined(separator: "\n") + "\n")
     }
+    let count = { (table: String) in tables[table]?.count ?? 0 }
+    let names = String(decoding: try JSONSerialization.data(withJSONObject: sources), as: UTF8.self)
     _ = try dir.write(
-      "run/summary.json",
+      "\(name)/summary.json",
       """
-      {"format": "pullparity-run", "format_version": 1, "sources": ["a.jsonl"], "lines_read": 3, "blank_lines": 0,
-       "events_stored": 2, "duplicates": 0, "conflicts": 0, "quarantined": 1, "already_quarantined": 0,
-       "sessions_derived": \(sessions),\(inputErrors)
+      {"format": "pullparity-run", "format_version": 1, "sources": \(names), "lines_read": \(count("events") + count("quarantine")),
+       "blank_lines": 0, "events_stored": \(count("events")), "duplicates": 0, "conflicts": 0,
+       "quarantined": \(count("quarantine")), "already_quarantined": 0, "sessions_derived": \(sessions ?? count("sessions")),\(inputErrors)
        "tool_version": "0.1.0", "engine": "hand"}
       """)
-    return dir.path("run")
+    return dir.path(name)
+  }
+
+  /// `source⇥offset⇥line⇥raw` lines of a file holding `lines`, with their real offsets.
+  static func pipeInput(_ source: String, _ lines: [String]) -> String {
+    var offset = 0
+    var input = ""
+    for (index, line) in lines.enumerated() {
+      input += "\(source)\t\(offset)\t\(index + 1)\t\(line)\n"
+      offset += line.utf8.count + 1
+    }
+    return input
   }
 
   @Test func loadPutsARunIntoTheTablesIngestWouldWrite() throws {
@@ -309,16 +327,53 @@ import Testing
     #expect(load.stderr.contains(dir.path(message)), "\(load.stderr)")
   }
 
-  @Test func loadRefusesADatabaseThatHoldsEventsAndLeavesItAsItWas() throws {
+  /// Day 2's run loaded into day 1's database, by ingest's rules: its session goes on from day
+  /// 1's events (derived again from both), an event day 1 stored with other bytes is a conflict,
+  /// a bad line quarantined on day 1 is not added again. The tables are an ingest's of both
+  /// days' files; loading day 2 again stores nothing new.
+  @Test func loadAddsARunToADatabaseAsIngestWould() throws {
     let dir = try TemporaryDirectory()
+    let other = Self.event.replacingOccurrences(of: "1794970800000", with: "1794970800001")
+    let days = [("a.jsonl", [Self.event, "oops"]), ("b.jsonl", [Self.release, other, "oops"])]
     let db = dir.path("a.sqlite")
-    let run = try Self.runDirectory(in: dir)
-    #expect(try CommandRun.pullparity(["load", run, "--db", db]).exitCode == 0)
-    let again = try CommandRun.pullparity(["load", run, "--db", db])
-    #expect(again.exitCode == 2)
+    for (index, (file, lines)) in days.enumerated() {
+      _ = try dir.write(file, lines.joined(separator: "\n") + "\n")
+      let run = try Self.runDirectory(in: dir, name: "day\(index + 1)", input: Self.pipeInput(file, lines))
+      let load = try CommandRun.pullparity(["load", run, "--db", db])
+      #expect(load.exitCode == 0, "\(load.stderr)")
+    }
+    let ingested = dir.path("i.sqlite")
+    let ingest = try CommandRun.pullparity(
+      ["ingest", "--quiet", "--db", ingested, "a.jsonl", "b.jsonl"], currentDirectory: dir.url)
+    #expect(ingest.exitCode == 0, "\(ingest.stderr)")
+    let (loaded, expected) = (try PullParityDatabase(path: db), try PullParityDatabase(path: ingested))
+    for (table, columns, order) in [
+      ("sessions", "session_id, outcome, event_count, started_at_ms, ended_at_ms, violation_count", "session_id"),
+      ("violations", "session_id, ordinal, kind, ts_ms", "session_id, ordinal"),
+      ("quarantine", "source, line, byte_offset, category, reason, raw, event_id", "source, byte_offset"),
+    ] {
+      let got = try DatabaseDump.rows(loaded, table: table, columns: columns, order: order)
+      #expect(got == (try DatabaseDump.rows(expected, table: table, columns: columns, order: order)), "\(table)")
+    }
     #expect(
-      again.stderr.contains("the database already holds 2 events and 1 sessions; load needs a new file"),
-      "\(again.stderr)")
-    #expect(try DatabaseDump.count(try PullParityDatabase(path: db), "ingest_runs") == 1)
+      try DatabaseDump.rows(loaded, table: "quarantine", columns: "category", order: "source") == [
+        #"[category:"not_json"]"#, #"[category:"conflict"]"#,
+      ])
+    let export = ["export", "--with-origin", "--db"]
+    #expect(try CommandRun.pullparity(export + [db]).stdout == (try CommandRun.pullparity(export + [ingested]).stdout))
+    let session = try CommandRun.pullparity(["session", "s1", "--db", db])
+    #expect(session.stdout == (try CommandRun.pullparity(["session", "s1", "--db", ingested])).stdout)
+
+    let again = try CommandRun.pullparity(["load", dir.path("day2"), "--db", db])
+    #expect(again.exitCode == 0, "\(again.stderr)")
+    #expect(
+      again.stdout.contains(
+        "3 lines read, 0 events stored, 1 duplicates, 0 conflicts, 0 quarantined, "
+          + "2 already quarantined, 0 sessions"), "\(again.stdout)")
+    #expect(try DatabaseDump.count(loaded, "events") == 2)
+    #expect(try DatabaseDump.count(loaded, "quarantine") == 2)
+    let runs = try DatabaseDump.rows(
+      loaded, table: "ingest_runs", columns: "status, events_stored, sessions_derived", order: "run_id")
+    #expect(runs.count == 3)
   }
 }

@@ -129,14 +129,47 @@ def test_chaos_log_split_across_files(spark, binary, tmp_path):
     assert summary["blank_lines"] >= 1
 
 
-def test_load_refuses_a_database_with_events(sample_run, binary, tmp_path):
+def test_load_again_stores_nothing_new(sample_run, binary, tmp_path):
+    """A run loaded into a database that holds it already: every event a duplicate, every bad
+    line quarantined already, no session written, the tables as they were."""
     _, out, db = sample_run
     copy = tmp_path / "again.sqlite"
     with sqlite3.connect(db) as source, sqlite3.connect(copy) as target:
         source.backup(target)
+    before = dump(str(copy))
     result = subprocess.run([binary, "load", out, "--db", str(copy)], capture_output=True, text=True)
-    assert result.returncode == 2
-    assert "already holds" in result.stderr and "load needs a new file" in result.stderr
+    assert result.returncode == 0, result.stdout + result.stderr
+    after = dump(str(copy))
+    for table in [*QUERIES, "events"]:
+        if table != "counts":
+            assert after[table] == before[table], f"{table} differs"
+    lines, events, duplicates, conflicts, quarantined, again, blank, sessions = after["counts"][-1]
+    first = after["counts"][0]
+    assert (events, conflicts, quarantined, sessions) == (0, 0, 0, 0)
+    assert duplicates == first[1] + first[2] and again == first[4] + first[3] + first[5]
+
+
+def test_a_days_run_added_to_the_days_before(spark, binary, tmp_path):
+    """The chaos log's first two files as day 1's run, its last two as day 2's, each loaded in
+    turn into one database (sessions, duplicates and conflicts across the days): the tables of
+    one run over all four files loaded into a new file, and of an ingest of all four."""
+    write_chaos(str(tmp_path / "chaos"))
+    names = sorted(os.listdir(tmp_path / "chaos"))
+    days = [[f"chaos/{name}" for name in names[:2]], [f"chaos/{name}" for name in names[2:]]]
+    expected = ingest(binary, str(tmp_path), ["chaos"], str(tmp_path / "ingest.sqlite"))
+    _, _, both = run_and_load(spark, binary, str(tmp_path), ["chaos"], str(tmp_path / "both"))
+    _, _, db = run_and_load(spark, binary, str(tmp_path), days[0], str(tmp_path / "day1"))
+    _, day2, _ = run_and_load(spark, binary, str(tmp_path), days[1], str(tmp_path / "day2"))
+    result = subprocess.run([binary, "load", day2, "--db", db], capture_output=True, text=True)
+    assert result.returncode == 0, result.stdout + result.stderr
+    added = dump(db)
+    for table in [*QUERIES, "events"]:
+        if table != "counts":
+            assert added[table] == expected[table], f"{table} differs from ingest's"
+    assert derived_rows(added) == derived_rows(dump(both))
+    # Day 2 goes on with day 1's sessions, and holds conflicts with its events.
+    stored, _, conflicts = added["counts"][1][1], added["counts"][1][2], added["counts"][1][3]
+    assert stored > 0 and conflicts > 0
 
 
 def test_file_names_hadoop_would_read_as_globs(spark, binary, tmp_path):

@@ -13,19 +13,25 @@ struct LoadFrontend {
     try PipeDiagnostic.reporting { try RunLoader.check(directory: directory) }
   }
 
-  func run(directory: String) throws -> RunSummaryFile {
-    let summary = try PipeDiagnostic.reporting { try RunLoader(database: database).load(directory: directory) }
+  func run(directory: String) throws -> RunLoader.Outcome {
+    let outcome = try PipeDiagnostic.reporting { try RunLoader(database: database).load(directory: directory) }
     try DigestFrontend.refresh(database)
-    return summary
+    return outcome
   }
 
-  func describe(_ s: RunSummaryFile, from directory: String) -> String {
-    let what = [
-      ("lines read", s.linesRead), ("events stored", s.eventsStored), ("duplicates", s.duplicates),
-      ("conflicts", s.conflicts), ("quarantined", s.quarantined), ("sessions", s.sessionsDerived),
-    ].map { "\(NumberText.thousands($0.1)) \($0.0)" }.joined(separator: ", ")
+  /// What the load stored: the run's counts on a new file; on one that held some of the run,
+  /// what was new to it (the rest are duplicates and bad lines already quarantined).
+  func describe(_ outcome: RunLoader.Outcome, from directory: String) -> String {
+    let (s, c) = (outcome.summary, outcome.counts)
+    var what = [
+      ("lines read", c.linesRead), ("events stored", c.eventsStored), ("duplicates", c.duplicates),
+      ("conflicts", c.conflicts), ("quarantined", c.quarantined),
+    ].map { "\(NumberText.thousands($0.1)) \($0.0)" }
+    if c.alreadyQuarantined > 0 { what.append("\(NumberText.thousands(c.alreadyQuarantined)) already quarantined") }
+    what.append("\(NumberText.thousands(c.sessionsDerived)) sessions")
     let from = TerminalText.escaped(directory)
-    return "Loaded \(from) (\(TerminalText.escaped(s.engine))) into \(TerminalText.escaped(database.path)): \(what)\n"
+    return "Loaded \(from) (\(TerminalText.escaped(s.engine))) into \(TerminalText.escaped(database.path)): "
+      + what.joined(separator: ", ") + "\n"
   }
 
   /// What `ingest` prints for the inputs it could not read to their end, one line each.

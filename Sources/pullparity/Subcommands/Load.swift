@@ -3,9 +3,9 @@ import ArgumentParser
 extension PullParity {
   struct Load: ParsableCommand {
     static let configuration = CommandConfiguration(
-      abstract: "Load the output of a distributed run into a new SQLite file.",
+      abstract: "Load the output of a distributed run into a SQLite file, new or not.",
       discussion: """
-        DIR is what spark/pullparity_spark.py wrote: summary.json and json/{events,sessions,violations,quarantine,profiles}/. The tables are loaded in one transaction into a database with no events yet, and checked against the summary's counts; then report, qa, compare, session and dashboards read it as if it had been ingested. Formats: docs/distributed-formats.md.
+        DIR is what spark/pullparity_spark.py wrote: summary.json and json/{events,sessions,violations,quarantine,profiles}/. The tables are loaded in one transaction and checked against the summary's counts; then report, qa, compare, session and dashboards read it as if it had been ingested. A database that holds events already gets the run by ingest's rules: an event stored before is a duplicate (or a conflict, quarantined), a bad line quarantined before is not added again, and a session with events stored before is derived again from all of them; loading a run again stores nothing new. Formats: docs/distributed-formats.md.
 
         Example:
           pullparity load out/run-1 --db parity.sqlite
@@ -20,10 +20,10 @@ extension PullParity {
       // Before the database is created: a directory that is not a run's output leaves no file.
       try LoadFrontend.check(directory)
       let frontend = LoadFrontend(database: try database.open())
-      let summary = try frontend.run(directory: directory)
-      try FileHandleOutput.standardOutput.write(frontend.describe(summary, from: directory))
+      let outcome = try frontend.run(directory: directory)
+      try FileHandleOutput.standardOutput.write(frontend.describe(outcome, from: directory))
       // As ingest: the run holds the other inputs, and ends with 2 naming the damaged ones.
-      let errors = frontend.describeInputErrors(summary)
+      let errors = frontend.describeInputErrors(outcome.summary)
       if !errors.isEmpty {
         try FileHandleOutput.standardError.write(errors)
         throw ExitCode(2)

@@ -1,0 +1,233 @@
+import Foundation
+
+/// Reads one flat JSON object (a row of a distributed run's table, as Spark's JSON writer puts it
+/// on one line) without Foundation's decoder: `load` reads a million event rows per million
+/// events, and `JSONDecoder` was most of its time. Strict: anything but an object of scalar
+/// values with plain keys (no escapes in a key) is `nil`, and the caller then decodes the line
+/// with `JSONDecoder`, for its error or for what this reader does not take.
+struct FlatRowScanner {
+  enum Value {
+    /// The text, escapes resolved: valid UTF-8 (checked).
+    case string(String)
+    /// The number's bytes as written.
+    case number(UnsafeRawBufferPointer)
+    case null
+    case bool(Bool)
+  }
+
+  private let bytes: UnsafeRawBufferPointer
+  private var index = 0
+  /// Decoded bytes of a string that holds escapes, reused.
+  private var scratch: [UInt8] = []
+
+  init(_ bytes: UnsafeRawBufferPointer) {
+    self.bytes = bytes
+  }
+
+  /// Calls `body` with each key (its bytes) and value in order; false when the line is not a
+  /// flat object this reader takes, or when `body` returns false.
+  mutating func forEachField(_ body: (UnsafeRawBufferPointer, Value) -> Bool) -> Bool {
+    skipWhitespace()
+    guard take(UInt8(ascii: "{")) else { return false }
+    skipWhitespace()
+    if take(UInt8(ascii: "}")) { return atEndAfterWhitespace() }
+    while true {
+      skipWhitespace()
+      guard let key = plainKey() else { return false }
+      skipWhitespace()
+      guard take(UInt8(ascii: ":")) else { return false }
+      skipWhitespace()
+      guard let value = value(), body(key, value) else { return false }
+      skipWhitespace()
+      if take(UInt8(ascii: ",")) { continue }
+      guard take(UInt8(ascii: "}")) else { return false }
+      return atEndAfterWhitespace()
+    }
+  }
+
+  private mutating func atEndAfterWhitespace() -> Bool {
+    skipWhitespace()
+    return index == bytes.count
+  }
+
+  private mutating func skipWhitespace() {
+    while index < bytes.count {
+      switch bytes[index] {
+      case 0x20, 0x09, 0x0A, 0x0D: index += 1
+      default: return
+      }
+    }
+  }
+
+  private mutating func take(_ byte: UInt8) -> Bool {
+    guard index < bytes.count, bytes[index] == byte else { return false }
+    index += 1
+    return true
+  }
+
+  /// A key without escapes or control characters.
+  private mutating func plainKey() -> UnsafeRawBufferPointer? {
+    guard take(UInt8(ascii: "\"")) else { return nil }
+    let start = index
+    while index < bytes.count {
+      let byte = bytes[index]
+      if byte == UInt8(ascii: "\"") {
+        index += 1
+        return UnsafeRawBufferPointer(rebasing: bytes[start..<index - 1])
+      }
+      if byte == UInt8(ascii: "\\") || byte < 0x20 { return nil }
+      index += 1
+    }
+    return nil
+  }
+
+  private mutating func value() -> Value? {
+    guard index < bytes.count else { return nil }
+    switch bytes[index] {
+    case UInt8(ascii: "\""): return string().map { .string($0) }
+    case UInt8(ascii: "n"): return literal("null") ? .null : nil
+    case UInt8(ascii: "t"): return literal("true") ? .bool(true) : nil
+    case UInt8(ascii: "f"): return literal("false") ? .bool(false) : nil
+    case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+      let start = index
+      while index < bytes.count {
+        switch bytes[index] {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "+"), UInt8(ascii: "."),
+          UInt8(ascii: "e"), UInt8(ascii: "E"):
+          index += 1
+        default:
+          return .number(UnsafeRawBufferPointer(rebasing: bytes[start..<index]))
+        }
+      }
+      return .number(UnsafeRawBufferPointer(rebasing: bytes[start..<index]))
+    default: return nil
+    }
+  }
+
+  private mutating func literal(_ word: StaticString) -> Bool {
+    let count = word.utf8CodeUnitCount
+    guard bytes.count - index >= count else { return false }
+    for offset in 0..<count where bytes[index + offset] != word.utf8Start[offset] { return false }
+    index += count
+    return true
+  }
+
+  /// A string value: its bytes when it has no escapes, else decoded into `scratch`.
+  private mutating func string() -> String? {
+    index += 1
+    let start = index
+    while index < bytes.count {
+      let byte = bytes[index]
+      if byte == UInt8(ascii: "\"") {
+        index += 1
+        return Self.text(UnsafeRawBufferPointer(rebasing: bytes[start..<index - 1]))
+      }
+      if byte == UInt8(ascii: "\\") { return escapedString(from: start) }
+      if byte < 0x20 { return nil }
+      index += 1
+    }
+    return nil
+  }
+
+  private mutating func escapedString(from start: Int) -> String? {
+    scratch.removeAll(keepingCapacity: true)
+    var run = start
+    while index < bytes.count {
+      let byte = bytes[index]
+      guard byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") || byte < 0x20 else {
+        index += 1
+        continue
+      }
+      // The bytes since the last escape, in one copy.
+      scratch.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[run..<index]))
+      index += 1
+      switch byte {
+      case UInt8(ascii: "\""): return scratch.withUnsafeBytes { Self.text($0) }
+      case UInt8(ascii: "\\"):
+        guard index < bytes.count else { return nil }
+        let escape = bytes[index]
+        index += 1
+        switch escape {
+        case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): scratch.append(escape)
+        case UInt8(ascii: "b"): scratch.append(0x08)
+        case UInt8(ascii: "f"): scratch.append(0x0C)
+        case UInt8(ascii: "n"): scratch.append(0x0A)
+        case UInt8(ascii: "r"): scratch.append(0x0D)
+        case UInt8(ascii: "t"): scratch.append(0x09)
+        case UInt8(ascii: "u"):
+          guard let scalar = unicodeEscape() else { return nil }
+          scratch.append(contentsOf: String(Character(scalar)).utf8)
+        default: return nil
+        }
+        run = index
+      default: return nil  // a control character
+      }
+    }
+    return nil
+  }
+
+  /// After `\u`: the scalar of 4 hex digits, or of a surrogate pair; nil for a lone surrogate.
+  private mutating func unicodeEscape() -> Unicode.Scalar? {
+    guard let high = hex4() else { return nil }
+    if (0xD800..<0xDC00).contains(high) {
+      guard take(UInt8(ascii: "\\")), take(UInt8(ascii: "u")), let low = hex4(), (0xDC00..<0xE000).contains(low)
+      else { return nil }
+      return Unicode.Scalar(0x10000 + ((high - 0xD800) << 10) + (low - 0xDC00))
+    }
+    return Unicode.Scalar(high)
+  }
+
+  private mutating func hex4() -> UInt32? {
+    guard bytes.count - index >= 4 else { return nil }
+    var value: UInt32 = 0
+    for _ in 0..<4 {
+      let byte = bytes[index]
+      index += 1
+      let digit: UInt8
+      switch byte {
+      case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = byte - UInt8(ascii: "0")
+      case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = byte - UInt8(ascii: "a") + 10
+      case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = byte - UInt8(ascii: "A") + 10
+      default: return nil
+      }
+      value = value << 4 | UInt32(digit)
+    }
+    return value
+  }
+
+  private static func text(_ bytes: UnsafeRawBufferPointer) -> String? {
+    String(validating: bytes.bindMemory(to: UInt8.self), as: UTF8.self)
+  }
+
+  /// A number's bytes as an integer: digits with an optional minus sign, else nil.
+  static func int(_ bytes: UnsafeRawBufferPointer) -> Int? {
+    var value = 0
+    var negative = false
+    var digits = 0
+    for (offset, byte) in bytes.enumerated() {
+      if offset == 0, byte == UInt8(ascii: "-") {
+        negative = true
+        continue
+      }
+      guard (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte), digits < 18 else { return nil }
+      value = value * 10 + Int(byte - UInt8(ascii: "0"))
+      digits += 1
+    }
+    guard digits > 0 else { return nil }
+    return negative ? -value : value
+  }
+
+  /// A number's bytes as a double (Java's `1.7949708E12` is JSON too). Laxer than JSON on what
+  /// it accepts (a leading `+` or zero): Spark writes neither.
+  static func double(_ bytes: UnsafeRawBufferPointer) -> Double? {
+    Double(String(decoding: bytes, as: UTF8.self))
+  }
+
+  /// Whether `key`'s bytes are `name`.
+  static func same(_ key: UnsafeRawBufferPointer, _ name: StaticString) -> Bool {
+    guard key.count == name.utf8CodeUnitCount, let base = key.baseAddress else {
+      return key.isEmpty && name.utf8CodeUnitCount == 0
+    }
+    return memcmp(base, name.utf8Start, key.count) == 0
+  }
+}

@@ -1,0 +1,45 @@
+import Foundation
+import Testing
+
+@testable import PullParityDistributed
+
+/// `load` reads event rows with `FlatRowScanner`, and `JSONDecoder` only the rows it does not take:
+/// what it reads must be what `JSONDecoder` reads.
+@Suite struct FlatRowScannerTests {
+  static func scanned(_ line: String) -> EventTableRow? {
+    Array(line.utf8).withUnsafeBytes { EventTableRow(scanning: $0) }
+  }
+
+  static func decoded(_ line: String) throws -> EventTableRow {
+    try JSONDecoder().decode(EventTableRow.self, from: Data(line.utf8))
+  }
+
+  static func same(_ a: EventTableRow, _ b: EventTableRow) -> Bool {
+    [a.eventID, a.sessionID, a.platform, a.app, a.type, a.source, a.raw].map { Array($0.utf8) }
+      == [b.eventID, b.sessionID, b.platform, b.app, b.type, b.source, b.raw].map { Array($0.utf8) }
+      && a.tsMs == b.tsMs && a.seq == b.seq && a.line == b.line && a.byteOffset == b.byteOffset
+  }
+
+  @Test(arguments: [
+    #"{"event_id":"e1","session_id":"s1","ts_ms":1.7949708E12,"seq":null,"platform":"pwa","app":"padel","type":"pull_start","source":"a.jsonl","line":1,"byte_offset":0,"raw":"{\"event_id\":\"e1\"}"}"#,
+    #"{"event_id":"é\u00e9","session_id":"s\ud83d\ude00","ts_ms":1794970800000.5,"seq":7,"platform":"p\/w","app":"a\\b","type":"t\n\t\r\b\f","source":"ö.jsonl","line":12,"byte_offset":-0,"raw":"x\"y","extra":true}"#,
+    #" { "raw" : "" , "event_id":"","session_id":"","ts_ms":0,"platform":"","app":"","type":"","source":"s","line":3,"byte_offset":99 } "#,
+  ])
+  func readsWhatJSONDecoderReads(line: String) throws {
+    let scanned = try #require(Self.scanned(line))
+    #expect(Self.same(scanned, try Self.decoded(line)))
+  }
+
+  @Test(arguments: [
+    #"{"event_id":"e1"}"#,  // columns missing
+    #"{"event_id":"a\u0001b"}"#.replacingOccurrences(of: "\\u0001", with: "\u{1}"),  // a raw control character
+    #"{"event_id":"\ud800","session_id":"s"}"#,  // a lone surrogate
+    #"{"event_id":1,"session_id":"s","ts_ms":0,"platform":"","app":"","type":"","source":"s","line":3,"byte_offset":9,"raw":""}"#,
+    #"{"event_id":"e","session_id":"s","ts_ms":0,"platform":"","app":"","type":"","source":"s","line":3.5,"byte_offset":9,"raw":""}"#,
+    #"{"event_id":"e","session_id":"s","ts_ms":0,"platform":"","app":"","type":"","source":"s","line":3,"byte_offset":9,"raw":""} x"#,
+    #"[1]"#,
+  ])
+  func leavesToJSONDecoderWhatItDoesNotTake(line: String) {
+    #expect(Self.scanned(line) == nil)
+  }
+}

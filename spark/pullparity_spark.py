@@ -559,27 +559,49 @@ def decoded_rows(spark, lines):
 DECODED_SCHEMA_NAMES = [field.split(" ")[0] for field in DECODED_SCHEMA.split(", ")]
 
 
-def later_copies(events, broadcast_rows):
+def later_copies(events, broadcast_rows, stored=None):
     """Ingest's duplicate rule, deciding on keys first: per event_id the line first by (source,
     offset, line) is kept. Only (event_id, source, offset, line) are shuffled to find the later
     copies; only the lines of the ids that have some are then compared byte for byte with
     the first: a later copy with the same bytes is a duplicate, one with other bytes a conflict.
+    `stored` (a daily run that adds to a dataset, StoredDataset): the events the dataset already
+    holds come first, before any line of this run, as an earlier ingest's stored events do; only
+    their (event_id, day) are shuffled, and only the raw lines of the days that hold an id this
+    run has again are read.
     Returns (every later copy with `_fate` and its raw line, their count)."""
     from pyspark import StorageLevel
     from pyspark.sql import Window
     from pyspark.sql import functions as F
-    first = Window.partitionBy("event_id").orderBy("source", "offset", "line")
-    later = (events.select("event_id", "source", "offset", "line")
-             .withColumn("_rank", F.row_number().over(first)).where("_rank > 1").select("event_id")
+    first = Window.partitionBy("event_id").orderBy(F.col("_stored").desc(), "source", "offset", "line")
+    keys = events.select("event_id", "source", "offset", "line", F.lit(False).alias("_stored"),
+                         F.lit(None).cast("date").alias("_stored_day"))
+    if stored is not None:
+        keys = keys.unionByName(stored.table("events").select(
+            "event_id", F.lit(None).cast("string").alias("source"), F.lit(None).cast("long").alias("offset"),
+            F.lit(None).cast("long").alias("line"), F.lit(True).alias("_stored"), F.col("day").alias("_stored_day")))
+    ranked = keys.withColumn("_rank", F.row_number().over(first))
+    if stored is not None:  # the day of the stored version, on every copy
+        ranked = ranked.withColumn("_stored_day", F.max("_stored_day").over(Window.partitionBy("event_id")))
+    later = (ranked.where("_rank > 1").select("event_id", "_stored_day")
              .distinct().persist(StorageLevel.MEMORY_AND_DISK))
     ids = later.count()
     if ids == 0:
+        later.unpersist()
         return None, 0
-    chosen = F.broadcast(later) if ids <= broadcast_rows else later
-    copies = events.join(chosen, "event_id", "left_semi").select("event_id", "source", "offset", "line", "raw")
+    chosen = F.broadcast(later.select("event_id")) if ids <= broadcast_rows else later.select("event_id")
+    copies = (events.join(chosen, "event_id", "left_semi")
+              .select("event_id", "source", "offset", "line", "raw", F.lit(False).alias("_stored")))
+    if stored is not None:
+        days = [row[0] for row in later.where("_stored_day IS NOT NULL").select("_stored_day").distinct().collect()]
+        if days:
+            copies = copies.unionByName(stored.table("events", days).join(chosen, "event_id", "left_semi")
+                                        .select("event_id", F.lit(None).cast("string").alias("source"),
+                                                F.lit(None).cast("long").alias("offset"),
+                                                F.lit(None).cast("long").alias("line"), "raw",
+                                                F.lit(True).alias("_stored")))
     fate = (F.when(F.row_number().over(first) == 1, "kept")
             .when(F.col("raw") == F.first("raw").over(first), "duplicate").otherwise("conflict"))
-    fates = (copies.withColumn("_fate", fate).where("_fate != 'kept'")
+    fates = (copies.withColumn("_fate", fate).where("_fate != 'kept'").drop("_stored")
              .persist(StorageLevel.MEMORY_AND_DISK))
     later.unpersist()
     return fates, fates.count()
@@ -659,22 +681,48 @@ COMPARISON_SLACK = 1e-6
 DEFAULT_REPEAT_WITHIN_MS = 1000.0
 
 
-def judge_across_sessions(spark, derived, by_session, binary, profiles, partitions):
+def judge_across_sessions(spark, derived, by_session, binary, profiles, partitions, stored=None, merged=None):
     """Derives again, with the context the whole run gives them, the sessions that `derive`
     judged alone and that `pullparity load` (CrossSessionJudge) would derive again: so that the
     run's own tables, and PostgreSQL loaded from them, hold ingest's verdicts on stuck, dropped
     and repeated refreshes. One extra pass over those sessions' events only: deriving every
     session again would repeat the whole derive phase (and its shuffle) to change a few rows,
-    and a session's verdict needs only its own events and two numbers. Returns the tables with
-    the chosen sessions' rows replaced, and the chosen sessions (persisted, to unpersist)."""
+    and a session's verdict needs only its own events and two numbers.
+
+    With `stored` (a daily run adding to a dataset), the sessions judged are the dataset's (but
+    the `merged` ones, derived again by this run) and this run's: a stored session is derived
+    again, from its stored events, when this run's data changes its verdict (a horizon that
+    passes its open judgement, a new previous refresh of its install).
+
+    Returns the tables with the chosen sessions' rows replaced (the stored ones' rows added),
+    and the chosen sessions (session_id, horizon, previous_refresh_ended_at, _stored_day: the day
+    of a stored session's partition; persisted, to unpersist)."""
     from pyspark import StorageLevel
     from pyspark.sql import functions as F
-    windows = repeat_windows(derived["profiles"])
-    contexts = contexts_to_judge_again(spark, derived["sessions"], windows).persist(StorageLevel.MEMORY_AND_DISK)
+    sessions = derived["sessions"].withColumn("_stored_day", F.lit(None).cast("date"))
+    all_profiles = derived["profiles"]
+    if stored is not None:
+        earlier = stored.table("sessions").withColumnRenamed("day", "_stored_day")
+        if merged is not None:
+            earlier = earlier.join(F.broadcast(merged.select("session_id")), "session_id", "left_anti")
+        sessions = sessions.unionByName(earlier)
+        all_profiles = all_profiles.unionByName(stored.table("profiles").drop("day"))
+    windows = repeat_windows(all_profiles)
+    contexts = (contexts_to_judge_again(spark, sessions, windows, stored is not None)
+                .persist(StorageLevel.MEMORY_AND_DISK))
     if contexts.count() == 0:
         return derived, contexts
-    events = by_session.join(contexts.select("session_id"), "session_id", "left_semi").select(
-        "session_id", F.lit(1).alias("_rank"), derive_line().alias("line"))
+    events = by_session.select("session_id", derive_line().alias("line"))
+    if stored is not None:
+        days = [row[0] for row in contexts.where("_stored_day IS NOT NULL").select("_stored_day").distinct().collect()]
+        if days:
+            chosen_stored = contexts.where("_stored_day IS NOT NULL").select("session_id")
+            events = events.unionByName(stored.table("events", days).join(F.broadcast(chosen_stored), "session_id",
+                                                                           "left_semi")
+                                        .withColumnRenamed("byte_offset", "offset")
+                                        .select("session_id", derive_line().alias("line")))
+    events = events.join(contexts.select("session_id"), "session_id", "left_semi").select(
+        "session_id", F.lit(1).alias("_rank"), "line")
     # Written by Python's json (repr: the shortest text that reads back as the same double), so
     # that derive compares the very horizon the sessions hold, whatever the JVM prints.
     context_rows = spark.createDataFrame(contexts.rdd.map(lambda row: (row["session_id"], 0, context_line(row))),
@@ -713,7 +761,7 @@ def repeat_windows(profiles):
             for row in profiles.select("name", "definition").collect()}
 
 
-def contexts_to_judge_again(spark, sessions, windows):
+def contexts_to_judge_again(spark, sessions, windows, stored=False):
     """The sessions CrossSessionJudge would derive again, with what it would hand each:
     (session_id, horizon, previous_refresh_ended_at), by the rules of CrossSessionQueries.
 
@@ -724,7 +772,11 @@ def contexts_to_judge_again(spark, sessions, windows):
       SQLite does);
     - chosen: a judgement still open that the horizon has passed, or, among the refreshes of an
       install, a repeated-refresh flag that is not what the predecessor says, or one that
-      repeats (its finding names the gap, which the session alone could not know)."""
+      repeats (its finding names the gap, which the session alone could not know).
+
+    With `stored`, the sessions are a dataset's and a run's (`_stored_day` set on the dataset's):
+    a stored session that repeats is chosen only when the refresh before it is this run's (its
+    finding, judged by an earlier run, names the gap to a refresh that has not changed)."""
     from pyspark.sql import Window
     from pyspark.sql import functions as F
     horizons = sessions.groupBy("app", "platform").agg(F.max("ended_at_ms").alias("horizon"))
@@ -734,14 +786,18 @@ def contexts_to_judge_again(spark, sessions, windows):
     repeats = previous_end.isNotNull() & (
         F.col("refresh_started_at_ms") - previous_end < F.col("repeat_within_ms") - COMPARISON_SLACK)
     # A stored NULL differs from either verdict, as in CrossSessionJudge.misjudgedRepeats.
-    misjudged = repeats | ~(F.col("repeated_refresh") == 1).eqNullSafe(repeats)
+    repeats_anew = repeats
+    if stored:
+        previous_is_new = F.lag(F.col("_stored_day").isNull()).over(order)
+        repeats_anew = repeats & (F.col("_stored_day").isNull() | previous_is_new)
+    misjudged = repeats_anew | ~(F.col("repeated_refresh") == 1).eqNullSafe(repeats)
     refreshes = (sessions.where("install_id IS NOT NULL AND refresh_started_at_ms IS NOT NULL")
                  .join(F.broadcast(window), "profile")
                  .select("session_id", previous_end.alias("previous_refresh_ended_at"), misjudged.alias("misjudged")))
     due = F.col("judge_again_at_ms") <= F.col("horizon")  # NULL when no judgement is open
     return (sessions.join(F.broadcast(horizons), ["app", "platform"]).join(refreshes, "session_id", "left")
             .where(due | F.coalesce("misjudged", F.lit(False)))
-            .select("session_id", "horizon", "previous_refresh_ended_at"))
+            .select("session_id", "horizon", "previous_refresh_ended_at", "_stored_day"))
 
 
 def write_table(df, out, table, for_load):
@@ -751,6 +807,74 @@ def write_table(df, out, table, for_load):
     df.write.mode("overwrite").partitionBy("day").parquet(f"{out}/parquet/{table}")
     if for_load:
         df.drop("day").write.mode("overwrite").option("ignoreNullFields", "false").json(f"{out}/json/{table}")
+
+
+# The tables whose rows belong to a session: a session derived again replaces its rows.
+SESSION_TABLES = ("events", "sessions", "violations")
+# Sorted within each written file as the first run writes them (load makes few span rows).
+WRITE_ORDER = {"events": ("session_id", "ts_ms", "seq", "source", "byte_offset"),
+               "sessions": ("session_id",), "violations": ("session_id", "ordinal")}
+
+
+class StoredDataset:
+    """The Parquet dataset that earlier runs wrote to OUT (a daily run adds to it), read as it
+    was when the run started: nothing is written there until every table's new partitions are
+    materialized (`stage`), so every lazy read of it sees the earlier runs' rows."""
+
+    def __init__(self, spark, out):
+        self.spark, self.out, self.schemas = spark, out, {}
+
+    @staticmethod
+    def found(spark, out):
+        fs, path = hadoop_fs(spark.sparkContext, f"{out}/parquet/sessions")
+        return fs.exists(path) and fs.exists(hadoop_fs(spark.sparkContext, f"{out}/summary.json")[1])
+
+    def table(self, name, days=None):
+        """A table, or only its partitions of `days` (Spark reads no other)."""
+        from pyspark.sql import functions as F
+        df = self.spark.read.parquet(f"{self.out}/parquet/{name}")
+        return df if days is None else df.where(F.col("day").isin(list(days)))
+
+    def summary(self):
+        return json.loads(read_text(self.spark, f"{self.out}/summary.json"))
+
+    def stage(self, table, fresh, replaced=None, replaced_days=()):
+        """Writes to OUT/_staging/TABLE the partitions this run changes: for each day that `fresh`
+        has rows of, or that `replaced` sessions (session_id, day) had rows in, the stored rows
+        but the replaced sessions', and the fresh rows. Returns the days written over."""
+        from pyspark.sql import functions as F
+        days = {row[0] for row in fresh.select("day").distinct().collect()} | set(replaced_days)
+        earlier = self.table(table, days)
+        if replaced is not None:
+            earlier = earlier.join(F.broadcast(replaced.select("session_id")), "session_id", "left_anti")
+        rows = earlier.unionByName(fresh)
+        order = WRITE_ORDER.get(table)
+        if order:
+            rows = rows.sortWithinPartitions("day", *order)
+        rows.write.mode("overwrite").partitionBy("day").parquet(f"{self.out}/_staging/{table}")
+        self.schemas[table] = rows.schema  # read back with it: a stage may hold no row
+        return days
+
+    def swap(self, table, days):
+        """The staged partitions into the dataset, each day's whole (Spark's dynamic partition
+        overwrite, which leaves the other days alone); a day the run emptied is removed."""
+        spark = self.spark
+        staged = f"{self.out}/_staging/{table}"
+        rows = spark.read.schema(self.schemas[table]).parquet(staged)
+        written = {row[0] for row in rows.select("day").distinct().collect()}
+        (rows.write.mode("overwrite").option("partitionOverwriteMode", "dynamic").partitionBy("day")
+         .parquet(f"{self.out}/parquet/{table}"))
+        for day in set(days) - written:
+            fs, path = hadoop_fs(spark.sparkContext, f"{self.out}/parquet/{table}/day={day.isoformat()}")
+            fs.delete(path, True)
+        fs, path = hadoop_fs(spark.sparkContext, staged)
+        fs.delete(path, True)
+
+    def write_for_load(self, table):
+        """The whole dataset's table as the JSON lines `load` reads: load takes the dataset as
+        one run."""
+        (self.table(table).drop("day").write.mode("overwrite").option("ignoreNullFields", "false")
+         .json(f"{self.out}/json/{table}"))
 
 
 class Phases:
@@ -833,8 +957,16 @@ def by_session_sorted(events, partitions):
             .sortWithinPartitions("session_id", "ts_ms", F.coalesce("seq", F.lit(0)), "source", "offset"))
 
 
-def run_job(spark, paths, out, binary, profiles=None, partitions=None, for_load=False):
-    """Runs the whole job; returns the run summary (also written to OUT/summary.json)."""
+# The columns of an event row that the session shuffle carries (decode's names).
+EVENT_COLUMNS = ("event_id", "session_id", "ts_ms", "seq", "platform", "app", "type", "source", "line", "offset", "raw")
+# The counts a run adds to its dataset's (summary.json).
+COUNTS = ("lines_read", "blank_lines", "events_stored", "duplicates", "conflicts", "quarantined",
+          "already_quarantined", "duration_ms")
+
+
+def run_job(spark, paths, out, binary, profiles=None, partitions=None, for_load=False, append=False):
+    """Runs the whole job; returns the run summary. OUT/summary.json is the run's, or, with
+    `append` (a daily run adding to the dataset earlier runs wrote to OUT), the dataset's."""
     from pyspark import StorageLevel
     from pyspark.sql import functions as F
     sc = spark.sparkContext
@@ -847,18 +979,33 @@ def run_job(spark, paths, out, binary, profiles=None, partitions=None, for_load=
     partitions = partitions or 2 * max(sc.defaultParallelism, 1)
     spark.conf.set("spark.sql.shuffle.partitions", str(partitions))
     names = expand_inputs(paths)
+    stored = StoredDataset(spark, out) if append and StoredDataset.found(spark, out) else None
+    earlier_summary = stored.summary() if stored is not None else None
     decoded, kinds, input_errors = decode_inputs(spark, names, binary, phases)
 
     phases.begin("dedup")
     events = decoded.where("kind = 'event'")
     # Later copies are few in a sane log: their ids go to every task, not through a shuffle.
-    fates, n_later = later_copies(events, broadcast_rows=1 << 20)
+    fates, n_later = later_copies(events, broadcast_rows=1 << 20, stored=stored)
     kept = events
     fate_counts = {}
     if fates is not None:
         fate_counts = {row["_fate"]: row["count"] for row in fates.groupBy("_fate").count().collect()}
         dropped = fates.select("source", "line")
         kept = events.join(F.broadcast(dropped) if n_later <= 1 << 20 else dropped, ["source", "line"], "left_anti")
+    kept = kept.select(*EVENT_COLUMNS)
+    merged, merged_days = None, []
+    if stored is not None:
+        # The stored sessions this run has new events of (one that spans midnight, a late
+        # event): derived again from their stored events and the new ones, their rows replaced.
+        merged = (stored.table("sessions").select("session_id", "day")
+                  .join(kept.select("session_id").distinct(), "session_id", "left_semi")
+                  .persist(StorageLevel.MEMORY_AND_DISK))
+        merged_days = [row[0] for row in merged.select("day").distinct().collect()]
+        if merged_days:
+            kept = kept.unionByName(stored.table("events", merged_days)
+                                    .join(F.broadcast(merged.select("session_id")), "session_id", "left_semi")
+                                    .withColumnRenamed("byte_offset", "offset").select(*EVENT_COLUMNS))
     by_session = by_session_sorted(kept, partitions).persist(StorageLevel.MEMORY_AND_DISK)
 
     phases.begin("derive")
@@ -867,25 +1014,58 @@ def run_job(spark, paths, out, binary, profiles=None, partitions=None, for_load=
                              .persist(StorageLevel.MEMORY_AND_DISK))
     n_sessions = derived["sessions"].count()
     phases.begin("judge_across_sessions")
-    derived, judged_again = judge_across_sessions(spark, derived, by_session, binary, profiles, partitions)
+    derived, judged_again = judge_across_sessions(spark, derived, by_session, binary, profiles, partitions,
+                                                  stored, merged)
     n_judged_again = judged_again.count()
 
     phases.begin("write")
     quarantine = quarantine_rows(decoded.where("kind = 'rejected'"),
                                  None if fates is None else fates.where("_fate = 'conflict'"))
+    if stored is not None:
+        # A bad line the dataset holds already (its bytes and category) is counted, not added.
+        identity = F.coalesce(F.col("raw_hex"), F.col("raw"))
+        known = stored.table("quarantine").select(identity.alias("_identity"), "category", F.lit(True).alias("_known"))
+        quarantine = (quarantine.withColumn("_identity", identity).join(known, ["_identity", "category"], "left")
+                      .withColumn("_first", F.col("_first") & F.col("_known").isNull()).drop("_identity", "_known"))
     events_table = by_session.select(
         "event_id", "session_id", "ts_ms", "seq", "platform", "app", "type", "source", "line",
         F.col("offset").alias("byte_offset"), "raw", "day")
     bad_counts = {(r["is_conflict"], r["_first"]): r["count"] for r in quarantine.groupBy(
         (F.col("category") == "conflict").alias("is_conflict"), "_first").count().collect()}
-    first_day = events_table.agg(F.min("day")).first()[0]
+    # The first day of this run's own events (not of the stored events of a session it merged).
+    first_day = events_table.where(F.col("source").isin(names)).agg(F.min("day")).first()[0]
     kept_rows = quarantine.where("_first").drop("_first").withColumn("day", F.lit(first_day).cast("date"))
     sessions = derived["sessions"].withColumn("day", day_of("started_at_ms"))
+    profile_rows = derived["profiles"].withColumn("day", F.lit(first_day).cast("date"))
+    if stored is not None:
+        profile_rows = new_profiles(stored, profile_rows)
     derived = {"sessions": sessions,
                "violations": derived["violations"].join(sessions.select("session_id", "day"), "session_id", "left"),
-               "profiles": derived["profiles"].withColumn("day", F.lit(first_day).cast("date"))}
-    for table, df in (("events", events_table), ("quarantine", kept_rows), *derived.items()):
-        write_table(df, out, table, for_load)
+               "profiles": profile_rows}
+    tables = {"events": events_table, "quarantine": kept_rows, **derived}
+    if stored is None:
+        for table, df in tables.items():
+            write_table(df, out, table, for_load)
+    else:
+        # The sessions whose stored rows go: those derived again from both runs' events, and the
+        # stored ones judged again with this run's data.
+        replaced = merged.unionByName(judged_again.where("_stored_day IS NOT NULL")
+                                      .select("session_id", F.col("_stored_day").alias("day")))
+        replaced_days = [row[0] for row in replaced.select("day").distinct().collect()]
+        staged = {}
+        for table, df in tables.items():
+            if table in SESSION_TABLES:
+                # A session's events change only when it is derived again from both days'.
+                gone, days = (merged, merged_days) if table == "events" else (replaced, replaced_days)
+                staged[table] = stored.stage(table, df, gone, days)
+            else:
+                staged[table] = stored.stage(table, df)
+        # Everything this run computes from the stored rows is written: now they may change.
+        for table, days in staged.items():
+            stored.swap(table, days)
+        if for_load:
+            for table in tables:
+                stored.write_for_load(table)
 
     summary = {
         "format": "pullparity-run", "format_version": 1, "sources": names, "lines_read": kinds["lines"],
@@ -897,10 +1077,53 @@ def run_job(spark, paths, out, binary, profiles=None, partitions=None, for_load=
         "duration_ms": phases.total_ms(),
         "tool_version": tool_version(binary), "engine": f"spark {spark.version}", "timings": phases.report(),
     }
-    write_text(spark, f"{out}/summary.json", json.dumps(summary, indent=2, sort_keys=True) + "\n")
-    for df in (decoded, by_session, judged_again) + (() if fates is None else (fates,)):
+    written = summary
+    if append:
+        written = dataset_summary(earlier_summary, summary, spark.read.parquet(f"{out}/parquet/sessions").count())
+    write_text(spark, f"{out}/summary.json", json.dumps(written, indent=2, sort_keys=True) + "\n")
+    for df in (decoded, by_session, judged_again) + tuple(df for df in (fates, merged) if df is not None):
         df.unpersist()
     return summary
+
+
+def new_profiles(stored, profiles):
+    """The run's profiles the dataset does not hold. One the dataset holds under the same name
+    and version with another content_hash stops the run before it writes, as it stops ingest."""
+    from pyspark.sql import functions as F
+    earlier = stored.table("profiles").select("name", "version", F.col("content_hash").alias("_stored_hash"))
+    rows = profiles.join(earlier, ["name", "version"], "left")
+    for row in rows.where("_stored_hash IS NOT NULL AND _stored_hash != content_hash").collect():
+        raise SystemExit(f"profile {row['name']} version {row['version']} is stored with content_hash "
+                         f"{row['_stored_hash']}, this run has {row['content_hash']}")
+    return rows.where("_stored_hash IS NULL").drop("_stored_hash")
+
+
+def dataset_summary(earlier, run, sessions):
+    """The summary of a dataset that runs add to: what `load` reads as one run. The counts are
+    the runs' sums, the sources and input errors every run's, the sessions the dataset's;
+    `runs` lists each run's own summary."""
+    runs = (earlier.get("runs", [earlier]) if earlier else []) + [run]
+    total = {key: sum(r.get(key, 0) for r in runs) for key in COUNTS}
+    return {
+        "format": "pullparity-run", "format_version": 1,
+        "sources": sorted({name for r in runs for name in r["sources"]}),
+        **total, "sessions_derived": sessions,
+        "sessions_judged_again": sum(r.get("sessions_judged_again", 0) for r in runs),
+        "input_errors": [error for r in runs for error in r.get("input_errors", [])],
+        "tool_version": run["tool_version"], "engine": run["engine"], "timings": run["timings"],
+        "runs": runs,
+    }
+
+
+def read_text(spark, uri):
+    fs, path = hadoop_fs(spark.sparkContext, uri)
+    stream = fs.open(path)
+    try:
+        reader = spark.sparkContext._jvm.java.io.BufferedReader(
+            spark.sparkContext._jvm.java.io.InputStreamReader(stream, "UTF-8"))
+        return "\n".join(iter(reader.readLine, None))
+    finally:
+        stream.close()
 
 
 def write_text(spark, uri, text):
@@ -926,6 +1149,8 @@ def main(argv=None):
                         help="the pullparity binary on every executor (a path, or a name shipped with --files)")
     parser.add_argument("--profiles", help="profiles file for derive (ship it with --files on a cluster)")
     parser.add_argument("--partitions", type=int, help="partitions of the shuffles (default: 2 x the cores Spark has)")
+    parser.add_argument("--append", action="store_true",
+                        help="add this run to the dataset earlier runs wrote to OUT (daily runs, in day order)")
     parser.add_argument("--json-for-load", action="store_true",
                         help="also write the tables as JSON lines under OUT/json, what `pullparity load` reads")
     parser.add_argument("--master", help="e.g. local[2]; spark-submit's --master otherwise")
@@ -941,7 +1166,7 @@ def main(argv=None):
     spark = builder.getOrCreate()
     try:
         summary = run_job(spark, args.paths, args.out, args.binary, args.profiles, args.partitions,
-                          args.json_for_load)
+                          args.json_for_load, args.append)
         print(json.dumps(summary, indent=2, sort_keys=True))
     finally:
         spark.stop()

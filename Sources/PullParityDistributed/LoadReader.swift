@@ -1,4 +1,5 @@
 import Foundation
+internal import PullParityIngest
 
 /// The reading side of `pullparity load`, on a thread of its own: the events part files in
 /// batches of rows (read without `JSONDecoder` when a row is in Spark's plain form), then the

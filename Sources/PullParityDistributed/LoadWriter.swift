@@ -37,7 +37,7 @@ struct LoadWriter {
   /// of one of them is a damaged run, not a duplicate.
   private var storedIDs: Set<Int64> = []
   private var lastWasDuplicate = false
-  private var decoder = LineDecoder(.simdjson)
+  private var decoder = LineDecoder()
 
   init(tx: IngestTransaction, runID: Int64, profiles: ProfileCatalog) {
     self.tx = tx

@@ -1,5 +1,5 @@
-import PullParityDistributed
 import PullParityCore
+import PullParityDistributed
 import PullParityIngest
 import PullParityReport
 import PullParityStore

@@ -1,4 +1,5 @@
 import ArgumentParser
+import PullParityDistributed
 
 extension PullParity {
   struct Load: ParsableCommand {

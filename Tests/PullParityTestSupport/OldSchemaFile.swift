@@ -44,26 +44,35 @@ package enum OldSchemaFile {
   @discardableResult
   package static func version10(from current: String, to path: String) throws -> Int {
     let queue = try create(path, version: 10)
+    // As the program leaves its files, so that a test may read one while a write converts it.
+    try queue.writeWithoutTransaction { try $0.execute(sql: "PRAGMA journal_mode = WAL") }
     let source = try PullParityDatabase(path: current, readOnly: true)
-    return try queue.write { db in
+    // Attached outside a transaction: a database cannot be detached inside one.
+    let keys = try queue.inDatabase { db in
       try db.execute(sql: "ATTACH DATABASE ? AS current", arguments: [current])
-      let tables = try String.fetchAll(
-        db,
-        sql: """
-          SELECT name FROM main.sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'
-            AND name NOT IN ('grdb_migrations', 'events', 'session_spans')
-          ORDER BY name <> 'sessions', name
-          """)
-      // `sessions` first: its triggers fill tables whose own rows are copied after it.
-      for table in tables {
-        try db.execute(sql: "DELETE FROM main.\(table)")
-        try db.execute(sql: "INSERT INTO main.\(table) SELECT * FROM current.\(table)")
+      defer { try? db.execute(sql: "DETACH DATABASE current") }
+      try db.inTransaction {
+        let tables = try String.fetchAll(
+          db,
+          sql: """
+            SELECT name FROM main.sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'
+              AND name NOT IN ('grdb_migrations', 'events', 'session_spans')
+            ORDER BY name <> 'sessions', name
+            """)
+        // `sessions` first: its triggers fill tables whose own rows are copied after it.
+        for table in tables {
+          try db.execute(sql: "DELETE FROM main.\(table)")
+          try db.execute(sql: "INSERT INTO main.\(table) SELECT * FROM current.\(table)")
+        }
+        return .commit
       }
       var keys: [[Int64]: Int64] = [:]
       for row in try Row.fetchAll(db, sql: "SELECT id_hash, block_id, slot FROM current.event_keys") {
         keys[[row["block_id"], row["slot"]]] = row["id_hash"]
       }
-      try db.execute(sql: "DETACH DATABASE current")
+      return keys
+    }
+    return try queue.write { db in
       let insert = try db.makeStatement(
         sql: """
           INSERT INTO events (event_id, id_hash, session_id, session_ref, ts_ms, platform, app, type, source_id,

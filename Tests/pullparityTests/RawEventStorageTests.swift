@@ -224,6 +224,7 @@ import Testing
     try process.run()
     var reader = Configuration()
     reader.readonly = true
+    reader.busyMode = .timeout(10)
     let watch = try DatabaseQueue(path: killed, configuration: reader)
     // Killed once the first batch has committed: the old table has lost rows.
     while process.isRunning, (try? Self.toConvert(watch)).flatMap({ $0 }).map({ $0 == total }) ?? true {
@@ -302,10 +303,14 @@ import Testing
     for arguments in [
       ["export", "--with-origin"], ["report", "--format", "json"], ["qa", "--format", "json"], ["session", session],
     ] {
+      // The same exit status (`qa` fails on the generated log's failures), the same output
+      // but for the time it was generated.
       let outputs = try [killed, fresh].map { path in
         let run = try CommandRun.pullparity([arguments[0], "--db", path] + arguments.dropFirst())
-        #expect(run.exitCode == 0, "\(arguments): \(run.stderr)")
-        return run.stdout.replacingOccurrences(of: path, with: "DB")
+        #expect([0, 1].contains(run.exitCode), "\(arguments): \(run.stderr)")
+        return "exit \(run.exitCode)\n"
+          + run.stdout.replacingOccurrences(of: path, with: "DB").split(separator: "\n")
+          .filter { !$0.contains(#""generated_at""#) }.joined(separator: "\n")
       }
       #expect(outputs[0] == outputs[1], "\(arguments)")
       #expect(!outputs[0].isEmpty)
@@ -316,8 +321,10 @@ import Testing
 
   /// The events still to convert; nil once the table is gone (or before the migration made it).
   static func toConvert(_ queue: DatabaseQueue) throws -> Int? {
+    // Not `tableExists`: GRDB would keep the answer of a read before the migration made it.
     try queue.read { db in
-      try db.tableExists("events_to_convert")
+      let exists = "SELECT EXISTS (SELECT 1 FROM sqlite_master WHERE name = 'events_to_convert')"
+      return try Bool.fetchOne(db, sql: exists) == true
         ? try Int.fetchOne(db, sql: "SELECT count(*) FROM events_to_convert") : nil
     }
   }

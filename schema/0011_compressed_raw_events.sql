@@ -65,8 +65,12 @@ CREATE TABLE sessions_without_raw (
 );
 
 INSERT INTO labelled_sessions SELECT DISTINCT session_ref FROM events WHERE type = 'label';
-
--- pullparity: convert events
--- (The program has copied every row of `events` into blocks, in event_pk order.)
 DROP TABLE session_spans;
-DROP TABLE events;
+
+-- The rows of `events` are left to the program, which moves them into blocks in batches, each
+-- its own transaction that also deletes the rows it moved (RawEventConversion.swift), and drops
+-- the table once it is empty (at once when it is). A file that still has `events_to_convert` is
+-- half converted: the next write goes on where the last one stopped, and read-only commands
+-- refuse it until then. Its id index is not needed for that, and would cost every delete.
+DROP INDEX events_by_id_hash;
+ALTER TABLE events RENAME TO events_to_convert;

@@ -32,10 +32,11 @@ package final class PullParityDatabase: Sendable {
 
   /// Opens (creating if needed) and migrates the database at `path`; `readOnly` opens an
   /// existing one for reading, immutably when this user may not write it. `cacheMiB`: the page
-  /// cache, the memory an ingest holds beyond its chunks in flight.
+  /// cache, the memory an ingest holds beyond its chunks in flight. A writer first finishes the
+  /// conversion of an older file's events (`RawEventConversion`), telling `conversionProgress`.
   package init(
     path: String, readOnly: Bool = false, lockTimeout: Double = defaultLockTimeout, cacheMiB: Int? = nil,
-    clock: PipelineClock = .system
+    clock: PipelineClock = .system, conversionProgress: ((RawEventConversion.Progress) -> Void)? = nil
   ) throws {
     try DatabaseIdentity.checkName(path)
     self.path = path
@@ -59,7 +60,7 @@ package final class PullParityDatabase: Sendable {
         Self.fileLocation(path),
         Self.writerConfiguration(path, lockTimeout: lockTimeout, cacheMiB: cacheMiB ?? Self.defaultCacheMiB.writer),
         lockTimeout: lockTimeout,
-        migrate: true)
+        migrate: true, conversionProgress: conversionProgress)
     } catch let error as StoreError {
       if !lockFileExisted { try? FileManager.default.removeItem(atPath: lockFile.path) }
       throw error
@@ -93,12 +94,26 @@ package final class PullParityDatabase: Sendable {
 
   /// `location` is a file name or a `file:` URI.
   private static func open(
-    _ location: String, _ configuration: Configuration, lockTimeout: Double, migrate: Bool
+    _ location: String, _ configuration: Configuration, lockTimeout: Double, migrate: Bool,
+    conversionProgress: ((RawEventConversion.Progress) -> Void)? = nil
   ) throws -> DatabaseQueue {
     let start = ContinuousClock.now
     do {
       let queue = try DatabaseQueue(path: location, configuration: configuration)
-      if migrate { try Self.migrator.migrate(queue) }
+      if migrate {
+        // Up to schema 11, its conversion (committed batch by batch, so it is not one of the
+        // migrator's transactions), then what follows: a later migration finds the events
+        // converted. A file already past 11 was converted before it got there.
+        let migrator = Self.migrator
+        let applied = try queue.read { db in try migrator.appliedMigrations(db) }
+        let known = Schema.migrations.map(\.name)
+        let conversion = known.firstIndex(of: RawEventConversion.name)!
+        if applied.allSatisfy({ (known.firstIndex(of: $0) ?? 0) <= conversion }) {
+          try migrator.migrate(queue, upTo: RawEventConversion.name)
+          try RawEventConversion.finish(queue, progress: conversionProgress)
+        }
+        try migrator.migrate(queue)
+      }
       return queue
     } catch let error as DatabaseError {
       throw storeError(error, context: "opening \(location)", lockTimeout: lockTimeout, waited: start.secondsAgo)

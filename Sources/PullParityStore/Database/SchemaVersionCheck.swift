@@ -10,11 +10,29 @@ enum SchemaVersionCheck {
       .filter { !Schema.dashboardOnly.contains($0) }
     let known = PullParityDatabase.migrator.migrations.filter { !Schema.dashboardOnly.contains($0) }
     // Only an older file is this check's business: a newer one is refused where it is opened.
-    guard applied.count < known.count, known.starts(with: applied) else { return }
+    guard applied.count < known.count, known.starts(with: applied) else {
+      try requireConverted(queue, path: path)
+      return
+    }
     throw StoreError(
       context: "opening \(path)",
       message: "written by an older PullParity (schema \(applied.last ?? "none"); this one reads "
         + "\(known.last ?? "")), which a read-only command does not upgrade: run "
         + "`pullparity replay --db \(path)` once to upgrade it and derive its sessions with today's rules")
+  }
+
+  /// A file whose conversion to schema 11 a kill interrupted holds some events in blocks and
+  /// the rest in `events_to_convert`: refused, rather than read as if half its events were all.
+  private static func requireConverted(_ queue: DatabaseQueue, path: String) throws {
+    let left = try queue.read { db -> Int? in
+      guard try RawEventConversion.isPending(db) else { return nil }
+      return try Int.fetchOne(db, sql: "SELECT count(*) FROM \(RawEventConversion.pendingTable)")
+    }
+    guard let left else { return }
+    throw StoreError(
+      context: "opening \(path)",
+      message: "its conversion to schema 11 (raw events in compressed blocks) was interrupted with \(left) events "
+        + "still to convert, which a read-only command does not do: the next write (an ingest, or "
+        + "`pullparity replay --db \(path)`) goes on where it stopped")
   }
 }

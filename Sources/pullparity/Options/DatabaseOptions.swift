@@ -30,10 +30,13 @@ struct DatabaseOptions: ParsableArguments {
     }
   }
 
-  /// Opens the database; a note about how it was opened (read as it is on disk) goes to stderr.
-  func open(readOnly: Bool = false) throws -> PullParityDatabase {
+  /// Opens the database; a note about how it was opened (read as it is on disk) goes to stderr,
+  /// and so does the progress of converting an older file (unless `quiet`).
+  func open(readOnly: Bool = false, quiet: Bool = false) throws -> PullParityDatabase {
+    var display = ConversionProgressDisplay(path: path, quiet: quiet)
     let database = try PullParityDatabase(
-      path: path, readOnly: readOnly, lockTimeout: lockTimeout, cacheMiB: cacheSize)
+      path: path, readOnly: readOnly, lockTimeout: lockTimeout, cacheMiB: cacheSize,
+      conversionProgress: { display.update($0) })
     if let note = database.note { try FileHandleOutput.standardError.write(note + "\n") }
     return database
   }

@@ -54,7 +54,7 @@ extension PullParity {
       // before the database is created or waited for.
       let options = try options()
       let inputs = try InputCatalog.expand(paths)
-      let frontend = IngestFrontend(database: try database.open(), options: options, quiet: quiet)
+      let frontend = IngestFrontend(database: try database.open(quiet: quiet), options: options, quiet: quiet)
       let summary = try frontend.run(inputs)
       try frontend.write(summary, stats: stats, reportAs: report ? database.path : nil)
       let code = frontend.exitCode(summary, strict: strict)

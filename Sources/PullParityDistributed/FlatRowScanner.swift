@@ -1,4 +1,5 @@
 import Foundation
+internal import PullParityIngest
 
 /// Reads one flat JSON object (a row of a distributed run's table, as Spark's JSON writer puts it
 /// on one line) without Foundation's decoder: `load` reads a million event rows per million
@@ -178,20 +179,8 @@ struct FlatRowScanner {
   }
 
   private mutating func hex4() -> UInt32? {
-    guard bytes.count - index >= 4 else { return nil }
-    var value: UInt32 = 0
-    for _ in 0..<4 {
-      let byte = bytes[index]
-      index += 1
-      let digit: UInt8
-      switch byte {
-      case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = byte - UInt8(ascii: "0")
-      case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = byte - UInt8(ascii: "a") + 10
-      case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = byte - UInt8(ascii: "A") + 10
-      default: return nil
-      }
-      value = value << 4 | UInt32(digit)
-    }
+    guard let value = bytes.jsonHex4(at: index) else { return nil }
+    index += 4
     return value
   }
 

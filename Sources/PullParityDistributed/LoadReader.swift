@@ -16,11 +16,7 @@ final class LoadReader: @unchecked Sendable {
   static let batchRows = 4096
 
   private let directory: String
-  private let condition = NSCondition()
-  private var items: [Item] = []
-  private var finished = false
-  private var cancelled = false
-  private let capacity = 8
+  private let channel = BoundedChannel<Item>(capacity: 8)
   private let done = DispatchSemaphore(value: 0)
 
   init(directory: String) {
@@ -31,10 +27,7 @@ final class LoadReader: @unchecked Sendable {
   func start() {
     let thread = Thread { [self] in
       read()
-      locked {
-        finished = true
-        condition.broadcast()
-      }
+      channel.finish()
       done.signal()
     }
     thread.stackSize = 8 << 20
@@ -42,23 +35,11 @@ final class LoadReader: @unchecked Sendable {
   }
 
   /// The next item, or nil once everything was taken.
-  func take() -> Item? {
-    locked {
-      while items.isEmpty, !finished { condition.wait() }
-      guard !items.isEmpty else { return nil }
-      let item = items.removeFirst()
-      condition.broadcast()
-      return item
-    }
-  }
+  func take() -> Item? { channel.take() }
 
   /// Stops the thread (the loader failed) and waits for it.
   func stop() {
-    locked {
-      cancelled = true
-      items.removeAll()
-      condition.broadcast()
-    }
+    channel.cancel()
     done.wait()
   }
 
@@ -68,11 +49,11 @@ final class LoadReader: @unchecked Sendable {
   private func read() {
     do {
       try readEvents()
-      put(.sessions(try LoadedSessions.read(directory: directory)))
+      channel.put(.sessions(try LoadedSessions.read(directory: directory)))
     } catch is Stopped {
       return
     } catch {
-      put(.failure(error))
+      channel.put(.failure(error))
     }
   }
 
@@ -100,30 +81,12 @@ final class LoadReader: @unchecked Sendable {
         }
         locations.append(location)
         if rows.count == Self.batchRows {
-          guard put(.events(rows, locations)) else { throw Stopped() }
+          guard channel.put(.events(rows, locations)) else { throw Stopped() }
           rows.removeAll(keepingCapacity: true)
           locations.removeAll(keepingCapacity: true)
         }
       }
     }
-    if !rows.isEmpty { put(.events(rows, locations)) }
-  }
-
-  /// Waits for room; false when the loader has stopped taking items.
-  @discardableResult
-  private func put(_ item: Item) -> Bool {
-    locked {
-      while items.count >= capacity, !cancelled { condition.wait() }
-      guard !cancelled else { return false }
-      items.append(item)
-      condition.broadcast()
-      return true
-    }
-  }
-
-  private func locked<T>(_ body: () throws -> T) rethrows -> T {
-    condition.lock()
-    defer { condition.unlock() }
-    return try body()
+    if !rows.isEmpty { channel.put(.events(rows, locations)) }
   }
 }

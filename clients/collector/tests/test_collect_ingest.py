@@ -39,7 +39,7 @@ def test_posted_events_become_the_same_sessions_as_a_direct_ingest(pullparity_bi
             assert collector.post(b"".join(lines[start:start + 200])) == 204
         wait_until(lambda: count(db, "sessions") == expected_sessions, what="the posted sessions in the database")
         wait_until(lambda: closed_files(spool) == [], what="the spool's closed files to be moved aside")
-        assert count(db, "events") == len(lines)
+        assert count(db, "event_keys") == len(lines)
         assert outcomes(db) == outcomes(pullparity.db)
 
         # A crash after the commit but before the move: the same file comes back.
@@ -47,6 +47,6 @@ def test_posted_events_become_the_same_sessions_as_a_direct_ingest(pullparity_bi
         assert ingested and b"".join(path.read_bytes() for path in ingested) == SAMPLE.read_bytes()
         shutil.copy(ingested[0], spool / ingested[0].name)
         wait_until(lambda: closed_files(spool) == [], what="the repeated file to be ingested and moved again")
-        assert count(db, "events") == len(lines) and count(db, "sessions") == expected_sessions
+        assert count(db, "event_keys") == len(lines) and count(db, "sessions") == expected_sessions
         assert count(db, "quarantine") == 0
         assert collector.stop() == 0

@@ -73,7 +73,7 @@ struct LoadWriter {
                     eventID: .init(eventID), sessionID: .init(sessionID), platform: .init(platform), app: .init(app),
                     type: .init(type), raw: .init(raw), timestamp: row.tsMs, seq: row.seq, sessionRef: ref,
                     sourceID: sourceID, line: row.line, byteOffset: row.byteOffset),
-                  idKey: EventKey.of(row.eventID), lookFirst: lookFirst)
+                  idKey: EventKey.idKey(of: row.eventID), lookFirst: lookFirst)
                 return (outcome, StableHash.fnv1a64(UnsafeRawBufferPointer(eventID)))
               }
             }

@@ -12,6 +12,7 @@ import Testing
   func store(
     eventID: String, raw: String, idKey: Int64, in tx: IngestTransaction, source: Int64, lookFirst: Bool
   ) throws -> EventStoreOutcome {
+    let key = IDKey(value: idKey, isTimeOrdered: EventKey.isTimeOrdered(eventID))
     var eventID = eventID
     var raw = raw
     var texts = ("s1", "ios", "padel", "pull_start")
@@ -26,7 +27,7 @@ import Testing
                   platform: UnsafeRawBufferPointer(platform), app: UnsafeRawBufferPointer(app),
                   type: UnsafeRawBufferPointer(type), raw: UnsafeRawBufferPointer(raw), timestamp: 1_795_000_000_000,
                   seq: nil, sessionRef: 1, sourceID: source, line: 1, byteOffset: 0)
-                return try tx.store(fields, idKey: idKey, lookFirst: lookFirst)
+                return try tx.store(fields, idKey: key, lookFirst: lookFirst)
               }
             }
           }
@@ -104,5 +105,37 @@ import Testing
       ("other", 102),
     ]
     #expect(try Self.storedKeys(database, order: "event_id") == expected.map { "\($0.0):\(epochOne + $0.1)" })
+  }
+
+  /// Where the stored copy of an id is when it comes again in the same transaction: in a block
+  /// written, in the full block being compressed on another thread, or in the block being
+  /// filled. Each must tell a duplicate from a conflict.
+  @Test(arguments: [
+    (block: 1, slot: 5), (block: 2, slot: 4_095), (block: 3, slot: 0), (block: 4, slot: 2), (block: 4, slot: 9),
+  ])
+  func anEventSeenAgainIsFoundWhereverItsBlockIs(block: Int, slot: Int) throws {
+    let linesPerBlock = 4_096
+    let dir = try TemporaryDirectory()
+    let database = try PullParityDatabase(path: dir.path("blocks.sqlite"))
+    let ids = (0..<(3 * linesPerBlock + 10)).map { "id-\($0)" }
+    func raw(_ id: String) -> String { #"{"event_id":"\#(id)"}"# }
+    let again = ids[(block - 1) * linesPerBlock + slot]
+    try database.write { db in
+      let tx = try IngestTransaction(db)
+      let source = try tx.sourceID(named: "test.jsonl")
+      let first = try storeAll(ids.map { ($0, raw($0)) }, idKeys: ids.indices.map(Int64.init), in: tx, source: source)
+      #expect(first.allSatisfy { $0 == .stored })
+      // Blocks 1 and 2 are written, 3 is being compressed, 4 is being filled.
+      let key = Int64(ids.firstIndex(of: again)!)
+      #expect(try storeAll([(again, raw(again))], idKeys: [key], in: tx, source: source) == [.duplicate])
+      #expect(try storeAll([(again, raw(again) + " ")], idKeys: [key], in: tx, source: source) == [.conflict])
+      try tx.finishBlocks()
+    }
+    let blocks = try database.read { db in try Int.fetchAll(db, sql: "SELECT lines FROM event_blocks ORDER BY block_id") }
+    #expect(blocks == [linesPerBlock, linesPerBlock, linesPerBlock, 10])
+    let stored = try StoredEventsTable.read(database) { db in
+      try Row.fetchAll(db, sql: "SELECT event_id, raw FROM events ORDER BY block_id, slot").map { [$0[0], $0[1]] as [String] }
+    }
+    #expect(stored == ids.map { [$0, raw($0)] })
   }
 }

@@ -52,7 +52,7 @@ struct ChunkBuilder {
       eventID: lines.copy(event.eventID), sessionID: lines.copy(event.sessionID),
       platform: lines.copy(event.platform), app: lines.copy(event.app), type: lines.copy(event.type.rawValue),
       raw: lines.copy(line.bytes), timestamp: event.timestamp, seq: event.seq,
-      idKey: EventKey.of(event.eventID), sessionIndex: sessionIndex, sourceIndex: sourceIndex,
+      idKey: EventKey.idKey(of: event.eventID), sessionIndex: sessionIndex, sourceIndex: sourceIndex,
       line: line.number, byteOffset: line.byteOffset)
     lines.rows.append(row)
     sessionEvents[sessionIndex].append(RecordedEvent(event: event, source: sourceNames[sourceIndex], line: line.number))
@@ -72,7 +72,7 @@ struct ChunkBuilder {
     }
     let repeatedIDKeys = Self.repeatedKeys(of: lines.rows)
     if !repeatedIDKeys.isEmpty {
-      for index in lines.rows.indices where repeatedIDKeys.contains(lines.rows[index].idKey) {
+      for index in lines.rows.indices where repeatedIDKeys.contains(lines.rows[index].idKey.value) {
         lines.rows[index].idRepeatsInChunk = true
         lines.repeatedIDRows.append(index)
       }
@@ -83,7 +83,7 @@ struct ChunkBuilder {
   /// The id keys held by more than one row. Sorted once per chunk rather than hashed into a set
   /// row by row: the set's inserts were 1.4 % of an ingest's CPU in `perf`, the sort a fraction.
   private static func repeatedKeys(of rows: [EventRow]) -> Set<Int64> {
-    let keys = rows.map(\.idKey).sorted()
+    let keys = rows.map(\.idKey.value).sorted()
     var repeated: Set<Int64> = []
     for index in keys.indices.dropFirst() where keys[index] == keys[index - 1] { repeated.insert(keys[index]) }
     return repeated

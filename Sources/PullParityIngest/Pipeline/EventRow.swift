@@ -1,3 +1,5 @@
+internal import PullParityStore
+
 /// An event as the writer stores it: numbers and arena slices only, no Swift objects, so the
 /// writer's per-event work is binding bytes, not retaining and releasing strings.
 struct EventRow: Sendable {
@@ -9,7 +11,7 @@ struct EventRow: Sendable {
   var raw: ArenaSlice
   var timestamp: Double
   var seq: Int?
-  var idKey: Int64
+  var idKey: IDKey
   /// Index of its session in the chunk's `sessions`.
   var sessionIndex: Int
   var sourceIndex: Int

@@ -71,18 +71,18 @@ package final class IngestTransaction {
 
   /// Stores an event with its raw line unless its `event_id` is already stored.
   ///
-  /// `idKey` is `EventKey.of` the id. `event_keys.id_hash` is unique, so the insert of the key
+  /// `idKey` is `EventKey.idKey(of:)` the id. `event_keys.id_hash` is unique, so the insert of the key
   /// is the duplicate check: a new event costs one index descent, and its line goes into the
   /// block being filled. Only when the key is taken is the stored line read, to tell a
   /// duplicate (same id, same bytes) from a conflict (same id, other bytes) from a key
   /// collision (other id: try the next key value). `lookFirst` reads before inserting, the
   /// cheaper order when most events are duplicates (a re-sent file). A random id is first
   /// looked up in the closed key epochs whose filters may hold it.
-  package func store(_ event: EventFields, idKey: Int64, lookFirst: Bool = false) throws -> EventStoreOutcome {
-    guard !EventKey.isTimeOrdered(event.eventID) else { return try store(event, from: idKey, lookFirst: lookFirst) }
+  package func store(_ event: EventFields, idKey: IDKey, lookFirst: Bool = false) throws -> EventStoreOutcome {
+    guard !idKey.isTimeOrdered else { return try store(event, from: idKey.value, lookFirst: lookFirst) }
     let epochs = try refreshed(keyEpochs)
-    if let earlier = try findInClosedEpochs(event, hash: idKey, epochs) { return earlier }
-    let outcome = try store(event, from: epochs.openKey(idKey), lookFirst: lookFirst)
+    if let earlier = try findInClosedEpochs(event, hash: idKey.value, epochs) { return earlier }
+    let outcome = try store(event, from: epochs.openKey(idKey.value), lookFirst: lookFirst)
     if outcome == .stored { try keyEpochs.stored(1, db) }
     return outcome
   }
@@ -168,7 +168,7 @@ package final class IngestTransaction {
       guard Self.sameBytes(storedID, event.eventID) else { return nil }
       return Self.sameBytes(storedRaw, event.raw) ? .duplicate : .conflict
     }
-    if place.block == blocks.blockID { return .some(blocks.builder.withLine(at: place.slot, compare)) }
+    if let unwritten = blocks.unwritten(place.block) { return .some(unwritten.withLine(at: place.slot, compare)) }
     guard let block = try reader.block(place.block) else { return .some(.duplicate) }
     return .some(block.withLine(at: place.slot, compare))
   }

@@ -12,10 +12,18 @@
 /// the key and the id together.
 package enum EventKey {
   /// The key to look for `eventID` at first.
-  package static func of(_ eventID: UnsafeRawBufferPointer) -> Int64 {
+  package static func of(_ eventID: UnsafeRawBufferPointer) -> Int64 { idKey(of: eventID).value }
+
+  /// The key and how it was made, from one reading of the id.
+  package static func idKey(of eventID: UnsafeRawBufferPointer) -> IDKey {
     let hash = StableHash.fnv1a64(eventID)
-    guard let millis = uuidV7Milliseconds(eventID) else { return hash }
-    return Int64(bitPattern: millis << 16 | UInt64(UInt16(truncatingIfNeeded: hash)))
+    guard let millis = uuidV7Milliseconds(eventID) else { return IDKey(value: hash, isTimeOrdered: false) }
+    return IDKey(value: Int64(bitPattern: millis << 16 | UInt64(UInt16(truncatingIfNeeded: hash))), isTimeOrdered: true)
+  }
+
+  package static func idKey(of eventID: String) -> IDKey {
+    var eventID = eventID
+    return eventID.withUTF8 { idKey(of: UnsafeRawBufferPointer($0)) }
   }
 
   package static func of(_ eventID: String) -> Int64 {

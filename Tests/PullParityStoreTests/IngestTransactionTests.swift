@@ -131,10 +131,14 @@ import Testing
       #expect(try storeAll([(again, raw(again) + " ")], idKeys: [key], in: tx, source: source) == [.conflict])
       try tx.finishBlocks()
     }
-    let blocks = try database.read { db in try Int.fetchAll(db, sql: "SELECT lines FROM event_blocks ORDER BY block_id") }
+    let blocks = try database.read { db in
+      try Int.fetchAll(db, sql: "SELECT lines FROM event_blocks ORDER BY block_id")
+    }
     #expect(blocks == [linesPerBlock, linesPerBlock, linesPerBlock, 10])
     let stored = try StoredEventsTable.read(database) { db in
-      try Row.fetchAll(db, sql: "SELECT event_id, raw FROM events ORDER BY block_id, slot").map { [$0[0], $0[1]] as [String] }
+      try Row.fetchAll(db, sql: "SELECT event_id, raw FROM events ORDER BY block_id, slot").map {
+        [$0[0], $0[1]] as [String]
+      }
     }
     #expect(stored == ids.map { [$0, raw($0)] })
   }

@@ -24,9 +24,6 @@ package struct IngestOptions: Sendable {
   /// Random ids' keys per key epoch (`KeyEpochs`), of events and sessions alike; nil: each
   /// key space's default. Tests make epochs small.
   package var keyEpochCapacity: Int?
-  /// How long the WAL grows, in pages, before a transaction waits for the background checkpoint
-  /// so that it can write the log from its beginning (`WALCheckpointer`). Tests make it small.
-  package var walRestartFrames = WALCheckpointer.defaultRestartFrames
 
   package init(
     transactionLines: Int = 200_000, profiles: ProfileCatalog = ProfileCatalog(),

@@ -12,8 +12,6 @@ package struct IngestStageTimes: Sendable, Equatable {
   package var storeSessions = 0.0
   /// Committing transactions (the WAL write).
   package var commit = 0.0
-  /// The writer waiting, before a transaction, for the checkpoint that lets it restart the WAL.
-  package var waitingForCheckpoint = 0.0
   /// The writer waiting for the next parsed chunk.
   package var waitingForInput = 0.0
   /// The run's last transaction: the sessions whose stuck, dropped or repeated refresh their

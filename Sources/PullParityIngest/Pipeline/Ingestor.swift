@@ -36,12 +36,10 @@ package struct Ingestor {
     }
     var acrossSessions = 0.0
     do {
-      try database.withBackgroundCheckpoints(restartFrames: options.walRestartFrames) { checkpointer in
-        while try ingest.commitTransaction(from: channel, checkpointer: checkpointer, progress: progress) {
-          if shouldStop() {
-            ingest.stop()
-            break
-          }
+      while try ingest.commitTransaction(from: channel, progress: progress) {
+        if shouldStop() {
+          ingest.stop()
+          break
         }
       }
       acrossSessions = try judgeAcrossSessions()

@@ -50,13 +50,11 @@ struct RunningIngest {
   /// touched, the profiles they used and the run's totals. Returns false once there is nothing
   /// more to read.
   mutating func commitTransaction(
-    from channel: ChunkChannel, checkpointer: WALCheckpointer, progress: (IngestProgress) -> Void
+    from channel: ChunkChannel, progress: (IngestProgress) -> Void
   ) throws -> Bool {
     var counts = RunCounts()
     var last: String?
     var bodyEnded = clock.elapsed()
-    try checkpointer.waitIfLogIsLong()
-    times.waitingForCheckpoint += clock.seconds(since: bodyEnded)
     try database.write { db in
       let tx = try IngestTransaction(db, keyEpochs: keyEpochs, sessionEpochs: sessionEpochs, runID: runID)
       last = try writeChunks(from: channel, into: tx, counts: &counts, progress: progress)

@@ -157,11 +157,12 @@ package final class PullParityDatabase: Sendable {
     return configuration
   }
 
-  /// Writers other than ingest (replay, load, the digests after a run) checkpoint the WAL every
-  /// 4,000 frames, 128 MiB of 32 KiB pages, rather than SQLite's 1,000: index pages that change
-  /// in every transaction are copied back once per checkpoint, not once per transaction.
-  /// Measured −15 % on the 1M-event benchmark back when ingest checkpointed this way too; an
-  /// ingest now checkpoints beside the writer (`withBackgroundCheckpoints`).
+  /// Writers checkpoint the WAL every 4,000 frames, 128 MiB of 32 KiB pages, rather than
+  /// SQLite's 1,000: index pages that change in every transaction are copied back once per
+  /// checkpoint, not once per transaction (measured −15 % on the 1M-event benchmark). Ingest
+  /// checkpointed on a thread of its own from schema 8 to 11, when a day wrote about 1 GB of log;
+  /// with raw lines in compressed blocks that bought nothing measurable (bench/README.md, "The
+  /// write path at schema 11"), and it went.
   static let autocheckpointFrames = 4000
 
   private static func baseConfiguration(lockTimeout: Double) -> Configuration {
@@ -213,29 +214,6 @@ package final class PullParityDatabase: Sendable {
   /// `lockTimeout`.
   package func write<T>(_ body: (Database) throws -> T) throws -> T {
     try wrap("writing \(path)") { try queue.write(body) }
-  }
-
-  /// Runs `body` with the WAL checkpointed on a thread of its own (`WALCheckpointer`) rather
-  /// than inside the commits that fill it; the writer's commits reach the checkpointer through
-  /// the WAL hook, which stands in for the automatic checkpoint until `body` returns.
-  package func withBackgroundCheckpoints<T>(
-    restartFrames: Int = WALCheckpointer.defaultRestartFrames, _ body: (WALCheckpointer) throws -> T
-  ) throws -> T {
-    let checkpointer = try wrap("opening \(path) for checkpoints") {
-      try WALCheckpointer(path: Self.fileLocation(path), lockTimeout: lockTimeout, restartFrames: restartFrames)
-    }
-    queue.inDatabase { checkpointer.install(on: $0) }
-    // Uses the checkpointer, so it lives until the hook is gone.
-    defer { queue.inDatabase { checkpointer.uninstall(from: $0, autocheckpointFrames: Self.autocheckpointFrames) } }
-    let result: T
-    do {
-      result = try body(checkpointer)
-    } catch {
-      try? checkpointer.finish()
-      throw error
-    }
-    try wrap("checkpointing \(path)") { try checkpointer.finish() }
-    return result
   }
 
   /// The chunks committed to this file, read on a connection of its own (an ingest's reading

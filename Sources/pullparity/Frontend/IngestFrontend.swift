@@ -124,7 +124,6 @@ struct IngestFrontend {
       ("derive sessions", t.derive),
       ("store sessions", t.storeSessions),
       ("commit", t.commit),
-      ("writer waiting for checkpoint", t.waitingForCheckpoint),
       ("writer waiting for input", t.waitingForInput),
       ("judge across sessions", t.judgeAcrossSessions),
     ]

@@ -46,6 +46,7 @@ import Testing
     var configuration = Configuration()
     configuration.readonly = true
     let file = try DatabaseQueue(path: "file:\(path)?immutable=1", configuration: configuration)
-    #expect(try file.read { try Int.fetchOne($0, sql: "SELECT count(*) FROM event_keys")! } == summary.counts.eventsStored)
+    let inFile = try file.read { try Int.fetchOne($0, sql: "SELECT count(*) FROM event_keys")! }
+    #expect(inFile == summary.counts.eventsStored)
   }
 }

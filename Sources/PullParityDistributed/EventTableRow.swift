@@ -1,3 +1,5 @@
+internal import PullParityIngest
+
 /// A row of a distributed run's `events` table as `load` reads it: the columns of the SQLite
 /// `events` table that are facts (no keys), the source by name.
 struct EventTableRow: Decodable {
@@ -23,69 +25,75 @@ struct EventTableRow: Decodable {
   }
 }
 
-extension EventTableRow {
-  /// The row from its JSON line without `JSONDecoder` (`FlatRowScanner`); nil when the line is
-  /// not a flat object holding every column in its plain form: `JSONDecoder` then reads it, and
-  /// names what is wrong.
-  init?(scanning line: UnsafeRawBufferPointer) {
-    var scanner = FlatRowScanner(line)
-    var (eventID, sessionID, platform, app, type, source, raw):
-      (String?, String?, String?, String?, String?, String?, String?)
-    var (tsMs, seq, lineNumber, byteOffset): (Double?, Int?, Int?, Int?)
-    let read = scanner.forEachField { key, value in
-      switch value {
-      case .string(let text):
-        if FlatRowScanner.same(key, "raw") {
-          raw = text
-        } else if FlatRowScanner.same(key, "event_id") {
-          eventID = text
-        } else if FlatRowScanner.same(key, "session_id") {
-          sessionID = text
-        } else if FlatRowScanner.same(key, "type") {
-          type = text
-        } else if FlatRowScanner.same(key, "platform") {
-          platform = text
-        } else if FlatRowScanner.same(key, "app") {
-          app = text
-        } else if FlatRowScanner.same(key, "source") {
-          source = text
-        } else if Self.isNumberColumn(key) {
-          return false
-        }
-      case .number(let bytes):
-        if FlatRowScanner.same(key, "ts_ms") {
-          tsMs = FlatRowScanner.double(bytes)
-          return tsMs != nil
-        } else if FlatRowScanner.same(key, "seq") {
-          seq = FlatRowScanner.int(bytes)
-          return seq != nil
-        } else if FlatRowScanner.same(key, "line") {
-          lineNumber = FlatRowScanner.int(bytes)
-          return lineNumber != nil
-        } else if FlatRowScanner.same(key, "byte_offset") {
-          byteOffset = FlatRowScanner.int(bytes)
-          return byteOffset != nil
-        } else if Self.isTextColumn(key) {
-          return false
-        }
-      case .null:
-        // Only `seq` may be null (absent); any other column must have its value.
-        if FlatRowScanner.same(key, "seq") {
-          seq = nil
-        } else if Self.isTextColumn(key) || Self.isNumberColumn(key) {
-          return false
-        }
-      case .bool:
-        if Self.isTextColumn(key) || Self.isNumberColumn(key) { return false }
-      }
-      return true
+/// The columns of an event row as `FlatRowScanner` finds them, the texts as slices of the
+/// batch's arena (`EventBatch`): which key is which column, and which values a column takes in
+/// its plain form (a text for a text column, an integer or a number, `seq` null).
+struct ScannedEventColumns {
+  var eventID: ArenaSlice?
+  var sessionID: ArenaSlice?
+  var platform: ArenaSlice?
+  var app: ArenaSlice?
+  var type: ArenaSlice?
+  var source: ArenaSlice?
+  var raw: ArenaSlice?
+  var tsMs: Double?
+  var seq: Int?
+  var line: Int?
+  var byteOffset: Int?
+
+  /// Sets the text column `key` to what `copy` returns; false when `key` is no text column.
+  mutating func setText(_ key: UnsafeRawBufferPointer, _ copy: () -> ArenaSlice) -> Bool {
+    if FlatRowScanner.same(key, "raw") {
+      raw = copy()
+    } else if FlatRowScanner.same(key, "event_id") {
+      eventID = copy()
+    } else if FlatRowScanner.same(key, "session_id") {
+      sessionID = copy()
+    } else if FlatRowScanner.same(key, "type") {
+      type = copy()
+    } else if FlatRowScanner.same(key, "platform") {
+      platform = copy()
+    } else if FlatRowScanner.same(key, "app") {
+      app = copy()
+    } else if FlatRowScanner.same(key, "source") {
+      source = copy()
+    } else {
+      return false
     }
-    guard read, let eventID, let sessionID, let platform, let app, let type, let source, let raw, let tsMs,
-      let lineNumber, let byteOffset
-    else { return nil }
-    self.init(
-      eventID: eventID, sessionID: sessionID, tsMs: tsMs, seq: seq, platform: platform, app: app, type: type,
-      source: source, line: lineNumber, byteOffset: byteOffset, raw: raw)
+    return true
+  }
+
+  /// Takes a value other than a text column's text; false when it is not the column's plain
+  /// form. Keys of no column are left out, as `JSONDecoder` leaves them.
+  mutating func take(_ key: UnsafeRawBufferPointer, _ value: FlatRowScanner.Value) -> Bool {
+    switch value {
+    case .string:
+      return !Self.isNumberColumn(key)
+    case .number(let bytes):
+      if FlatRowScanner.same(key, "ts_ms") {
+        tsMs = FlatRowScanner.double(bytes)
+        return tsMs != nil
+      } else if FlatRowScanner.same(key, "seq") {
+        seq = FlatRowScanner.int(bytes)
+        return seq != nil
+      } else if FlatRowScanner.same(key, "line") {
+        line = FlatRowScanner.int(bytes)
+        return line != nil
+      } else if FlatRowScanner.same(key, "byte_offset") {
+        byteOffset = FlatRowScanner.int(bytes)
+        return byteOffset != nil
+      }
+      return !Self.isTextColumn(key)
+    case .null:
+      // Only `seq` may be null (absent); any other column must have its value.
+      if FlatRowScanner.same(key, "seq") {
+        seq = nil
+        return true
+      }
+      return !Self.isTextColumn(key) && !Self.isNumberColumn(key)
+    case .bool:
+      return !Self.isTextColumn(key) && !Self.isNumberColumn(key)
+    }
   }
 
   private static let textColumns: [StaticString] = [

@@ -8,8 +8,9 @@ internal import PullParityIngest
 /// with `JSONDecoder`, for its error or for what this reader does not take.
 struct FlatRowScanner {
   enum Value {
-    /// The text, escapes resolved: valid UTF-8 (checked).
-    case string(String)
+    /// The text's bytes, escapes resolved: valid UTF-8 (checked). They are in the line or in
+    /// the scanner's scratch, lent for the call of the field's `body` only: keep a copy.
+    case string(UnsafeRawBufferPointer)
     /// The number's bytes as written.
     case number(UnsafeRawBufferPointer)
     case null
@@ -20,6 +21,8 @@ struct FlatRowScanner {
   private var index = 0
   /// Decoded bytes of a string that holds escapes, reused.
   private var scratch: [UInt8] = []
+  /// The last value read is a string decoded into `scratch` (its `.string` is a placeholder).
+  private var valueInScratch = false
 
   init(_ bytes: UnsafeRawBufferPointer) {
     self.bytes = bytes
@@ -38,12 +41,20 @@ struct FlatRowScanner {
       skipWhitespace()
       guard take(UInt8(ascii: ":")) else { return false }
       skipWhitespace()
-      guard let value = value(), body(key, value) else { return false }
+      guard let value = value(), deliver(key, value, to: body) else { return false }
       skipWhitespace()
       if take(UInt8(ascii: ",")) { continue }
       guard take(UInt8(ascii: "}")) else { return false }
       return atEndAfterWhitespace()
     }
+  }
+
+  /// Calls `body` with the field, a string decoded into `scratch` lent for the call.
+  private func deliver(
+    _ key: UnsafeRawBufferPointer, _ value: Value, to body: (UnsafeRawBufferPointer, Value) -> Bool
+  ) -> Bool {
+    guard valueInScratch else { return body(key, value) }
+    return scratch.withUnsafeBytes { body(key, .string($0)) }
   }
 
   private mutating func atEndAfterWhitespace() -> Bool {
@@ -83,6 +94,7 @@ struct FlatRowScanner {
   }
 
   private mutating func value() -> Value? {
+    valueInScratch = false
     guard index < bytes.count else { return nil }
     switch bytes[index] {
     case UInt8(ascii: "\""): return string().map { .string($0) }
@@ -114,14 +126,14 @@ struct FlatRowScanner {
   }
 
   /// A string value: its bytes when it has no escapes, else decoded into `scratch`.
-  private mutating func string() -> String? {
+  private mutating func string() -> UnsafeRawBufferPointer? {
     index += 1
     let start = index
     while index < bytes.count {
       let byte = bytes[index]
       if byte == UInt8(ascii: "\"") {
         index += 1
-        return Self.text(UnsafeRawBufferPointer(rebasing: bytes[start..<index - 1]))
+        return Self.validated(UnsafeRawBufferPointer(rebasing: bytes[start..<index - 1]))
       }
       if byte == UInt8(ascii: "\\") { return escapedString(from: start) }
       if byte < 0x20 { return nil }
@@ -130,7 +142,7 @@ struct FlatRowScanner {
     return nil
   }
 
-  private mutating func escapedString(from start: Int) -> String? {
+  private mutating func escapedString(from start: Int) -> UnsafeRawBufferPointer? {
     scratch.removeAll(keepingCapacity: true)
     var run = start
     while index < bytes.count {
@@ -143,7 +155,10 @@ struct FlatRowScanner {
       scratch.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[run..<index]))
       index += 1
       switch byte {
-      case UInt8(ascii: "\""): return scratch.withUnsafeBytes { Self.text($0) }
+      case UInt8(ascii: "\""):
+        guard scratch.withUnsafeBytes({ Self.validated($0) }) != nil else { return nil }
+        valueInScratch = true
+        return UnsafeRawBufferPointer(start: nil, count: 0)
       case UInt8(ascii: "\\"):
         guard index < bytes.count else { return nil }
         let escape = bytes[index]
@@ -184,8 +199,14 @@ struct FlatRowScanner {
     return value
   }
 
-  private static func text(_ bytes: UnsafeRawBufferPointer) -> String? {
-    String(validating: bytes.bindMemory(to: UInt8.self), as: UTF8.self)
+  /// `bytes` when they are valid UTF-8, checked without making a `String` of them.
+  private static func validated(_ bytes: UnsafeRawBufferPointer) -> UnsafeRawBufferPointer? {
+    (try? UTF8Span(validating: bytes.bindMemory(to: UInt8.self).span)) != nil ? bytes : nil
+  }
+
+  /// A `.string` value's bytes as a `String` (they were validated).
+  static func text(_ bytes: UnsafeRawBufferPointer) -> String {
+    String(decoding: bytes, as: UTF8.self)
   }
 
   /// A number's bytes as an integer: digits with an optional minus sign, else nil.

@@ -7,7 +7,13 @@ import Testing
 /// what it reads must be what `JSONDecoder` reads.
 @Suite struct FlatRowScannerTests {
   static func scanned(_ line: String) -> EventTableRow? {
-    Array(line.utf8).withUnsafeBytes { EventTableRow(scanning: $0) }
+    var batch = EventBatch(file: "part-00000.json", expectedRows: 1)
+    guard Array(line.utf8).withUnsafeBytes({ batch.append(scanning: $0, fileLine: 1) }) else {
+      // A line left to `JSONDecoder` leaves nothing behind.
+      #expect(batch.rows.isEmpty && batch.arena.isEmpty && batch.sessions.texts.isEmpty)
+      return nil
+    }
+    return batch.decoded(batch.rows[0])
   }
 
   static func decoded(_ line: String) throws -> EventTableRow {

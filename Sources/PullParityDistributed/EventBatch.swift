@@ -72,10 +72,7 @@ struct EventBatch: Sendable {
     let mark = arena.count
     var columns = ScannedEventColumns()
     var scanner = FlatRowScanner(line)
-    let read = scanner.forEachField { key, value in
-      if case .string(let text) = value, columns.setText(key, { copy(text) }) { return true }
-      return columns.take(key, value)
-    }
+    let read = scanner.forEachField { key, value in columns.take(key, value) { copy($0) } }
     guard read, append(columns, fileLine: fileLine) else {
       arena.removeSubrange(mark...)
       return false
@@ -122,7 +119,7 @@ struct BatchTexts: Sendable {
 
   mutating func index(of slice: ArenaSlice, in arena: UnsafeRawBufferPointer) -> Int {
     let bytes = slice.bytes(in: arena)
-    if let last, last.slice.count == bytes.count, bytes.elementsEqual(last.slice.bytes(in: arena)) {
+    if let last, FlatRowScanner.same(bytes, last.slice.bytes(in: arena)) {
       return last.index
     }
     let text = String(decoding: bytes, as: UTF8.self)

@@ -40,72 +40,63 @@ struct ScannedEventColumns {
   var seq: Int?
   var line: Int?
   var byteOffset: Int?
+  /// The columns met so far, a bit each (`columns`' order): `JSONDecoder` keeps the first of
+  /// two values of a key, and a line with one is left to it.
+  private var met: UInt16 = 0
 
-  /// Sets the text column `key` to what `copy` returns; false when `key` is no text column.
-  mutating func setText(_ key: UnsafeRawBufferPointer, _ copy: () -> ArenaSlice) -> Bool {
-    if FlatRowScanner.same(key, "raw") {
-      raw = copy()
-    } else if FlatRowScanner.same(key, "event_id") {
-      eventID = copy()
-    } else if FlatRowScanner.same(key, "session_id") {
-      sessionID = copy()
-    } else if FlatRowScanner.same(key, "type") {
-      type = copy()
-    } else if FlatRowScanner.same(key, "platform") {
-      platform = copy()
-    } else if FlatRowScanner.same(key, "app") {
-      app = copy()
-    } else if FlatRowScanner.same(key, "source") {
-      source = copy()
-    } else {
+  /// Takes a field, a text column's text as `copy` keeps it; false when the value is not the
+  /// column's plain form, or when the column was met before. Keys of no column are left out,
+  /// as `JSONDecoder` leaves them.
+  mutating func take(
+    _ key: UnsafeRawBufferPointer, _ value: FlatRowScanner.Value, copy: (UnsafeRawBufferPointer) -> ArenaSlice
+  ) -> Bool {
+    guard let column = column(key) else { return true }
+    switch (column, value) {
+    case (0..<7, .string(let text)):
+      setText(column, copy(text))
+      return true
+    case (7, .number(let bytes)):
+      tsMs = FlatRowScanner.double(bytes)
+      return tsMs != nil
+    case (8, .number(let bytes)):
+      seq = FlatRowScanner.int(bytes)
+      return seq != nil
+    case (8, .null):
+      // Only `seq` may be null (absent); any other column must have its value.
+      return true
+    case (9, .number(let bytes)):
+      line = FlatRowScanner.int(bytes)
+      return line != nil
+    case (10, .number(let bytes)):
+      byteOffset = FlatRowScanner.int(bytes)
+      return byteOffset != nil
+    default:
       return false
     }
-    return true
   }
 
-  /// Takes a value other than a text column's text; false when it is not the column's plain
-  /// form. Keys of no column are left out, as `JSONDecoder` leaves them.
-  mutating func take(_ key: UnsafeRawBufferPointer, _ value: FlatRowScanner.Value) -> Bool {
-    switch value {
-    case .string:
-      return !Self.isNumberColumn(key)
-    case .number(let bytes):
-      if FlatRowScanner.same(key, "ts_ms") {
-        tsMs = FlatRowScanner.double(bytes)
-        return tsMs != nil
-      } else if FlatRowScanner.same(key, "seq") {
-        seq = FlatRowScanner.int(bytes)
-        return seq != nil
-      } else if FlatRowScanner.same(key, "line") {
-        line = FlatRowScanner.int(bytes)
-        return line != nil
-      } else if FlatRowScanner.same(key, "byte_offset") {
-        byteOffset = FlatRowScanner.int(bytes)
-        return byteOffset != nil
-      }
-      return !Self.isTextColumn(key)
-    case .null:
-      // Only `seq` may be null (absent); any other column must have its value.
-      if FlatRowScanner.same(key, "seq") {
-        seq = nil
-        return true
-      }
-      return !Self.isTextColumn(key) && !Self.isNumberColumn(key)
-    case .bool:
-      return !Self.isTextColumn(key) && !Self.isNumberColumn(key)
+  private mutating func setText(_ column: Int, _ slice: ArenaSlice) {
+    switch column {
+    case 0: eventID = slice
+    case 1: sessionID = slice
+    case 2: platform = slice
+    case 3: app = slice
+    case 4: type = slice
+    case 5: source = slice
+    default: raw = slice
     }
   }
 
-  private static let textColumns: [StaticString] = [
-    "event_id", "session_id", "platform", "app", "type", "source", "raw",
+  private static let columns: [StaticString] = [
+    "event_id", "session_id", "platform", "app", "type", "source", "raw", "ts_ms", "seq", "line", "byte_offset",
   ]
-  private static let numberColumns: [StaticString] = ["ts_ms", "seq", "line", "byte_offset"]
 
-  private static func isTextColumn(_ key: UnsafeRawBufferPointer) -> Bool {
-    textColumns.contains { FlatRowScanner.same(key, $0) }
-  }
-
-  private static func isNumberColumn(_ key: UnsafeRawBufferPointer) -> Bool {
-    numberColumns.contains { FlatRowScanner.same(key, $0) }
+  /// The index of `key`'s column, marked as met; nil for a key of no column. A column met
+  /// twice is the index of no column that takes a value (`columns.count`).
+  private mutating func column(_ key: UnsafeRawBufferPointer) -> Int? {
+    guard let index = Self.columns.firstIndex(where: { FlatRowScanner.same(key, $0) }) else { return nil }
+    let bit: UInt16 = 1 << index
+    defer { met |= bit }
+    return met & bit == 0 ? index : Self.columns.count
   }
 }

@@ -101,20 +101,33 @@ struct FlatRowScanner {
     case UInt8(ascii: "n"): return literal("null") ? .null : nil
     case UInt8(ascii: "t"): return literal("true") ? .bool(true) : nil
     case UInt8(ascii: "f"): return literal("false") ? .bool(false) : nil
-    case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
-      let start = index
-      while index < bytes.count {
-        switch bytes[index] {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "+"), UInt8(ascii: "."),
-          UInt8(ascii: "e"), UInt8(ascii: "E"):
-          index += 1
-        default:
-          return .number(UnsafeRawBufferPointer(rebasing: bytes[start..<index]))
-        }
-      }
-      return .number(UnsafeRawBufferPointer(rebasing: bytes[start..<index]))
+    case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return number().map { .number($0) }
     default: return nil
     }
+  }
+
+  /// A number by JSON's grammar (`-? int frac? exp?`, no leading zero), as strict as `JSONDecoder`.
+  private mutating func number() -> UnsafeRawBufferPointer? {
+    let start = index
+    _ = take(UInt8(ascii: "-"))
+    if !take(UInt8(ascii: "0")) {
+      guard digits() > 0 else { return nil }
+    }
+    if take(UInt8(ascii: ".")) {
+      guard digits() > 0 else { return nil }
+    }
+    if take(UInt8(ascii: "e")) || take(UInt8(ascii: "E")) {
+      _ = take(UInt8(ascii: "+")) || take(UInt8(ascii: "-"))
+      guard digits() > 0 else { return nil }
+    }
+    return UnsafeRawBufferPointer(rebasing: bytes[start..<index])
+  }
+
+  /// Skips decimal digits; how many.
+  private mutating func digits() -> Int {
+    let start = index
+    while index < bytes.count, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[index]) { index += 1 }
+    return index - start
   }
 
   private mutating func literal(_ word: StaticString) -> Bool {
@@ -227,10 +240,23 @@ struct FlatRowScanner {
     return negative ? -value : value
   }
 
-  /// A number's bytes as a double (Java's `1.7949708E12` is JSON too). Laxer than JSON on what
-  /// it accepts (a leading `+` or zero): Spark writes neither.
+  /// A number's bytes as a double (Java's `1.7949708E12` is JSON too). Nil for what is not
+  /// plainly a double: what `JSONDecoder` refuses (`1e400` overflows, `1e-400` underflows to
+  /// zero) and, not to tell the two apart, subnormals, which it takes.
   static func double(_ bytes: UnsafeRawBufferPointer) -> Double? {
-    Double(String(decoding: bytes, as: UTF8.self))
+    guard let value = Double(String(decoding: bytes, as: UTF8.self)) else { return nil }
+    if value.isNormal { return value }
+    let mantissa = bytes.prefix { $0 != UInt8(ascii: "e") && $0 != UInt8(ascii: "E") }
+    return value == 0 && !mantissa.contains(where: { (UInt8(ascii: "1")...UInt8(ascii: "9")).contains($0) })
+      ? value : nil
+  }
+
+  /// Whether two keys (or texts) are the same bytes.
+  static func same(_ key: UnsafeRawBufferPointer, _ other: UnsafeRawBufferPointer) -> Bool {
+    guard key.count == other.count, let base = key.baseAddress, let otherBase = other.baseAddress else {
+      return key.isEmpty && other.isEmpty
+    }
+    return memcmp(base, otherBase, key.count) == 0
   }
 
   /// Whether `key`'s bytes are `name`.

@@ -34,6 +34,8 @@ struct EventBatch: Sendable {
   private(set) var arena: [UInt8] = []
   private(set) var sessions = BatchTexts()
   private(set) var sources = BatchTexts()
+  /// The scanner's scratch, from line to line.
+  private var scanScratch: [UInt8] = []
 
   init(file: String, expectedRows: Int) {
     self.file = file
@@ -71,8 +73,11 @@ struct EventBatch: Sendable {
   mutating func append(scanning line: UnsafeRawBufferPointer, fileLine: Int) -> Bool {
     let mark = arena.count
     var columns = ScannedEventColumns()
-    var scanner = FlatRowScanner(line)
+    var reused: [UInt8] = []
+    swap(&reused, &scanScratch)
+    var scanner = FlatRowScanner(line, reusing: consume reused)
     let read = scanner.forEachField { key, value in columns.take(key, value) { copy($0) } }
+    scanScratch = scanner.scratch
     guard read, append(columns, fileLine: fileLine) else {
       arena.removeSubrange(mark...)
       return false

@@ -19,13 +19,18 @@ struct FlatRowScanner {
 
   private let bytes: UnsafeRawBufferPointer
   private var index = 0
-  /// Decoded bytes of a string that holds escapes, reused.
-  private var scratch: [UInt8] = []
+  /// Decoded bytes of a string that holds escapes (the first `scratchCount`), reused; handed
+  /// on to the next line's scanner (`init(_:reusing:)`).
+  private(set) var scratch: [UInt8] = []
+  private var scratchCount = 0
   /// The last value read is a string decoded into `scratch` (its `.string` is a placeholder).
   private var valueInScratch = false
 
-  init(_ bytes: UnsafeRawBufferPointer) {
+  /// `reusing`: the `scratch` of a scanner done with its line, so that reading many lines
+  /// allocates it once.
+  init(_ bytes: UnsafeRawBufferPointer, reusing scratch: consuming [UInt8] = []) {
     self.bytes = bytes
+    self.scratch = scratch
   }
 
   /// Calls `body` with each key (its bytes) and value in order; false when the line is not a
@@ -54,7 +59,7 @@ struct FlatRowScanner {
     _ key: UnsafeRawBufferPointer, _ value: Value, to body: (UnsafeRawBufferPointer, Value) -> Bool
   ) -> Bool {
     guard valueInScratch else { return body(key, value) }
-    return scratch.withUnsafeBytes { body(key, .string($0)) }
+    return scratch.withUnsafeBytes { body(key, .string(UnsafeRawBufferPointer(rebasing: $0[..<scratchCount]))) }
   }
 
   private mutating func atEndAfterWhitespace() -> Bool {
@@ -155,44 +160,71 @@ struct FlatRowScanner {
     return nil
   }
 
+  /// A string with escapes, decoded into `scratch` (its first `scratchCount` bytes).
   private mutating func escapedString(from start: Int) -> UnsafeRawBufferPointer? {
-    scratch.removeAll(keepingCapacity: true)
-    var run = start
+    // Decoded, a string is never longer than written: room for the rest of the line is enough.
+    if scratch.count < bytes.count - start { scratch = [UInt8](repeating: 0, count: bytes.count - start) }
+    // Out of `self` while written through a pointer, as `self` reads on.
+    var out: [UInt8] = []
+    swap(&out, &scratch)
+    defer { swap(&out, &scratch) }
+    guard let count = out.withUnsafeMutableBytes({ decodeEscaped(from: start, into: $0) }),
+      out.withUnsafeBytes({ Self.validated(UnsafeRawBufferPointer(rebasing: $0[..<count])) }) != nil
+    else { return nil }
+    scratchCount = count
+    valueInScratch = true
+    return UnsafeRawBufferPointer(start: nil, count: 0)
+  }
+
+  /// Decodes the string begun at `start` (`index` is at its first escape) into `out`: how many
+  /// bytes, or nil when it is not a JSON string. The bytes between escapes go in one copy each.
+  private mutating func decodeEscaped(from start: Int, into out: UnsafeMutableRawBufferPointer) -> Int? {
+    guard let line = bytes.baseAddress, let output = out.baseAddress else { return nil }
+    var (run, written) = (start, 0)
     while index < bytes.count {
       let byte = bytes[index]
       guard byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") || byte < 0x20 else {
         index += 1
         continue
       }
-      // The bytes since the last escape, in one copy.
-      scratch.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[run..<index]))
+      (output + written).copyMemory(from: line + run, byteCount: index - run)
+      written += index - run
       index += 1
-      switch byte {
-      case UInt8(ascii: "\""):
-        guard scratch.withUnsafeBytes({ Self.validated($0) }) != nil else { return nil }
-        valueInScratch = true
-        return UnsafeRawBufferPointer(start: nil, count: 0)
-      case UInt8(ascii: "\\"):
-        guard index < bytes.count else { return nil }
-        let escape = bytes[index]
-        index += 1
-        switch escape {
-        case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): scratch.append(escape)
-        case UInt8(ascii: "b"): scratch.append(0x08)
-        case UInt8(ascii: "f"): scratch.append(0x0C)
-        case UInt8(ascii: "n"): scratch.append(0x0A)
-        case UInt8(ascii: "r"): scratch.append(0x0D)
-        case UInt8(ascii: "t"): scratch.append(0x09)
-        case UInt8(ascii: "u"):
-          guard let scalar = unicodeEscape() else { return nil }
-          scratch.append(contentsOf: String(Character(scalar)).utf8)
-        default: return nil
-        }
-        run = index
-      default: return nil  // a control character
-      }
+      // The closing quote, or a control character, which JSON escapes.
+      guard byte == UInt8(ascii: "\\") else { return byte == UInt8(ascii: "\"") ? written : nil }
+      guard let count = unescape(into: output + written) else { return nil }
+      written += count
+      run = index
     }
     return nil
+  }
+
+  /// After a backslash: writes what the escape stands for at `out`; how many bytes, or nil
+  /// for no escape of JSON.
+  private mutating func unescape(into out: UnsafeMutableRawPointer) -> Int? {
+    guard index < bytes.count else { return nil }
+    let escape = bytes[index]
+    index += 1
+    let byte: UInt8
+    switch escape {
+    case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): byte = escape
+    case UInt8(ascii: "b"): byte = 0x08
+    case UInt8(ascii: "f"): byte = 0x0C
+    case UInt8(ascii: "n"): byte = 0x0A
+    case UInt8(ascii: "r"): byte = 0x0D
+    case UInt8(ascii: "t"): byte = 0x09
+    case UInt8(ascii: "u"):
+      guard let scalar = unicodeEscape() else { return nil }
+      var count = 0
+      UTF8.encode(scalar) { unit in
+        out.storeBytes(of: unit, toByteOffset: count, as: UInt8.self)
+        count += 1
+      }
+      return count
+    default: return nil
+    }
+    out.storeBytes(of: byte, as: UInt8.self)
+    return 1
   }
 
   /// After `\u`: the scalar of 4 hex digits, or of a surrogate pair; nil for a lone surrogate.

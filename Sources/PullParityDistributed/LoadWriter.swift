@@ -35,7 +35,7 @@ struct LoadWriter {
   private var sessions: [ByteIdentity: Session] = [:]
   /// The ids (hashed) this load stored: a run keeps one version of each event, so a second row
   /// of one of them is a damaged run, not a duplicate.
-  private var storedIDs: Set<Int64> = []
+  private var storedIDs: StoredIDs
   private var lastWasDuplicate = false
   private var decoder = LineDecoder()
 
@@ -45,7 +45,7 @@ struct LoadWriter {
     self.tx = tx
     self.runID = runID
     self.profiles = profiles
-    storedIDs.reserveCapacity(min(max(expectedEvents, 0), 1 << 26))
+    storedIDs = StoredIDs(expected: min(max(expectedEvents, 0), 1 << 26))
   }
 
   /// Stores a batch's rows in order. Its sessions and sources are resolved once each, in the
@@ -176,6 +176,34 @@ struct LoadWriter {
       return
     }
     try tx.save(SessionDeriver.derive(events, profiles: profiles), ref: ref, isNew: isNew)
+  }
+}
+
+/// The hashed ids of the events a load stored. A list until an event of the run turns out to
+/// be stored already, and a set from then on: most loads never ask, and an append costs less
+/// than a hash-table insert, which showed in the profile of loading a million events.
+struct StoredIDs {
+  private var list: [Int64] = []
+  private var set: Set<Int64>?
+
+  init(expected: Int) {
+    list.reserveCapacity(expected)
+  }
+
+  mutating func insert(_ id: Int64) {
+    if set != nil {
+      set?.insert(id)
+    } else {
+      list.append(id)
+    }
+  }
+
+  mutating func contains(_ id: Int64) -> Bool {
+    if set == nil {
+      set = Set(list)
+      list = []
+    }
+    return set?.contains(id) ?? false
   }
 }
 

@@ -42,3 +42,19 @@ import Testing
     #expect(decoded.location(of: decoded.rows[0]) == PipeLocation(input: "part-00000.json", line: 7))
   }
 }
+
+/// The ids a load stored, a list until asked and a set from then on: the answers are a set's.
+@Suite struct StoredIDsTests {
+  @Test(arguments: [
+    ([1, 2, 3], [2, 4], [3, 4], [true, false, true, true]),
+    ([], [1], [1, 1], [false, true, true]),
+  ])
+  func answersAsASet(before: [Int64], asked: [Int64], after: [Int64], expected: [Bool]) {
+    var ids = StoredIDs(expected: 4)
+    for id in before { ids.insert(id) }
+    var answers = asked.map { ids.contains($0) }
+    for id in after { ids.insert(id) }
+    answers += [after[0], 1].map { ids.contains($0) }
+    #expect(answers == expected)
+  }
+}

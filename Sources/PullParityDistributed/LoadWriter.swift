@@ -39,8 +39,8 @@ struct LoadWriter {
   private var lastWasDuplicate = false
   private var decoder = LineDecoder()
 
-  /// `expectedEvents`: the run's events by its summary, so that the set of stored ids is not
-  /// rehashed as it grows (bounded: the summary is only checked against the rows at the end).
+  /// `expectedEvents`: the run's events by its summary, so that the list of stored ids is
+  /// allocated once (bounded: the summary is only checked against the rows at the end).
   init(tx: IngestTransaction, runID: Int64, profiles: ProfileCatalog, expectedEvents: Int) {
     self.tx = tx
     self.runID = runID

@@ -8,8 +8,9 @@ internal import PullParityIngest
 /// with `JSONDecoder`, for its error or for what this reader does not take.
 struct FlatRowScanner {
   enum Value {
-    /// The text, escapes resolved: valid UTF-8 (checked).
-    case string(String)
+    /// The text's bytes, escapes resolved: valid UTF-8 (checked). They are in the line or in
+    /// the scanner's scratch, lent for the call of the field's `body` only: keep a copy.
+    case string(UnsafeRawBufferPointer)
     /// The number's bytes as written.
     case number(UnsafeRawBufferPointer)
     case null
@@ -18,11 +19,18 @@ struct FlatRowScanner {
 
   private let bytes: UnsafeRawBufferPointer
   private var index = 0
-  /// Decoded bytes of a string that holds escapes, reused.
-  private var scratch: [UInt8] = []
+  /// Decoded bytes of a string that holds escapes (the first `scratchCount`), reused; handed
+  /// on to the next line's scanner (`init(_:reusing:)`).
+  private(set) var scratch: [UInt8] = []
+  private var scratchCount = 0
+  /// The last value read is a string decoded into `scratch` (its `.string` is a placeholder).
+  private var valueInScratch = false
 
-  init(_ bytes: UnsafeRawBufferPointer) {
+  /// `reusing`: the `scratch` of a scanner done with its line, so that reading many lines
+  /// allocates it once.
+  init(_ bytes: UnsafeRawBufferPointer, reusing scratch: consuming [UInt8] = []) {
     self.bytes = bytes
+    self.scratch = scratch
   }
 
   /// Calls `body` with each key (its bytes) and value in order; false when the line is not a
@@ -38,12 +46,20 @@ struct FlatRowScanner {
       skipWhitespace()
       guard take(UInt8(ascii: ":")) else { return false }
       skipWhitespace()
-      guard let value = value(), body(key, value) else { return false }
+      guard let value = value(), deliver(key, value, to: body) else { return false }
       skipWhitespace()
       if take(UInt8(ascii: ",")) { continue }
       guard take(UInt8(ascii: "}")) else { return false }
       return atEndAfterWhitespace()
     }
+  }
+
+  /// Calls `body` with the field, a string decoded into `scratch` lent for the call.
+  private func deliver(
+    _ key: UnsafeRawBufferPointer, _ value: Value, to body: (UnsafeRawBufferPointer, Value) -> Bool
+  ) -> Bool {
+    guard valueInScratch else { return body(key, value) }
+    return scratch.withUnsafeBytes { body(key, .string(UnsafeRawBufferPointer(rebasing: $0[..<scratchCount]))) }
   }
 
   private mutating func atEndAfterWhitespace() -> Bool {
@@ -83,26 +99,40 @@ struct FlatRowScanner {
   }
 
   private mutating func value() -> Value? {
+    valueInScratch = false
     guard index < bytes.count else { return nil }
     switch bytes[index] {
     case UInt8(ascii: "\""): return string().map { .string($0) }
     case UInt8(ascii: "n"): return literal("null") ? .null : nil
     case UInt8(ascii: "t"): return literal("true") ? .bool(true) : nil
     case UInt8(ascii: "f"): return literal("false") ? .bool(false) : nil
-    case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
-      let start = index
-      while index < bytes.count {
-        switch bytes[index] {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "+"), UInt8(ascii: "."),
-          UInt8(ascii: "e"), UInt8(ascii: "E"):
-          index += 1
-        default:
-          return .number(UnsafeRawBufferPointer(rebasing: bytes[start..<index]))
-        }
-      }
-      return .number(UnsafeRawBufferPointer(rebasing: bytes[start..<index]))
+    case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return number().map { .number($0) }
     default: return nil
     }
+  }
+
+  /// A number by JSON's grammar (`-? int frac? exp?`, no leading zero), as strict as `JSONDecoder`.
+  private mutating func number() -> UnsafeRawBufferPointer? {
+    let start = index
+    _ = take(UInt8(ascii: "-"))
+    if !take(UInt8(ascii: "0")) {
+      guard digits() > 0 else { return nil }
+    }
+    if take(UInt8(ascii: ".")) {
+      guard digits() > 0 else { return nil }
+    }
+    if take(UInt8(ascii: "e")) || take(UInt8(ascii: "E")) {
+      _ = take(UInt8(ascii: "+")) || take(UInt8(ascii: "-"))
+      guard digits() > 0 else { return nil }
+    }
+    return UnsafeRawBufferPointer(rebasing: bytes[start..<index])
+  }
+
+  /// Skips decimal digits; how many.
+  private mutating func digits() -> Int {
+    let start = index
+    while index < bytes.count, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[index]) { index += 1 }
+    return index - start
   }
 
   private mutating func literal(_ word: StaticString) -> Bool {
@@ -114,14 +144,14 @@ struct FlatRowScanner {
   }
 
   /// A string value: its bytes when it has no escapes, else decoded into `scratch`.
-  private mutating func string() -> String? {
+  private mutating func string() -> UnsafeRawBufferPointer? {
     index += 1
     let start = index
     while index < bytes.count {
       let byte = bytes[index]
       if byte == UInt8(ascii: "\"") {
         index += 1
-        return Self.text(UnsafeRawBufferPointer(rebasing: bytes[start..<index - 1]))
+        return Self.validated(UnsafeRawBufferPointer(rebasing: bytes[start..<index - 1]))
       }
       if byte == UInt8(ascii: "\\") { return escapedString(from: start) }
       if byte < 0x20 { return nil }
@@ -130,41 +160,71 @@ struct FlatRowScanner {
     return nil
   }
 
-  private mutating func escapedString(from start: Int) -> String? {
-    scratch.removeAll(keepingCapacity: true)
-    var run = start
+  /// A string with escapes, decoded into `scratch` (its first `scratchCount` bytes).
+  private mutating func escapedString(from start: Int) -> UnsafeRawBufferPointer? {
+    // Decoded, a string is never longer than written: room for the rest of the line is enough.
+    if scratch.count < bytes.count - start { scratch = [UInt8](repeating: 0, count: bytes.count - start) }
+    // Out of `self` while written through a pointer, as `self` reads on.
+    var out: [UInt8] = []
+    swap(&out, &scratch)
+    defer { swap(&out, &scratch) }
+    guard let count = out.withUnsafeMutableBytes({ decodeEscaped(from: start, into: $0) }),
+      out.withUnsafeBytes({ Self.validated(UnsafeRawBufferPointer(rebasing: $0[..<count])) }) != nil
+    else { return nil }
+    scratchCount = count
+    valueInScratch = true
+    return UnsafeRawBufferPointer(start: nil, count: 0)
+  }
+
+  /// Decodes the string begun at `start` (`index` is at its first escape) into `out`: how many
+  /// bytes, or nil when it is not a JSON string. The bytes between escapes go in one copy each.
+  private mutating func decodeEscaped(from start: Int, into out: UnsafeMutableRawBufferPointer) -> Int? {
+    guard let line = bytes.baseAddress, let output = out.baseAddress else { return nil }
+    var (run, written) = (start, 0)
     while index < bytes.count {
       let byte = bytes[index]
       guard byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") || byte < 0x20 else {
         index += 1
         continue
       }
-      // The bytes since the last escape, in one copy.
-      scratch.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[run..<index]))
+      (output + written).copyMemory(from: line + run, byteCount: index - run)
+      written += index - run
       index += 1
-      switch byte {
-      case UInt8(ascii: "\""): return scratch.withUnsafeBytes { Self.text($0) }
-      case UInt8(ascii: "\\"):
-        guard index < bytes.count else { return nil }
-        let escape = bytes[index]
-        index += 1
-        switch escape {
-        case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): scratch.append(escape)
-        case UInt8(ascii: "b"): scratch.append(0x08)
-        case UInt8(ascii: "f"): scratch.append(0x0C)
-        case UInt8(ascii: "n"): scratch.append(0x0A)
-        case UInt8(ascii: "r"): scratch.append(0x0D)
-        case UInt8(ascii: "t"): scratch.append(0x09)
-        case UInt8(ascii: "u"):
-          guard let scalar = unicodeEscape() else { return nil }
-          scratch.append(contentsOf: String(Character(scalar)).utf8)
-        default: return nil
-        }
-        run = index
-      default: return nil  // a control character
-      }
+      // The closing quote, or a control character, which JSON escapes.
+      guard byte == UInt8(ascii: "\\") else { return byte == UInt8(ascii: "\"") ? written : nil }
+      guard let count = unescape(into: output + written) else { return nil }
+      written += count
+      run = index
     }
     return nil
+  }
+
+  /// After a backslash: writes what the escape stands for at `out`; how many bytes, or nil
+  /// for no escape of JSON.
+  private mutating func unescape(into out: UnsafeMutableRawPointer) -> Int? {
+    guard index < bytes.count else { return nil }
+    let escape = bytes[index]
+    index += 1
+    let byte: UInt8
+    switch escape {
+    case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): byte = escape
+    case UInt8(ascii: "b"): byte = 0x08
+    case UInt8(ascii: "f"): byte = 0x0C
+    case UInt8(ascii: "n"): byte = 0x0A
+    case UInt8(ascii: "r"): byte = 0x0D
+    case UInt8(ascii: "t"): byte = 0x09
+    case UInt8(ascii: "u"):
+      guard let scalar = unicodeEscape() else { return nil }
+      var count = 0
+      UTF8.encode(scalar) { unit in
+        out.storeBytes(of: unit, toByteOffset: count, as: UInt8.self)
+        count += 1
+      }
+      return count
+    default: return nil
+    }
+    out.storeBytes(of: byte, as: UInt8.self)
+    return 1
   }
 
   /// After `\u`: the scalar of 4 hex digits, or of a surrogate pair; nil for a lone surrogate.
@@ -184,8 +244,14 @@ struct FlatRowScanner {
     return value
   }
 
-  private static func text(_ bytes: UnsafeRawBufferPointer) -> String? {
-    String(validating: bytes.bindMemory(to: UInt8.self), as: UTF8.self)
+  /// `bytes` when they are valid UTF-8, checked without making a `String` of them.
+  private static func validated(_ bytes: UnsafeRawBufferPointer) -> UnsafeRawBufferPointer? {
+    (try? UTF8Span(validating: bytes.bindMemory(to: UInt8.self).span)) != nil ? bytes : nil
+  }
+
+  /// A `.string` value's bytes as a `String` (they were validated).
+  static func text(_ bytes: UnsafeRawBufferPointer) -> String {
+    String(decoding: bytes, as: UTF8.self)
   }
 
   /// A number's bytes as an integer: digits with an optional minus sign, else nil.
@@ -206,10 +272,23 @@ struct FlatRowScanner {
     return negative ? -value : value
   }
 
-  /// A number's bytes as a double (Java's `1.7949708E12` is JSON too). Laxer than JSON on what
-  /// it accepts (a leading `+` or zero): Spark writes neither.
+  /// A number's bytes as a double (Java's `1.7949708E12` is JSON too). Nil for what is not
+  /// plainly a double: what `JSONDecoder` refuses (`1e400` overflows, `1e-400` underflows to
+  /// zero) and, not to tell the two apart, subnormals, which it takes.
   static func double(_ bytes: UnsafeRawBufferPointer) -> Double? {
-    Double(String(decoding: bytes, as: UTF8.self))
+    guard let value = Double(String(decoding: bytes, as: UTF8.self)) else { return nil }
+    if value.isNormal { return value }
+    let mantissa = bytes.prefix { $0 != UInt8(ascii: "e") && $0 != UInt8(ascii: "E") }
+    return value == 0 && !mantissa.contains(where: { (UInt8(ascii: "1")...UInt8(ascii: "9")).contains($0) })
+      ? value : nil
+  }
+
+  /// Whether two keys (or texts) are the same bytes.
+  static func same(_ key: UnsafeRawBufferPointer, _ other: UnsafeRawBufferPointer) -> Bool {
+    guard key.count == other.count, let base = key.baseAddress, let otherBase = other.baseAddress else {
+      return key.isEmpty && other.isEmpty
+    }
+    return memcmp(base, otherBase, key.count) == 0
   }
 
   /// Whether `key`'s bytes are `name`.

@@ -2,13 +2,12 @@ import Foundation
 internal import PullParityIngest
 
 /// The reading side of `pullparity load`, on a thread of its own: the events part files in
-/// batches of rows (read without `JSONDecoder` when a row is in Spark's plain form), then the
-/// sessions and violations, while the loading thread stores what came before. Bounded: at most
-/// a few batches wait, so a fast reader never holds a run's events in memory.
+/// batches of rows (`EventBatch`, read without `JSONDecoder` when a row is in Spark's plain
+/// form), then the sessions and violations, while the loading thread stores what came before.
+/// Bounded: at most a few batches wait, so a fast reader never holds a run's events in memory.
 final class LoadReader: @unchecked Sendable {
   enum Item {
-    /// Event rows with the part file and line each came from.
-    case events([EventTableRow], [PipeLocation])
+    case events(EventBatch)
     case sessions(LoadedSessions)
     case failure(any Error)
   }
@@ -57,36 +56,29 @@ final class LoadReader: @unchecked Sendable {
     }
   }
 
+  /// One file's rows in batches: a batch holds rows of one file, so it knows where each is.
   private func readEvents() throws {
-    let table = TableFiles(directory: directory, table: "events")
-    var rows: [EventTableRow] = []
-    var locations: [PipeLocation] = []
-    rows.reserveCapacity(Self.batchRows)
-    locations.reserveCapacity(Self.batchRows)
     let decoder = JSONDecoder()
-    for file in try table.files() {
+    for file in try TableFiles(directory: directory, table: "events").files() {
+      var batch = EventBatch(file: file, expectedRows: Self.batchRows)
       let reader = LineReader(
         source: try FileByteSource(path: file), name: file, maxLineBytes: IngestOptions.largestMaxLineBytes)
       try reader.forEachLine { line in
         if line.isBlank { return }
-        let location = PipeLocation(input: file, line: line.number)
-        if let row = EventTableRow(scanning: line.bytes) {
-          rows.append(row)
-        } else {
+        if !batch.append(scanning: line.bytes, fileLine: line.number) {
           do {
-            rows.append(try decoder.decode(EventTableRow.self, from: Data(line.bytes)))
+            batch.append(try decoder.decode(EventTableRow.self, from: Data(line.bytes)), fileLine: line.number)
           } catch let error as DecodingError {
-            throw location.error("not a row of `events`: \(TableFiles.describe(error))")
+            throw PipeLocation(input: file, line: line.number).error(
+              "not a row of `events`: \(TableFiles.describe(error))")
           }
         }
-        locations.append(location)
-        if rows.count == Self.batchRows {
-          guard channel.put(.events(rows, locations)) else { throw Stopped() }
-          rows.removeAll(keepingCapacity: true)
-          locations.removeAll(keepingCapacity: true)
+        if batch.rows.count == Self.batchRows {
+          guard channel.put(.events(batch)) else { throw Stopped() }
+          batch = EventBatch(file: file, expectedRows: Self.batchRows)
         }
       }
+      if !batch.rows.isEmpty, !channel.put(.events(batch)) { throw Stopped() }
     }
-    if !rows.isEmpty { channel.put(.events(rows, locations)) }
   }
 }

@@ -35,71 +35,72 @@ struct LoadWriter {
   private var sessions: [ByteIdentity: Session] = [:]
   /// The ids (hashed) this load stored: a run keeps one version of each event, so a second row
   /// of one of them is a damaged run, not a duplicate.
-  private var storedIDs: Set<Int64> = []
+  private var storedIDs: StoredIDs
   private var lastWasDuplicate = false
   private var decoder = LineDecoder()
 
-  init(tx: IngestTransaction, runID: Int64, profiles: ProfileCatalog) {
+  /// `expectedEvents`: the run's events by its summary, so that the list of stored ids is
+  /// allocated once (bounded: the summary is only checked against the rows at the end).
+  init(tx: IngestTransaction, runID: Int64, profiles: ProfileCatalog, expectedEvents: Int) {
     self.tx = tx
     self.runID = runID
     self.profiles = profiles
+    storedIDs = StoredIDs(expected: min(max(expectedEvents, 0), 1 << 26))
   }
 
-  mutating func store(_ row: EventTableRow) throws {
-    let key = ByteIdentity(row.sessionID)
-    var session: Session
-    if let known = sessions[key] {
-      session = known
-    } else if let ref = try tx.sessionRef(of: row.sessionID) {
-      session = Session(ref: ref, existed: true)
-    } else {
-      session = Session(ref: tx.newSessionRef(), existed: false)
-    }
-    session.rows += 1
-    let sourceID = try tx.sourceID(named: row.source)
-    var (eventID, sessionID, platform, app, type, raw) = (
-      row.eventID, row.sessionID, row.platform, row.app, row.type, row.raw
-    )
-    let ref = session.ref
-    let lookFirst = lastWasDuplicate
-    let (outcome, idHash) = try eventID.withUTF8 { eventID in
-      try sessionID.withUTF8 { sessionID in
-        try platform.withUTF8 { platform in
-          try app.withUTF8 { app in
-            try type.withUTF8 { type in
-              try raw.withUTF8 { raw in
-                let outcome = try tx.store(
-                  EventFields(
-                    eventID: .init(eventID), sessionID: .init(sessionID), platform: .init(platform), app: .init(app),
-                    type: .init(type), raw: .init(raw), timestamp: row.tsMs, seq: row.seq, sessionRef: ref,
-                    sourceID: sourceID, line: row.line, byteOffset: row.byteOffset),
-                  idKey: EventKey.idKey(of: row.eventID), lookFirst: lookFirst)
-                return (outcome, StableHash.fnv1a64(UnsafeRawBufferPointer(eventID)))
-              }
-            }
-          }
+  /// Stores a batch's rows in order. Its sessions and sources are resolved once each, in the
+  /// order they first appear, as ingest hands out session refs.
+  mutating func store(_ batch: EventBatch) throws {
+    var batchSessions = try batch.sessions.texts.map { try session(of: $0) }
+    let sourceIDs = try batch.sources.texts.map { try tx.sourceID(named: $0) }
+    try batch.arena.withUnsafeBytes { arena in
+      for row in batch.rows {
+        do {
+          try store(row, of: batch, arena, session: &batchSessions[row.session], sourceID: sourceIDs[row.source])
+        } catch let problem as TableRowProblem {
+          throw batch.location(of: row).error(problem.message)
         }
       }
     }
+    for (id, session) in zip(batch.sessions.texts, batchSessions) { sessions[ByteIdentity(id)] = session }
+  }
+
+  private func session(of id: String) throws -> Session {
+    if let known = sessions[ByteIdentity(id)] { return known }
+    if let ref = try tx.sessionRef(of: id) { return Session(ref: ref, existed: true) }
+    return Session(ref: tx.newSessionRef(), existed: false)
+  }
+
+  private mutating func store(
+    _ row: EventBatch.Row, of batch: EventBatch, _ arena: UnsafeRawBufferPointer, session: inout Session,
+    sourceID: Int64
+  ) throws {
+    session.rows += 1
+    let fields = EventFields(
+      eventID: row.eventID.bytes(in: arena), sessionID: row.sessionID.bytes(in: arena),
+      platform: row.platform.bytes(in: arena), app: row.app.bytes(in: arena), type: row.type.bytes(in: arena),
+      raw: row.raw.bytes(in: arena), timestamp: row.tsMs, seq: row.seq, sessionRef: session.ref, sourceID: sourceID,
+      line: row.line, byteOffset: row.byteOffset)
+    let outcome = try tx.store(fields, idKey: row.idKey, lookFirst: lastWasDuplicate)
     loaded.events += 1
     lastWasDuplicate = outcome == .duplicate
     switch outcome {
     case .stored:
       counts.eventsStored += 1
       session.stored += 1
-      storedIDs.insert(idHash)
+      storedIDs.insert(row.idHash)
     case .duplicate, .conflict:
-      guard !storedIDs.contains(idHash) else {
+      guard !storedIDs.contains(row.idHash) else {
+        let id = String(decoding: fields.eventID, as: UTF8.self)
         throw TableRowProblem(
-          message: "event_id \"\(row.eventID)\" is in the run's events twice; a run keeps one version of each event")
+          message: "event_id \"\(id)\" is in the run's events twice; a run keeps one version of each event")
       }
       if outcome == .duplicate {
         counts.duplicates += 1
       } else {
-        try quarantineConflict(row)
+        try quarantineConflict(batch.decoded(row))
       }
     }
-    sessions[key] = session
   }
 
   /// An event whose id the database holds with other bytes: quarantined as ingest does.
@@ -175,6 +176,34 @@ struct LoadWriter {
       return
     }
     try tx.save(SessionDeriver.derive(events, profiles: profiles), ref: ref, isNew: isNew)
+  }
+}
+
+/// The hashed ids of the events a load stored. A list until an event of the run turns out to
+/// be stored already, and a set from then on: most loads never ask, and an append costs less
+/// than a hash-table insert, which showed in the profile of loading a million events.
+struct StoredIDs {
+  private var list: [Int64] = []
+  private var set: Set<Int64>?
+
+  init(expected: Int) {
+    list.reserveCapacity(expected)
+  }
+
+  mutating func insert(_ id: Int64) {
+    if set != nil {
+      set?.insert(id)
+    } else {
+      list.append(id)
+    }
+  }
+
+  mutating func contains(_ id: Int64) -> Bool {
+    if set == nil {
+      set = Set(list)
+      list = []
+    }
+    return set?.contains(id) ?? false
   }
 }
 

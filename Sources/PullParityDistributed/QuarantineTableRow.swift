@@ -1,6 +1,6 @@
 /// A row of a distributed run's `quarantine` table as `load` reads it (the SQLite table's
 /// columns without the keys the loading database hands out).
-struct QuarantineTableRow: Decodable {
+struct QuarantineTableRow: PlainDecodableRow {
   var source: String
   var line: Int
   var byteOffset: Int

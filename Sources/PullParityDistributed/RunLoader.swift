@@ -43,7 +43,7 @@ package struct RunLoader {
         let tx = try IngestTransaction(db, runID: runID)
         // Every input is a source, as in ingest, even one nothing was read from (UTF-16).
         for name in summary.sources { _ = try tx.sourceID(named: name) }
-        var writer = LoadWriter(tx: tx, runID: runID, profiles: catalog)
+        var writer = LoadWriter(tx: tx, runID: runID, profiles: catalog, expectedEvents: summary.eventsStored)
         let sessions = try Self.storeEvents(from: directory, with: &writer)
         try tx.finishBlocks()
         try TableFiles(directory: directory, table: "quarantine").forEachRow(QuarantineTableRow.self) {
@@ -78,14 +78,7 @@ package struct RunLoader {
     do {
       while let item = reader.take() {
         switch item {
-        case .events(let rows, let locations):
-          for (row, location) in zip(rows, locations) {
-            do {
-              try writer.store(row)
-            } catch let problem as TableRowProblem {
-              throw location.error(problem.message)
-            }
-          }
+        case .events(let batch): try writer.store(batch)
         case .sessions(let read): sessions = read
         case .failure(let error): throw error
         }

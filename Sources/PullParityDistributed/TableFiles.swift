@@ -24,6 +24,17 @@ struct TableFiles {
   /// Calls `body` with each row and where it is; a row that does not decode, or that `body`
   /// finds a `TableRowProblem` with, is reported with its part file and line.
   func forEachRow<Row: Decodable>(_ type: Row.Type, _ body: (Row, PipeLocation) throws -> Void) throws {
+    try forEachRow(type, scanning: { _ in nil }, body)
+  }
+
+  /// The same, a row read by `FlatRowDecoder` when it takes the line, else by `JSONDecoder`.
+  func forEachRow<Row: PlainDecodableRow>(_ type: Row.Type, _ body: (Row, PipeLocation) throws -> Void) throws {
+    try forEachRow(type, scanning: { FlatRowDecoder.decode(Row.self, from: $0) }, body)
+  }
+
+  private func forEachRow<Row: Decodable>(
+    _ type: Row.Type, scanning: (UnsafeRawBufferPointer) -> Row?, _ body: (Row, PipeLocation) throws -> Void
+  ) throws {
     let decoder = JSONDecoder()
     for file in try files() {
       let reader = LineReader(
@@ -32,7 +43,7 @@ struct TableFiles {
         if line.isBlank { return }
         let location = PipeLocation(input: file, line: line.number)
         do {
-          try body(try decoder.decode(Row.self, from: Data(line.bytes)), location)
+          try body(try scanning(line.bytes) ?? decoder.decode(Row.self, from: Data(line.bytes)), location)
         } catch let error as DecodingError {
           throw location.error("not a row of `\(table)`: \(Self.describe(error))")
         } catch let problem as TableRowProblem {
@@ -43,6 +54,10 @@ struct TableFiles {
   }
 
   func forEachRow<Row: Decodable>(_ type: Row.Type, _ body: (Row) throws -> Void) throws {
+    try forEachRow(type) { row, _ in try body(row) }
+  }
+
+  func forEachRow<Row: PlainDecodableRow>(_ type: Row.Type, _ body: (Row) throws -> Void) throws {
     try forEachRow(type) { row, _ in try body(row) }
   }
 

@@ -7,7 +7,13 @@ import Testing
 /// what it reads must be what `JSONDecoder` reads.
 @Suite struct FlatRowScannerTests {
   static func scanned(_ line: String) -> EventTableRow? {
-    Array(line.utf8).withUnsafeBytes { EventTableRow(scanning: $0) }
+    var batch = EventBatch(file: "part-00000.json", expectedRows: 1)
+    guard Array(line.utf8).withUnsafeBytes({ batch.append(scanning: $0, fileLine: 1) }) else {
+      // A line left to `JSONDecoder` leaves nothing behind.
+      #expect(batch.rows.isEmpty && batch.arena.isEmpty && batch.sessions.texts.isEmpty)
+      return nil
+    }
+    return batch.decoded(batch.rows[0])
   }
 
   static func decoded(_ line: String) throws -> EventTableRow {
@@ -24,6 +30,7 @@ import Testing
     #"{"event_id":"e1","session_id":"s1","ts_ms":1.7949708E12,"seq":null,"platform":"pwa","app":"padel","type":"pull_start","source":"a.jsonl","line":1,"byte_offset":0,"raw":"{\"event_id\":\"e1\"}"}"#,
     #"{"event_id":"é\u00e9","session_id":"s\ud83d\ude00","ts_ms":1794970800000.5,"seq":7,"platform":"p\/w","app":"a\\b","type":"t\n\t\r\b\f","source":"ö.jsonl","line":12,"byte_offset":-0,"raw":"x\"y","extra":true}"#,
     #" { "raw" : "" , "event_id":"","session_id":"","ts_ms":0,"platform":"","app":"","type":"","source":"s","line":3,"byte_offset":99 } "#,
+    #"{"event_id":"e","session_id":"s","ts_ms":-0.0e-400,"platform":"","app":"","type":"","source":"s","line":-3,"byte_offset":0,"raw":"","seq":-0}"#,
   ])
   func readsWhatJSONDecoderReads(line: String) throws {
     let scanned = try #require(Self.scanned(line))
@@ -38,6 +45,14 @@ import Testing
     #"{"event_id":"e","session_id":"s","ts_ms":0,"platform":"","app":"","type":"","source":"s","line":3.5,"byte_offset":9,"raw":""}"#,
     #"{"event_id":"e","session_id":"s","ts_ms":0,"platform":"","app":"","type":"","source":"s","line":3,"byte_offset":9,"raw":""} x"#,
     #"[1]"#,
+    // Not JSON's numbers, or not a double's: `JSONDecoder` says so.
+    #"{"event_id":"e","session_id":"s","ts_ms":0,"platform":"","app":"","type":"","source":"s","line":03,"byte_offset":9,"raw":""}"#,
+    #"{"event_id":"e","session_id":"s","ts_ms":1.,"platform":"","app":"","type":"","source":"s","line":3,"byte_offset":9,"raw":""}"#,
+    #"{"event_id":"e","session_id":"s","ts_ms":1e400,"platform":"","app":"","type":"","source":"s","line":3,"byte_offset":9,"raw":""}"#,
+    #"{"event_id":"e","session_id":"s","ts_ms":-1e-400,"platform":"","app":"","type":"","source":"s","line":3,"byte_offset":9,"raw":""}"#,
+    // A column twice: `JSONDecoder` keeps the first.
+    #"{"event_id":"e","session_id":"s","ts_ms":0,"platform":"","app":"","type":"","source":"s","line":3,"byte_offset":9,"raw":"","event_id":"f"}"#,
+    #"{"event_id":"e","session_id":"s","ts_ms":0,"platform":"","app":"","type":"","source":"s","line":3,"byte_offset":9,"raw":"","line":4}"#,
   ])
   func leavesToJSONDecoderWhatItDoesNotTake(line: String) {
     #expect(Self.scanned(line) == nil)

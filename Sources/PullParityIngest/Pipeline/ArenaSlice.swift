@@ -1,9 +1,14 @@
 /// Bytes held in a chunk's arena: where they start and how many.
-struct ArenaSlice: Sendable {
-  var start: Int
-  var count: Int
+package struct ArenaSlice: Sendable {
+  package var start: Int
+  package var count: Int
 
-  func bytes(in arena: UnsafeRawBufferPointer) -> UnsafeRawBufferPointer {
+  package init(start: Int, count: Int) {
+    self.start = start
+    self.count = count
+  }
+
+  package func bytes(in arena: UnsafeRawBufferPointer) -> UnsafeRawBufferPointer {
     UnsafeRawBufferPointer(rebasing: arena[start..<(start + count)])
   }
 }

@@ -168,7 +168,7 @@ package final class IngestTransaction {
       guard Self.sameBytes(storedID, event.eventID) else { return nil }
       return Self.sameBytes(storedRaw, event.raw) ? .duplicate : .conflict
     }
-    if let unwritten = blocks.unwritten(place.block) { return .some(unwritten.withLine(at: place.slot, compare)) }
+    if place.block == blocks.blockID { return .some(blocks.builder.withLine(at: place.slot, compare)) }
     guard let block = try reader.block(place.block) else { return .some(.duplicate) }
     return .some(block.withLine(at: place.slot, compare))
   }

@@ -9,7 +9,7 @@ import Foundation
 /// apart from the lines so that zstd finds the lines' common text line after line. Measured on
 /// the benchmark log, the directory costs about 5 bytes a line once compressed (it cost 20
 /// with every id written again, the time as 8 bytes and the key).
-package struct RawBlockBuilder: Sendable {
+package struct RawBlockBuilder {
   /// A block is written once its lines reach this many bytes. A frame larger than a page goes
   /// to full overflow pages but for a remainder: measured on the benchmark log, frames of
   /// 64 KiB blocks (11 KiB) left 22 bytes an event of unused page space, 256 KiB blocks
@@ -27,7 +27,7 @@ package struct RawBlockBuilder: Sendable {
   /// Per line, where its id is: inside its line (`offset`) or in `ids` (`range`).
   private var idPlaces: [IDPlace] = []
 
-  enum IDPlace: Sendable {
+  enum IDPlace {
     case offset(Int, length: Int)
     case range(Range<Int>)
 

@@ -116,10 +116,9 @@ package enum RawEventConversion {
       moved += 1
     }
     rows.reset()
-    // Only the last batch writes a block that is not full (the others end on a full block, and
-    // their flush writes just the one being compressed): the blocks are those of a conversion
-    // in one go.
-    try blocks.flush()
+    // Only the last batch writes a block that is not full: the blocks are those of a
+    // conversion in one go.
+    if exhausted { try blocks.flush() }
     if let lastPK {
       try db.execute(sql: "DELETE FROM \(pendingTable) WHERE event_pk <= ?", arguments: [lastPK])
     }

@@ -42,6 +42,8 @@ package struct Ingestor {
           break
         }
       }
+      let checkpoint = database.startCheckpoint()
+      defer { checkpoint.wait() }
       acrossSessions = try judgeAcrossSessions()
     } catch {
       ingest.fail()

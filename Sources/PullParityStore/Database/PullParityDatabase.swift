@@ -209,6 +209,9 @@ package final class PullParityDatabase: Sendable {
     try wrap("reading \(path)") { try queue.read(body) }
   }
 
+  /// Starts copying the write-ahead log into the file beside the caller (`BackgroundCheckpoint`).
+  package func startCheckpoint() -> BackgroundCheckpoint { BackgroundCheckpoint(path: Self.fileLocation(path)) }
+
   /// One transaction: all of `body` is committed, or none of it. It begins IMMEDIATE (GRDB's
   /// default for writes), so waiting for another writer happens at its start, bounded by
   /// `lockTimeout`.

@@ -21,6 +21,9 @@ import Testing
     (v7(millis, 1).uppercased(), true),
     ("019ab2c3-d4e5-4abc-8def-000000000001", false),  // version 4
     ("019ab2c3-d4eg-7abc-8def-000000000001", false),  // a timestamp that is not hex
+    (":19ab2c3-d4e5-7abc-8def-000000000001", false),  // the bytes next to the hex digits
+    ("019ab2c3-d4e@-7abc-8def-000000000001", false),
+    ("019ab2c`-d4e5-7abc-8def-000000000001", false),
     ("019ab2c3-d4e5-7abc-8def-00000000000g", true),  // digits the key does not read
     ("019ab2c3d4e57abc8def000000000001", false),  // no dashes
     ("e1", false),
@@ -30,6 +33,7 @@ import Testing
     let hash = StableHash.fnv1a64(id)
     let expected = timeOrdered ? Self.millis << 16 | (hash & 0xFFFF) : hash
     #expect(EventKey.of(id) == expected)
+    #expect(EventKey.idKey(of: id) == IDKey(value: expected, isTimeOrdered: timeOrdered))
   }
 
   /// Keys are stored on disk, so the hash and the layout are pinned to values computed apart

@@ -48,11 +48,12 @@ struct ChunkBuilder {
       sessionEvents.append([])
     }
     lines.sessions[sessionIndex].rowIndices.append(lines.rows.count)
+    let eventID = lines.copy(event.eventID)
     let row = EventRow(
-      eventID: lines.copy(event.eventID), sessionID: lines.copy(event.sessionID),
+      eventID: eventID, sessionID: lines.copy(event.sessionID),
       platform: lines.copy(event.platform), app: lines.copy(event.app), type: lines.copy(event.type.rawValue),
       raw: lines.copy(line.bytes), timestamp: event.timestamp, seq: event.seq,
-      idKey: EventKey.idKey(of: event.eventID), sessionIndex: sessionIndex, sourceIndex: sourceIndex,
+      idKey: lines.idKey(of: eventID), sessionIndex: sessionIndex, sourceIndex: sourceIndex,
       line: line.number, byteOffset: line.byteOffset)
     lines.rows.append(row)
     sessionEvents[sessionIndex].append(RecordedEvent(event: event, source: sourceNames[sourceIndex], line: line.number))

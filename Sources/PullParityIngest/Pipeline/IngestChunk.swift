@@ -58,6 +58,12 @@ struct ParsedLines: Sendable {
     var text = text
     return text.withUTF8 { copy(UnsafeRawBufferPointer($0)) }
   }
+
+  /// `EventKey.idKey(of:)` the bytes at `slice`: read from the arena, the id's string is not
+  /// touched again.
+  func idKey(of slice: ArenaSlice) -> IDKey {
+    arena.withUnsafeBytes { EventKey.idKey(of: slice.bytes(in: $0)) }
+  }
 }
 
 /// A chunk's lines copied as read, not yet parsed (blank lines are only counted).

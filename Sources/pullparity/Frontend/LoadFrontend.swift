@@ -15,6 +15,10 @@ struct LoadFrontend {
 
   func run(directory: String) throws -> RunLoader.Outcome {
     let outcome = try PipeDiagnostic.reporting { try RunLoader(database: database).load(directory: directory) }
+    // The run's log is copied into the file while the digests are counted, as ingest does
+    // while it judges across sessions.
+    let checkpoint = database.startCheckpoint()
+    defer { checkpoint.wait() }
     try DigestFrontend.refresh(database)
     return outcome
   }

@@ -8,23 +8,10 @@ internal import PullParityStore
 /// the frees of one thread's allocations on the other contended for the allocator's lock.
 struct EventBatch: Sendable {
   struct Row: Sendable {
-    var eventID: ArenaSlice
-    var sessionID: ArenaSlice
-    var platform: ArenaSlice
-    var app: ArenaSlice
-    var type: ArenaSlice
-    var raw: ArenaSlice
-    var tsMs: Double
-    var seq: Int?
-    var line: Int
-    var byteOffset: Int
-    /// `EventKey.idKey(of:)` the id, worked out on the reading thread.
-    var idKey: IDKey
+    /// Its columns; its session and source index the batch's `sessions` and `sources`.
+    var event: EventRow
     /// The id's hash, for the run's own check that it keeps one version of each event.
     var idHash: Int64
-    /// Index of its session id in `sessions`, of its source in `sources`.
-    var session: Int
-    var source: Int
     /// Where the row is in the part file.
     var fileLine: Int
   }
@@ -50,10 +37,11 @@ struct EventBatch: Sendable {
   func decoded(_ row: Row) -> EventTableRow {
     arena.withUnsafeBytes { arena in
       let text = { (slice: ArenaSlice) in String(decoding: slice.bytes(in: arena), as: UTF8.self) }
+      let event = row.event
       return EventTableRow(
-        eventID: text(row.eventID), sessionID: text(row.sessionID), tsMs: row.tsMs, seq: row.seq,
-        platform: text(row.platform), app: text(row.app), type: text(row.type), source: sources.texts[row.source],
-        line: row.line, byteOffset: row.byteOffset, raw: text(row.raw))
+        eventID: text(event.eventID), sessionID: text(event.sessionID), tsMs: event.timestamp, seq: event.seq,
+        platform: text(event.platform), app: text(event.app), type: text(event.type),
+        source: sources.texts[event.sourceIndex], line: event.line, byteOffset: event.byteOffset, raw: text(event.raw))
     }
   }
 
@@ -103,11 +91,11 @@ struct EventBatch: Sendable {
     else { return false }
     let row = arena.withUnsafeBytes { arena in
       let id = eventID.bytes(in: arena)
-      return Row(
-        eventID: eventID, sessionID: sessionID, platform: platform, app: app, type: type, raw: raw, tsMs: tsMs,
-        seq: columns.seq, line: line, byteOffset: byteOffset, idKey: EventKey.idKey(of: id),
-        idHash: StableHash.fnv1a64(id), session: sessions.index(of: sessionID, in: arena),
-        source: sources.index(of: source, in: arena), fileLine: fileLine)
+      let event = EventRow(
+        eventID: eventID, sessionID: sessionID, platform: platform, app: app, type: type, raw: raw, timestamp: tsMs,
+        seq: columns.seq, idKey: EventKey.idKey(of: id), sessionIndex: sessions.index(of: sessionID, in: arena),
+        sourceIndex: sources.index(of: source, in: arena), line: line, byteOffset: byteOffset)
+      return Row(event: event, idHash: StableHash.fnv1a64(id), fileLine: fileLine)
     }
     rows.append(row)
     return true

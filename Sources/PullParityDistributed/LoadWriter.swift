@@ -56,7 +56,9 @@ struct LoadWriter {
     try batch.arena.withUnsafeBytes { arena in
       for row in batch.rows {
         do {
-          try store(row, of: batch, arena, session: &batchSessions[row.session], sourceID: sourceIDs[row.source])
+          let event = row.event
+          try store(
+            row, of: batch, arena, session: &batchSessions[event.sessionIndex], sourceID: sourceIDs[event.sourceIndex])
         } catch let problem as TableRowProblem {
           throw batch.location(of: row).error(problem.message)
         }
@@ -76,12 +78,8 @@ struct LoadWriter {
     sourceID: Int64
   ) throws {
     session.rows += 1
-    let fields = EventFields(
-      eventID: row.eventID.bytes(in: arena), sessionID: row.sessionID.bytes(in: arena),
-      platform: row.platform.bytes(in: arena), app: row.app.bytes(in: arena), type: row.type.bytes(in: arena),
-      raw: row.raw.bytes(in: arena), timestamp: row.tsMs, seq: row.seq, sessionRef: session.ref, sourceID: sourceID,
-      line: row.line, byteOffset: row.byteOffset)
-    let outcome = try tx.store(fields, idKey: row.idKey, lookFirst: lastWasDuplicate)
+    let fields = row.event.fields(arena, sessionRef: session.ref, sourceID: sourceID)
+    let outcome = try tx.store(fields, idKey: row.event.idKey, lookFirst: lastWasDuplicate)
     loaded.events += 1
     lastWasDuplicate = outcome == .duplicate
     switch outcome {

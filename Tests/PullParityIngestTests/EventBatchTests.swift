@@ -1,4 +1,5 @@
 import Foundation
+import PullParityIngest
 import Testing
 
 @testable import PullParityDistributed
@@ -26,7 +27,7 @@ import Testing
       #expect(scanned)
     }
     #expect(batch.sessions.texts.map { Array($0.utf8) } == distinct.map { Array($0.utf8) })
-    #expect(batch.rows.map(\.session) == indices)
+    #expect(batch.rows.map(\.event.sessionIndex) == indices)
     #expect(batch.sources.texts == ["a.jsonl"])
   }
 
@@ -38,7 +39,8 @@ import Testing
     decoded.append(try FlatRowScannerTests.decoded(line), fileLine: 7)
     #expect(FlatRowScannerTests.same(scanned.decoded(scanned.rows[0]), decoded.decoded(decoded.rows[0])))
     #expect(scanned.arena == decoded.arena)
-    #expect(scanned.rows[0].idKey == decoded.rows[0].idKey && scanned.rows[0].idHash == decoded.rows[0].idHash)
+    #expect(
+      scanned.rows[0].event.idKey == decoded.rows[0].event.idKey && scanned.rows[0].idHash == decoded.rows[0].idHash)
     #expect(decoded.location(of: decoded.rows[0]) == PipeLocation(input: "part-00000.json", line: 7))
   }
 }

@@ -36,12 +36,7 @@ struct ChunkEventWriter {
 
   private func fields(_ index: Int, _ arena: UnsafeRawBufferPointer) -> EventFields {
     let row = chunk.rows[index]
-    return EventFields(
-      eventID: row.eventID.bytes(in: arena), sessionID: row.sessionID.bytes(in: arena),
-      platform: row.platform.bytes(in: arena), app: row.app.bytes(in: arena), type: row.type.bytes(in: arena),
-      raw: row.raw.bytes(in: arena), timestamp: row.timestamp, seq: row.seq,
-      sessionRef: refs[row.sessionIndex], sourceID: sourceIDs[row.sourceIndex], line: row.line,
-      byteOffset: row.byteOffset)
+    return row.fields(arena, sessionRef: refs[row.sessionIndex], sourceID: sourceIDs[row.sourceIndex])
   }
 
   private mutating func record(_ index: Int, _ outcome: EventStoreOutcome, _ arena: UnsafeRawBufferPointer) throws {

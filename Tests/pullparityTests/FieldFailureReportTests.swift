@@ -58,6 +58,47 @@ import Testing
     #expect(session.stdout.contains("Every refresh ends (no stuck spinner): stuck_refresh at +30060.0 ms"))
   }
 
+  /// Every derived row of the file, but for `session_ref` (replay may number sessions anew).
+  static func derivedRows(_ db: String) throws -> String {
+    let columns = """
+      session_id, app, profile, platform, outcome, final_state, visible_ms, violation_count, event_count,
+      started_at_ms, ended_at_ms, stuck_refresh, dropped_refresh, repeated_refresh, near_miss,
+      refresh_started_at_ms, refresh_ended_at_ms, judge_again_at_ms
+      """
+    return try CommandRun.run(
+      URL(fileURLWithPath: "/usr/bin/sqlite3"),
+      [
+        db, "SELECT \(columns) FROM sessions ORDER BY session_id",
+        "SELECT session_id, ordinal, kind, ts_ms, expected, actual FROM violations ORDER BY session_id, ordinal",
+      ]
+    ).stdout
+  }
+
+  /// Within one run the cross-session judge finalizes a session whose judgement is open from
+  /// the machine's state that ingest kept when it last derived it, on the reading thread (one
+  /// transaction) or from its stored lines (a session across transactions): the rows are those
+  /// `replay` derives again from every stored line.
+  @Test(arguments: [2, 200_000])
+  func theJudgeOfOneRunAgreesWithReplay(transactionLines: Int) throws {
+    let dir = try TemporaryDirectory()
+    let db = dir.path("judged.sqlite")
+    let stuckAtTheEdge = Self.stuckSession(at: Self.day + 40_000).map {
+      $0.replacingOccurrences(of: "\"stuck\"", with: "\"edge\"")
+        .replacingOccurrences(of: "\"event_id\":\"a", with: "\"event_id\":\"e")
+    }
+    let lines =
+      Self.stuckSession(at: Self.day) + [Self.line("d1", "later", Self.day + 30_060, #""type":"pull_start""#)]
+      + stuckAtTheEdge
+    let log = try dir.write("one-run.jsonl", lines.joined(separator: "\n") + "\n")
+    let ingest = ["ingest", "--quiet", "--db", db, "--transaction-lines", "\(transactionLines)", log]
+    #expect(try CommandRun.pullparity(ingest).exitCode == 0)
+    #expect(try Self.stuckFlag(db) == "1")
+    let ingested = try Self.derivedRows(db)
+    #expect(ingested.contains("edge|padel|"), "\(ingested)")
+    #expect(try CommandRun.pullparity(["replay", "--db", db]).exitCode == 0)
+    #expect(try Self.derivedRows(db) == ingested)
+  }
+
   @Test func unexpectedEventsAreBrokenDownByWhatArrivedInWhichStateInEveryFormat() throws {
     let dir = try TemporaryDirectory()
     var log = FieldFailureLog()

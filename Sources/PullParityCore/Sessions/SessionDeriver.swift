@@ -4,7 +4,7 @@ public enum SessionDeriver {
   public static func derive(
     _ events: [RecordedEvent], profiles: ProfileCatalog, context: SessionContext = SessionContext()
   ) -> DerivedSession {
-    derive(events, profiles: profiles, context: context, onStep: nil)
+    reduce(events, profiles: profiles).finalize(context)
   }
 
   /// The same derivation, with the state after every event (for the session drill-down).
@@ -13,14 +13,15 @@ public enum SessionDeriver {
   ) -> (session: DerivedSession, steps: [SessionStep]) {
     var steps: [SessionStep] = []
     steps.reserveCapacity(events.count)
-    let session = derive(events, profiles: profiles, context: context) { steps.append($0) }
+    let session = reduce(events, profiles: profiles) { steps.append($0) }.finalize(context)
     return (session, steps)
   }
 
-  private static func derive(
-    _ events: [RecordedEvent], profiles: ProfileCatalog, context: SessionContext,
-    onStep: ((SessionStep) -> Void)?
-  ) -> DerivedSession {
+  /// The events run through the machine, in log order: every part of the derivation that the
+  /// session's context cannot change (`ReducedSession.finalize` adds that part).
+  package static func reduce(
+    _ events: [RecordedEvent], profiles: ProfileCatalog, onStep: ((SessionStep) -> Void)? = nil
+  ) -> ReducedSession {
     precondition(!events.isEmpty, "a session has at least one event")
     // Sorting positions rather than events keeps their strings from being copied around; so does
     // comparing them through the buffer (the array's subscript copied both events of each compare).
@@ -28,35 +29,23 @@ public enum SessionDeriver {
       events.indices.sorted { RecordedEvent.inLogOrder(events[$0], events[$1]) }
     }
     let first = events[order[0]].event
-    let last = events[order[order.count - 1]].event
     let profile = profiles.resolve(first.profileName)
-
-    var state = SessionState()
-    var violations: [Violation] = []
-    var labels = SessionLabels()
+    var reduced = ReducedSession(
+      profile: profile, sessionID: first.sessionID, app: first.app, platform: first.platform,
+      startedAt: first.timestamp, endedAt: events[order[order.count - 1]].event.timestamp, eventCount: events.count)
     // Events are read in place through the buffer, never copied out of the array: a copy
     // retained and released every string of every event, a measured share of an ingest.
     events.withUnsafeBufferPointer { events in
       for index in order {
         let findings = SessionMachine.reduce(
-          &state, events[index].event.payload, at: events[index].event.timestamp,
+          &reduced.state, events[index].event.payload, at: events[index].event.timestamp,
           screen: events[index].event.screen, profile: profile)
-        if !findings.isEmpty { violations.append(contentsOf: findings) }
-        labels.note(events[index].event)
-        onStep?(SessionStep(recorded: events[index], stateAfter: state, findings: findings))
+        if !findings.isEmpty { reduced.violations.append(contentsOf: findings) }
+        reduced.labels.note(events[index].event)
+        onStep?(SessionStep(recorded: events[index], stateAfter: reduced.state, findings: findings))
       }
     }
-    let (metrics, endFindings, judgeAgainAt) = SessionMetrics.finalize(
-      state, profile: profile, installID: labels.installID,
-      horizon: max(context.horizon ?? last.timestamp, last.timestamp),
-      previousRefreshEndedAt: context.previousRefreshEndedAt)
-    violations.append(contentsOf: endFindings)
-    return DerivedSession(
-      sessionID: first.sessionID, app: first.app, platform: first.platform, profileName: profile.name,
-      profileVersion: profile.version, appVersion: labels.appVersion, osVersion: labels.osVersion,
-      device: labels.device, screen: state.screen ?? labels.screen, installID: labels.installID,
-      empty: labels.empty, eventCount: events.count, startedAt: first.timestamp, endedAt: last.timestamp,
-      finalPhase: state.phase, metrics: metrics, refreshStartedAt: state.refreshStartedAt,
-      refreshEndedAt: state.indicatorHiddenAt, judgeAgainAt: judgeAgainAt, violations: violations)
+    return reduced
   }
+
 }

@@ -1,7 +1,7 @@
 /// What describes a session rather than its refresh: each field the first value its events carry
 /// in log order (a client may leave them off later events), and whether any event reported an
 /// empty screen.
-struct SessionLabels {
+struct SessionLabels: Sendable {
   var appVersion: String?
   var osVersion: String?
   var device: String?

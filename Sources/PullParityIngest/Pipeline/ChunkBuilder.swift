@@ -69,7 +69,10 @@ struct ChunkBuilder {
   /// Derives every session of the chunk and returns its lines.
   mutating func finish() -> ParsedLines {
     for index in lines.sessions.indices {
-      lines.sessions[index].derived = SessionDeriver.derive(sessionEvents[index], profiles: profiles)
+      let reduced = SessionDeriver.reduce(sessionEvents[index], profiles: profiles)
+      let derived = reduced.finalize(SessionContext())
+      lines.sessions[index].derived = derived
+      if derived.judgeAgainAt != nil { lines.sessions[index].reduced = reduced }
     }
     let repeatedIDKeys = Self.repeatedKeys(of: lines.rows)
     if !repeatedIDKeys.isEmpty {

@@ -9,4 +9,6 @@ struct ChunkSession: Sendable {
   var rowIndices: [Int]
   /// Set by `ChunkBuilder.finish`.
   var derived: DerivedSession?
+  /// What `derived` was finalized from, kept when its judgement is still open (`ChunkWriter`).
+  var reduced: ReducedSession?
 }

@@ -13,12 +13,16 @@ package struct CrossSessionJudge {
   let tx: IngestTransaction
   let db: Database
   let profiles: ProfileCatalog
+  /// Sessions as the machine left them, which need only their context (`ChunkWriter`); any
+  /// other is derived again from its stored lines.
+  let awaiting: [Int64: ReducedSession]
   private var decoder: LineDecoder
 
-  package init(_ db: Database, profiles: ProfileCatalog) throws {
+  package init(_ db: Database, profiles: ProfileCatalog, awaiting: [Int64: ReducedSession] = [:]) throws {
     self.db = db
     tx = try IngestTransaction(db)
     self.profiles = profiles
+    self.awaiting = awaiting
     decoder = LineDecoder()
   }
 
@@ -54,6 +58,10 @@ package struct CrossSessionJudge {
   }
 
   private mutating func derive(_ ref: Int64) throws {
+    if let reduced = awaiting[ref] {
+      try tx.save(reduced.finalize(try CrossSessionQueries.context(of: ref, db)), ref: ref)
+      return
+    }
     // Its stored row is all that is left of a session `retain` took raw events of; a session
     // none of whose lines pass today's rules is left as it is (replay removes it).
     let db = db  // read by the closure while `decoder` is borrowed

@@ -44,7 +44,7 @@ package struct Ingestor {
       }
       let checkpoint = database.startCheckpoint()
       defer { checkpoint.wait() }
-      acrossSessions = try judgeAcrossSessions()
+      acrossSessions = try judgeAcrossSessions(awaiting: ingest.awaitingJudgement)
     } catch {
       ingest.fail()
       throw error
@@ -56,10 +56,10 @@ package struct Ingestor {
 
   /// The verdicts the committed sessions' context decides (`CrossSessionJudge`), in one
   /// transaction of their own after the run's; returns the seconds it took.
-  private func judgeAcrossSessions() throws -> Double {
+  private func judgeAcrossSessions(awaiting: [Int64: ReducedSession]) throws -> Double {
     let started = database.clock.elapsed()
     try database.write { db in
-      var judge = try CrossSessionJudge(db, profiles: options.profiles)
+      var judge = try CrossSessionJudge(db, profiles: options.profiles, awaiting: awaiting)
       try judge.run()
     }
     return database.clock.seconds(since: started)

@@ -11,6 +11,8 @@ struct RunningIngest {
   let started: Duration
   let totalBytes: Int?
   private var committer: ChunkWriter
+  /// The sessions whose judgement is open, as the machine left them (`ChunkWriter`).
+  var awaitingJudgement: [Int64: ReducedSession] { committer.awaitingJudgement }
   private var profilesStored: Set<String>
   private var totals = RunCounts()
   private var times = IngestStageTimes()

@@ -14,13 +14,20 @@ enum StoredSessionDerivation {
     _ ref: Int64, _ tx: IngestTransaction, profiles: ProfileCatalog, decoder: inout LineDecoder,
     context: () throws -> SessionContext = { SessionContext() }
   ) throws -> DerivedSession? {
+    try reduce(ref, tx, profiles: profiles, decoder: &decoder)?.finalize(try context())
+  }
+
+  /// The same up to the context: the events read back and run through the machine.
+  static func reduce(
+    _ ref: Int64, _ tx: IngestTransaction, profiles: ProfileCatalog, decoder: inout LineDecoder
+  ) throws -> ReducedSession? {
     guard try tx.hasAllRawEvents(ofSession: ref) else { return nil }
     var gathered = StoredSessionEvents()
     try tx.forEachStoredEvent(ofSession: ref) { raw, source, line in
       gathered.add(raw, source: source, line: line, decoder: &decoder)
     }
-    guard !gathered.events.isEmpty else { return nil }
-    return derive(ref, gathered, profiles: profiles, context: try context())
+    guard !gathered.events.isEmpty, let events = try? gathered.finish(sessionID: "\(ref)") else { return nil }
+    return SessionDeriver.reduce(events, profiles: profiles)
   }
 
   /// Session `ref` derived from the events gathered of its stored lines (replay reads every

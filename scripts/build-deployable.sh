@@ -7,7 +7,9 @@
 # installed version (`apt-get source`, signed by the archive; no system change), its single-file
 # release, so that the header pp_simdjson.cpp is built against and the code linked are one version.
 # What the binary still loads is glibc's (libc, libm) and the dynamic loader: `ldd` lists them
-# last. Prints the binary's path on its last line.
+# last; with its own arc4random (scripts/deployable/arc4random.c) it asks for glibc 2.35 at most,
+# Ubuntu 22.04's, which the official apache/spark images are built on. Prints the binary's path
+# on its last line.
 #   scripts/build-deployable.sh          # .build/deployable/release/pullparity
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -53,9 +55,10 @@ for name in z xxhash sqlite3 stdc++; do link_static "$name"; done
 # zstd only when the package links it (a CZstd system library).
 if grep -q '"CZstd"' Package.swift; then link_static zstd; fi
 build_simdjson
+"${CC:-clang}" -O2 -fPIC -c scripts/deployable/arc4random.c -o "$LIBS/arc4random.o"
 
 swift build -c release --product pullparity --scratch-path "$SCRATCH" --static-swift-stdlib \
-  -Xlinker -L"$LIBS" -Xlinker --as-needed -Xswiftc -static-stdlib -Xswiftc -Xclang-linker -Xswiftc -static-libgcc >&2
+  -Xlinker -L"$LIBS" -Xlinker "$LIBS/arc4random.o" -Xlinker --as-needed -Xswiftc -static-stdlib -Xswiftc -Xclang-linker -Xswiftc -static-libgcc >&2
 BINARY=$PWD/$SCRATCH/release/pullparity
 echo "build-deployable.sh: what the binary still loads (glibc's):" >&2
 ldd "$BINARY" >&2

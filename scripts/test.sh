@@ -22,6 +22,15 @@ export PULLPARITY_BIN="${PULLPARITY_BIN:-$(swift build --show-bin-path)/pullpari
 # (Assigned before it is exported, so that a failed build stops the script.)
 PULLPARITY_DEPLOYABLE="${PULLPARITY_DEPLOYABLE:-$(scripts/build-deployable.sh | tail -n 1)}"
 export PULLPARITY_DEPLOYABLE
+# The official Spark image's PySpark, in a venv of its own, for the cluster recipe's test
+# (spark/tests/test_stock_image.py); made once, again when its pins change.
+STOCK_SPARK=.build/stock-spark
+if ! cmp -s spark/requirements-stock-image.txt "$STOCK_SPARK/requirements.txt"; then
+  rm -rf "$STOCK_SPARK" && python3 -m venv "$STOCK_SPARK"
+  "$STOCK_SPARK/bin/pip" install -q -r spark/requirements-stock-image.txt
+  cp spark/requirements-stock-image.txt "$STOCK_SPARK/requirements.txt"
+fi
+export PULLPARITY_STOCK_SPARK="$PWD/$STOCK_SPARK"
 python3 -m pytest -q
 
 # The fuzzer (scripts/fuzz.sh) compiles the decoder's files by name, outside SwiftPM: building it

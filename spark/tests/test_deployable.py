@@ -3,16 +3,20 @@ that has none of the Swift toolchain or Debian's -dev libraries, with the regula
 
 The machine is a chroot holding the binary and only the files `ldd` says it loads (glibc's): a
 root barer than any Debian image (`debootstrap --variant=minbase` adds a shell, coreutils, apt…
-and the same glibc), made in milliseconds and without a network. A verb that needed anything
-else at run time (the Swift runtime, Foundation's ICU data, libsimdjson, libstdc++) would fail in
-it. The root gets a /proc, as every machine has. CI (scripts/test.sh) builds the binary before
+and the same glibc), made in milliseconds. A verb that needed anything else at run time (the
+Swift runtime, Foundation's ICU data, libsimdjson, libstdc++) would fail in it. It is made twice:
+with this machine's glibc (Debian 12's 2.36), and with Ubuntu 22.04's (2.35, from its archive's
+libc6 package, checked against a pinned SHA-256), the base of the official apache/spark images,
+the oldest glibc the binary is built for. The root gets a /proc, as every machine has. CI (scripts/test.sh) builds the binary before
 pytest and runs as root; elsewhere the chroot is made in a user namespace (`unshare -r`)."""
 
 import json
 import os
+import hashlib
 import re
 import shutil
 import subprocess
+import urllib.request
 
 import pytest
 
@@ -21,9 +25,13 @@ from spark_run import REPO
 # What every Debian or Ubuntu image (and so a Spark image) has: glibc and its loader.
 GLIBC = {"linux-vdso.so.1", "libc.so.6", "libm.so.6", "ld-linux-x86-64.so.2", "libpthread.so.0", "libdl.so.2",
          "librt.so.1"}
-# The newest glibc the binary may ask for: Debian 12's, which Spark images built on it have
-# (Swift 6.3's static runtime calls arc4random, new in glibc 2.36; Ubuntu 22.04 has 2.35).
-NEWEST_GLIBC = (2, 36)
+# The newest glibc the binary may ask for: Ubuntu 22.04's, which the official apache/spark images
+# (eclipse-temurin:17-jammy) have. Debian 12's libstdc++ calls arc4random, new in glibc 2.36: the
+# binary carries its own (scripts/deployable/arc4random.c).
+NEWEST_GLIBC = (2, 35)
+# Ubuntu 22.04's glibc as released: a file of its archive's pool, which never changes.
+JAMMY_LIBC6 = ("http://archive.ubuntu.com/ubuntu/pool/main/g/glibc/libc6_2.35-0ubuntu3_amd64.deb",
+               "ea9a27e0ebdd0cfc9c750d94f8074f3a35d1f97dcc77ae04c370fb498a6b6db2")
 
 
 @pytest.fixture(scope="module")
@@ -55,14 +63,34 @@ def test_the_binary_loads_only_glibc(deployable):
     assert max(versions) <= NEWEST_GLIBC, f"needs glibc {max(versions)}"
 
 
-def bare_root(tmp_path, binary):
-    """A root with the binary at /pullparity and only the files ldd names, at their paths."""
+@pytest.fixture(scope="module")
+def jammy_glibc(deployable):
+    """Ubuntu 22.04's libc6 package unpacked (kept beside the deployable build): its folder."""
+    folder = os.path.join(os.path.dirname(os.path.dirname(deployable)), "ubuntu-22.04-libc6")
+    url, sha256 = JAMMY_LIBC6
+    package = os.path.join(folder, os.path.basename(url))
+    if not os.path.isdir(os.path.join(folder, "root")):
+        os.makedirs(folder, exist_ok=True)
+        with urllib.request.urlopen(url, timeout=120) as response:
+            data = response.read()
+        assert hashlib.sha256(data).hexdigest() == sha256, f"{url} is not the package pinned here"
+        with open(package, "wb") as handle:
+            handle.write(data)
+        subprocess.run(["dpkg-deb", "-x", package, os.path.join(folder, "root")], check=True)
+    return os.path.join(folder, "root")
+
+
+def bare_root(tmp_path, binary, glibc=None):
+    """A root with the binary at /pullparity and only the files ldd names, at their paths: this
+    machine's, or, with `glibc` (an unpacked libc6 package), the package's files of those names."""
     root = tmp_path / "root"
-    for _, path in loaded_libraries(binary):
+    for name, path in loaded_libraries(binary):
         if path:
+            source = os.path.realpath(path) if glibc is None else os.path.join(
+                glibc, "lib", "x86_64-linux-gnu", name)
             target = root / path.lstrip("/")
             target.parent.mkdir(parents=True, exist_ok=True)
-            shutil.copy2(os.path.realpath(path), target)
+            shutil.copy2(source, target)
     root.mkdir(exist_ok=True)
     shutil.copy2(binary, root / "pullparity")
     return root
@@ -107,8 +135,9 @@ def derive_input(binary, tsv):
     return b"".join(b"".join(lines) for lines in by_session.values())
 
 
-def test_the_spark_verbs_run_in_a_root_without_the_toolchain(deployable, binary, tmp_path):
-    root = bare_root(tmp_path, deployable)
+@pytest.mark.parametrize("glibc", ["debian-12", "ubuntu-22.04"])
+def test_the_spark_verbs_run_in_a_root_without_the_toolchain(deployable, binary, tmp_path, request, glibc):
+    root = bare_root(tmp_path, deployable, request.getfixturevalue("jammy_glibc") if glibc == "ubuntu-22.04" else None)
     held = {path.name for path in root.rglob("*") if path.is_file()}
     assert held == {"pullparity", "libc.so.6", "libm.so.6", "ld-linux-x86-64.so.2"}, held
     tsv = sample_lines()

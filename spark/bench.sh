@@ -3,7 +3,8 @@
 # 1,000,000-event log (scripts/generate_events.py bench, seed 1), in one run: both walls and CPU
 # times, their ratios against issue 29's goals (job wall <= 8x ingest's, <= 45 CPU-s per 1M
 # events), the job's phases from Spark's own metrics (summary.json "timings"), and the pipe
-# verbs alone on the log's first 200,000 lines, and `pullparity load` of the job's output into a
+# verbs alone on the log's first 200,000 lines, Spark's own floor for the same log (bench_floor.py:
+# read, one shuffle by session, Parquet), and `pullparity load` of the job's output into a
 # new SQLite file against ingest's rate (spark/bench-load.sh repeats that pair alone). CPU is the whole process tree's (JVM, Python
 # workers, the binary), from a cpuacct cgroup when this runs as root on cgroup v1, else from the
 # children's rusage. Needs a release build:
@@ -16,7 +17,7 @@ BIN=${PULLPARITY_BIN:-$ROOT/.build/release/pullparity}
 [ -x "$BIN" ] || { echo "bench.sh: build the release binary first (swift build -c release)" >&2; exit 2; }
 cd "$DIR"
 [ -f bench.jsonl ] || python3 "$ROOT/scripts/generate_events.py" bench --events "$EVENTS" --out bench.jsonl >/dev/null
-rm -rf ingest.sqlite* load.sqlite* run
+rm -rf ingest.sqlite* load.sqlite* run floor
 
 # measure NAME CMD...: runs CMD, leaves "wall cpu" (seconds) in NAME.time.
 CGROUPS=/sys/fs/cgroup/cpuacct
@@ -44,6 +45,8 @@ measure ingest "$BIN" ingest --quiet --db ingest.sqlite bench.jsonl >/dev/null
 measure spark env SPARK_LOCAL_IP=127.0.0.1 python3 "$ROOT/spark/pullparity_spark.py" --master 'local[2]' \
   --driver-memory 6g --binary "$BIN" --json-for-load --out run bench.jsonl >spark.log 2>spark.err
 measure load "$BIN" load run --db load.sqlite >/dev/null
+# Spark's own floor on the same master and log: read, one shuffle by session, Parquet (bench_floor.py).
+measure floor env SPARK_LOCAL_IP=127.0.0.1 python3 "$ROOT/spark/bench_floor.py" bench.jsonl floor >floor.log 2>&1
 load_after=$(cut -d' ' -f1 /proc/loadavg)
 
 # The verbs alone: decode of the first 200,000 lines, derive of the same lines grouped by session.
@@ -68,6 +71,9 @@ print(f"pullparity ingest:               {ingest_wall:7.1f} s wall {ingest_cpu:7
 print(f"spark local[2] (JVM start incl.): {spark_wall:7.1f} s wall {spark_cpu:7.1f} CPU-s")
 print(f"job wall / ingest wall: {spark_wall / ingest_wall:5.1f}x   (goal <= 8x)")
 print(f"job CPU per 1M events:  {per_million:5.1f} CPU-s (goal <= 45)")
+floor_wall, floor_cpu = figures("floor")
+print(f"spark's floor (read, one shuffle by session, Parquet; no verbs): {floor_wall:.1f} s wall"
+      f" ({floor_wall / ingest_wall:.1f}x ingest's), {floor_cpu * 1e6 / events:.1f} CPU-s per 1M events")
 verbs = sum(figures(name)[1] for name in ("decode", "derive")) * 1e6 / 200000
 print(f"verbs alone (decode + derive, first 200,000 lines): {verbs:.1f} CPU-s per 1M events")
 print("phases (Spark status store: wall_s on the driver, task_s and jvm_cpu_s of the stages, MB):")

@@ -483,7 +483,7 @@ import Testing
         guard case .text(let name) = cells[0] else { return "" }
         return name
       }
-      #expect(objects.count == 23)
+      #expect(objects.count == 25)
       for object in objects {
         #expect(doc.contains("### \(object):"), "no heading for \(object)")
         for column in try Self.columns(database, of: object) {

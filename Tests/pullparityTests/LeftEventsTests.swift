@@ -177,6 +177,9 @@ import Testing
     #expect(try DatabaseDump.count(database, "quarantine") == 1)
     let session = try CommandRun.pullparity(["session", "s2", "--read-events", "--db", db])
     #expect(session.exitCode == 0, "\(session.stderr)")
+    let replay = try CommandRun.pullparity(["replay", "--read-events", "--db", db])
+    #expect(replay.exitCode == 0, "\(replay.stderr)")
+    #expect(replay.stdout.hasPrefix("Replayed 4 events into 2 sessions"), "\(replay.stdout)")
   }
 
   /// Export and retain see only stored events, and say where the others are.

@@ -65,7 +65,8 @@ package struct Replayer {
   ) throws -> [Int64: ReducedSession] {
     var awaiting: [Int64: ReducedSession] = [:]
     var decoder = LineDecoder()
-    for (run, refs) in runs {
+    // A run whose sessions a later load of its directory replaced has none left to derive.
+    for (run, refs) in runs where !refs.isEmpty {
       var current: (id: String, gathered: StoredSessionEvents)?
       func finish() throws {
         guard let (id, gathered) = current else { return }

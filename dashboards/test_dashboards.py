@@ -113,7 +113,7 @@ def test_metadata_describes_every_table_view_and_column_of_the_file(sample_db):
     with sqlite3.connect(sample_db) as conn:
         names = [r[0] for r in conn.execute(
             "SELECT name FROM sqlite_master WHERE type IN ('table', 'view') AND name NOT LIKE 'sqlite_%'")]
-        assert len(names) == 24
+        assert len(names) == 26
         for name in names:
             assert name in tables, f"{name} has no `### {name}:` section with a table in schema/README.md"
             columns = [r[1] for r in conn.execute(f"PRAGMA table_info({name})")]
@@ -126,7 +126,7 @@ def test_metadata_describes_every_table_view_and_column_of_the_file(sample_db):
 def test_metadata_hides_bookkeeping_and_says_units_and_direction():
     docs = generate_metadata.parse_schema_doc((REPO / "schema" / "README.md").read_text(encoding="utf-8"))
     shown = sorted(name for name, table in docs.items() if not table["hidden"])
-    assert shown == ["daily_parity", "ingest_runs", "percentile_inputs", "profiles", "quarantine",
+    assert shown == ["daily_parity", "ingest_runs", "left_event_runs", "percentile_inputs", "profiles", "quarantine",
                      "quarantine_summary", "retention_runs", "session_violations", "sessions",
                      "sessions_without_raw", "sources", "violation_counts", "violations"]
     assert docs["daily_parity"]["columns"]["flash_pct"] == "flash_rate × 100, rounded [%; lower is better]"

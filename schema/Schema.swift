@@ -14,6 +14,7 @@ package enum Schema {
     ("0009_field_failures", text(PackageResources._009_field_failures_sql)),
     ("0010_dashboard_percentages", text(PackageResources._010_dashboard_percentages_sql)),
     ("0011_compressed_raw_events", text(PackageResources._011_compressed_raw_events_sql)),
+    ("0012_events_left_in_runs", text(PackageResources._012_events_left_in_runs_sql)),
   ]
 
   /// Migrations that change only views for dashboards, which no command reads: a read-only

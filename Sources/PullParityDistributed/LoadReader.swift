@@ -56,29 +56,43 @@ final class LoadReader: @unchecked Sendable {
     }
   }
 
-  /// One file's rows in batches: a batch holds rows of one file, so it knows where each is.
+  /// The events part files' rows in batches, each batch handed over as it fills.
   private func readEvents() throws {
-    let decoder = JSONDecoder()
     for file in try TableFiles(directory: directory, table: "events").files() {
-      var batch = EventBatch(file: file, expectedRows: Self.batchRows)
-      let reader = LineReader(
-        source: try FileByteSource(path: file), name: file, maxLineBytes: IngestOptions.largestMaxLineBytes)
-      try reader.forEachLine { line in
-        if line.isBlank { return }
-        if !batch.append(scanning: line.bytes, fileLine: line.number) {
-          do {
-            batch.append(try decoder.decode(EventTableRow.self, from: Data(line.bytes)), fileLine: line.number)
-          } catch let error as DecodingError {
-            throw PipeLocation(input: file, line: line.number).error(
-              "not a row of `events`: \(TableFiles.describe(error))")
-          }
-        }
-        if batch.rows.count == Self.batchRows {
-          guard channel.put(.events(batch)) else { throw Stopped() }
-          batch = EventBatch(file: file, expectedRows: Self.batchRows)
+      try EventPartFile.forEachBatch(file, rows: Self.batchRows) { batch in
+        guard channel.put(.events(batch)) else { throw Stopped() }
+      }
+    }
+  }
+}
+
+/// The rows of one `events` part file in batches (`EventBatch`), read without `JSONDecoder`
+/// when a row is in Spark's plain form: for `load`'s reading thread, and for the commands that
+/// read back the events a run directory holds (`RunDirectoryEvents`), so that both read a row
+/// the same way.
+enum EventPartFile {
+  /// Calls `body` with each batch of at most `rows` rows; a batch holds rows of one file, so it
+  /// knows where each is.
+  static func forEachBatch(_ file: String, rows: Int, _ body: (EventBatch) throws -> Void) throws {
+    let decoder = JSONDecoder()
+    var batch = EventBatch(file: file, expectedRows: rows)
+    let reader = LineReader(
+      source: try FileByteSource(path: file), name: file, maxLineBytes: IngestOptions.largestMaxLineBytes)
+    try reader.forEachLine { line in
+      if line.isBlank { return }
+      if !batch.append(scanning: line.bytes, fileLine: line.number) {
+        do {
+          batch.append(try decoder.decode(EventTableRow.self, from: Data(line.bytes)), fileLine: line.number)
+        } catch let error as DecodingError {
+          throw PipeLocation(input: file, line: line.number).error(
+            "not a row of `events`: \(TableFiles.describe(error))")
         }
       }
-      if !batch.rows.isEmpty, !channel.put(.events(batch)) { throw Stopped() }
+      if batch.rows.count == rows {
+        try body(batch)
+        batch = EventBatch(file: file, expectedRows: rows)
+      }
     }
+    if !batch.rows.isEmpty { try body(batch) }
   }
 }

@@ -1,3 +1,4 @@
+internal import GRDB
 internal import PullParityCore
 internal import PullParityIngest
 internal import PullParityStore
@@ -23,6 +24,16 @@ struct LoadWriter {
     var existed: Bool
     var rows = 0
     var stored = 0
+    /// `--leave-events`: the part files (indices) that hold its rows.
+    var files: ClosedRange<Int>?
+  }
+
+  /// `load --leave-events`: the run whose events stay in its directory, and each part file's
+  /// index in its list by path.
+  struct Leaving {
+    var run: LeftEventRun
+    var fileIndex: [String: Int]
+    var db: Database
   }
 
   let tx: IngestTransaction
@@ -38,19 +49,23 @@ struct LoadWriter {
   private var storedIDs: StoredIDs
   private var lastWasDuplicate = false
   private var decoder = LineDecoder()
+  private let leaving: Leaving?
 
   /// `expectedEvents`: the run's events by its summary, so that the list of stored ids is
   /// allocated once (bounded: the summary is only checked against the rows at the end).
-  init(tx: IngestTransaction, runID: Int64, profiles: ProfileCatalog, expectedEvents: Int) {
+  /// `leaving`: set for `--leave-events`.
+  init(tx: IngestTransaction, runID: Int64, profiles: ProfileCatalog, expectedEvents: Int, leaving: Leaving? = nil) {
     self.tx = tx
     self.runID = runID
     self.profiles = profiles
-    storedIDs = StoredIDs(expected: min(max(expectedEvents, 0), 1 << 26))
+    self.leaving = leaving
+    storedIDs = StoredIDs(expected: leaving == nil ? min(max(expectedEvents, 0), 1 << 26) : 0)
   }
 
   /// Stores a batch's rows in order. Its sessions and sources are resolved once each, in the
   /// order they first appear, as ingest hands out session refs.
   mutating func store(_ batch: EventBatch) throws {
+    if let leaving { return try note(batch, leaving) }
     var batchSessions = try batch.sessions.texts.map { try session(of: $0) }
     let sourceIDs = try batch.sources.texts.map { try tx.sourceID(named: $0) }
     try batch.arena.withUnsafeBytes { arena in
@@ -65,6 +80,39 @@ struct LoadWriter {
       }
     }
     for (id, session) in zip(batch.sessions.texts, batchSessions) { sessions[ByteIdentity(id)] = session }
+  }
+
+  /// `--leave-events`: the batch's rows are counted and their sessions given refs in ingest's
+  /// order, with the part file that holds them, and a `label` event noted as storing it would
+  /// note it; nothing else of them is kept. A session the file holds already is another run's,
+  /// whose events are in another directory: refused, as its events could not be read together.
+  private mutating func note(_ batch: EventBatch, _ leaving: Leaving) throws {
+    let file = leaving.fileIndex[batch.file] ?? 0
+    var batchSessions = try batch.sessions.texts.map { try session(of: $0) }
+    try batch.arena.withUnsafeBytes { arena in
+      for row in batch.rows {
+        let index = row.event.sessionIndex
+        if batchSessions[index].existed {
+          throw batch.location(of: row).error(
+            try overlap(batch.sessions.texts[index], ref: batchSessions[index].ref, leaving))
+        }
+        batchSessions[index].rows += 1
+        batchSessions[index].stored += 1
+        let files = batchSessions[index].files
+        batchSessions[index].files = min(files?.lowerBound ?? file, file)...max(files?.upperBound ?? file, file)
+        try tx.noteLabel(type: row.event.type.bytes(in: arena), session: batchSessions[index].ref)
+        loaded.events += 1
+      }
+    }
+    for (id, session) in zip(batch.sessions.texts, batchSessions) { sessions[ByteIdentity(id)] = session }
+  }
+
+  /// Why a session of a run whose events are left cannot go into a file that holds it.
+  private func overlap(_ sessionID: String, ref: Int64, _ leaving: Leaving) throws -> String {
+    let other = try LeftEvents.session(ref, leaving.db).map { "the run loaded from \($0.run.directory)" }
+    return "session \"\(sessionID)\" is in \(other ?? "the file already") too, and a session's events must be in "
+      + "one run directory: write the days into one dataset (pullparity_spark.py --append) and load it, or load "
+      + "the runs without --leave-events"
   }
 
   private func session(of id: String) throws -> Session {
@@ -146,7 +194,10 @@ struct LoadWriter {
       }
       guard session.stored > 0 else { continue }
       counts.sessionsDerived += 1
-      if !session.existed, session.stored == session.rows {
+      if let leaving, let files = session.files {
+        try tx.save(row, violations: found, ref: session.ref, isNew: true)
+        try LeftEvents.recordSession(session.ref, runID: leaving.run.runID, files: files, leaving.db)
+      } else if !session.existed, session.stored == session.rows {
         try tx.save(row, violations: found, ref: session.ref, isNew: true)
       } else {
         deriveAgain.append(session.ref)

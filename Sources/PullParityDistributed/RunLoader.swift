@@ -1,4 +1,5 @@
 import Foundation
+internal import GRDB
 internal import PullParityCore
 internal import PullParityIngest
 package import PullParityStore
@@ -22,15 +23,26 @@ package struct RunLoader {
     /// What this load stored, in `ingest_runs`' terms: the summary's on a new file; on a file
     /// that held some of the run already, what was new to it.
     package var counts: RunCounts
+    /// `--leave-events`: where the run's events are, and how many.
+    package var eventsLeft: LeftEventRun?
   }
 
-  package func load(directory: String) throws -> Outcome {
+  /// `leavingEvents`: store everything but the raw events, and where they are
+  /// (`load --leave-events`); the file must hold no stored event and no session that is not
+  /// such a run's, and a directory loaded so before is replaced (docs/distributed-formats.md).
+  package func load(directory: String, leavingEvents: Bool = false) throws -> Outcome {
     let summary = try Self.summary(in: directory)
     let profiles = try Self.profiles(in: directory)
     let started = database.clock.elapsed()
     // Refused before the run is recorded, so a refused load leaves the file as it was.
     let stored = try database.read { try ProfileRegistry.stored($0) }
     try Self.checkProfiles(profiles, stored: stored)
+    var left: LeftEventRun?
+    if leavingEvents {
+      left = try leftRun(directory, events: summary.eventsStored)
+    } else {
+      try LeftEvents.refuseStoring(database, command: "load without --leave-events")
+    }
     // Sessions stored before are derived again with their own profiles, the run's sessions with the run's.
     let catalog = ProfileCatalog(stored.map(\.profile) + profiles)
     let runID = try IngestLedger.begin(
@@ -40,10 +52,12 @@ package struct RunLoader {
     var counts = RunCounts()
     do {
       try database.write { db in
+        let leaving = try left.map { try Self.leave($0, runID: runID, in: directory, db) }
         let tx = try IngestTransaction(db, runID: runID)
         // Every input is a source, as in ingest, even one nothing was read from (UTF-16).
         for name in summary.sources { _ = try tx.sourceID(named: name) }
-        var writer = LoadWriter(tx: tx, runID: runID, profiles: catalog, expectedEvents: summary.eventsStored)
+        var writer = LoadWriter(
+          tx: tx, runID: runID, profiles: catalog, expectedEvents: summary.eventsStored, leaving: leaving)
         let sessions = try Self.storeEvents(from: directory, with: &writer)
         try tx.finishBlocks()
         try TableFiles(directory: directory, table: "quarantine").forEachRow(QuarantineTableRow.self) {
@@ -66,7 +80,39 @@ package struct RunLoader {
     try IngestLedger.finish(
       database, runID: runID, status: .completed, totals: counts,
       durationMs: summary.durationMs ?? database.clock.seconds(since: started) * 1000)
-    return Outcome(summary: summary, counts: counts)
+    left?.runID = runID
+    return Outcome(summary: summary, counts: counts, eventsLeft: left)
+  }
+
+  /// The run as `--leave-events` records it (its run id is the ledger's, known later), once the
+  /// file is found to hold no stored event and no session of its own.
+  private func leftRun(_ directory: String, events: Int) throws -> LeftEventRun {
+    let absolute = URL(fileURLWithPath: directory).standardizedFileURL.resolvingSymlinksInPath().path
+    let table = TableFiles(directory: directory, table: "events")
+    let files = try table.files().map { String($0.dropFirst(table.path.count + 1)) }
+    let (sessions, hasEvents) = try database.read { try LeftEvents.storedSessions($0) }
+    guard sessions == 0, !hasEvents else {
+      throw LeftEventsError(
+        "\(database.path) holds \(sessions) sessions whose events are stored in it (ingest, or load without "
+          + "--leave-events): a run whose events are left in \(absolute) cannot be checked against them "
+          + "(duplicates, conflicts), nor a session in both derived again from all its events. Load it into a new "
+          + "file, or without --leave-events.")
+    }
+    return LeftEventRun(runID: 0, directory: absolute, events: events, files: files)
+  }
+
+  /// Inside the load's transaction: the earlier loads of the same directory replaced, and the
+  /// run recorded.
+  private static func leave(
+    _ run: LeftEventRun, runID: Int64, in directory: String, _ db: Database
+  ) throws -> LoadWriter.Leaving {
+    var run = run
+    run.runID = runID
+    try LeftEvents.replaceLoads(of: run.directory, db)
+    try LeftEvents.record(run, db)
+    let path = TableFiles(directory: directory, table: "events").path
+    let index = Dictionary(run.files.enumerated().map { (path + "/" + $1, $0) }, uniquingKeysWith: min)
+    return LoadWriter.Leaving(run: run, fileIndex: index, db: db)
   }
 
   /// Stores the events as the reading thread hands them over; returns the sessions and

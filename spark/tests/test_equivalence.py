@@ -149,6 +149,37 @@ def test_load_again_stores_nothing_new(sample_run, binary, tmp_path):
     assert duplicates == first[1] + first[2] and again == first[4] + first[3] + first[5]
 
 
+def test_a_run_loaded_leaving_its_events(sample_run, binary, tmp_path):
+    """`load --leave-events`: the rows a normal load stores but no raw event; `session` and
+    `replay` with `--read-events` read the events back from the run directory and print and
+    derive what they do on the normally loaded file (the samples' stuck refreshes included,
+    which the replay judges across sessions again)."""
+    _, out, db = sample_run
+    left = str(tmp_path / "left.sqlite")
+    result = subprocess.run([binary, "load", out, "--leave-events", "--db", left], capture_output=True, text=True)
+    assert result.returncode == 0, result.stdout + result.stderr
+    loaded, expected = dump(left), dump(db)
+    assert loaded["events"] == [] and expected["events"]
+    for table in QUERIES:
+        if table != "counts":
+            assert loaded[table] == expected[table], f"{table} differs"
+    stuck = [row[0] for row in expected["sessions"] if row[SESSION_FIELDS.index("stuck_refresh")] == 1]
+    for session in stuck[:2]:
+        normal = subprocess.run([binary, "session", session, "--db", db], capture_output=True, text=True)
+        read = subprocess.run([binary, "session", session, "--read-events", "--db", left], capture_output=True,
+                              text=True)
+        assert read.returncode == 0 and read.stdout == normal.stdout, read.stderr
+    copy = str(tmp_path / "normal.sqlite")
+    with sqlite3.connect(db) as source, sqlite3.connect(copy) as target:
+        source.backup(target)
+    for file, flags in ((copy, []), (left, ["--read-events"])):
+        result = subprocess.run([binary, "replay", *flags, "--db", file], capture_output=True, text=True)
+        assert result.returncode == 0, result.stdout + result.stderr
+    replayed, expected = dump(left), dump(copy)
+    for table in ("sessions", "violations"):
+        assert replayed[table] == expected[table], f"{table} differs after replay --read-events"
+
+
 def test_a_days_run_added_to_the_days_before(spark, binary, tmp_path):
     """The chaos log's first two files as day 1's run, its last two as day 2's, each loaded in
     turn into one database (sessions, duplicates and conflicts across the days): the tables of

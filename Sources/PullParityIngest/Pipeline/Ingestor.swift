@@ -26,6 +26,7 @@ package struct Ingestor {
     _ inputs: [InputFile], shouldStop: () -> Bool = { false },
     progress: (IngestProgress) -> Void = { _ in }
   ) throws -> IngestSummary {
+    try LeftEvents.refuseStoring(database, command: "ingest")
     var ingest = try RunningIngest(
       database: database, options: options, inputs: inputs, profilesStored: try checkProfiles())
     let channel = ChunkChannel(capacity: 2)

@@ -26,4 +26,17 @@ struct ReplayDerivation {
     // The ref is kept: events point at their session through it.
     try tx.save(session, ref: ref)
   }
+
+  /// The same for a session whose lines were read back from its run directory; returns its
+  /// machine state when the cross-session judge may finalize it (an open judgement, or a
+  /// refresh its install's next one is compared with), since it cannot read its lines again.
+  mutating func deriveLeft(_ ref: Int64, _ gathered: StoredSessionEvents) throws -> ReducedSession? {
+    guard let events = try? gathered.finish(sessionID: "\(ref)") else { return nil }
+    let reduced = SessionDeriver.reduce(events, profiles: profiles)
+    let session = reduced.finalize(SessionContext())
+    self.events += events.count
+    if used[session.profileName] == nil { used[session.profileName] = profiles.resolve(session.profileName) }
+    try tx.save(session, ref: ref)
+    return session.judgeAgainAt != nil || session.refreshStartedAt != nil ? reduced : nil
+  }
 }

@@ -9,4 +9,8 @@ package struct ReplaySummary: Sendable {
   package var durationSeconds: Double
   /// Sessions `retain` took raw events of: kept as stored, not derived again.
   package var keptWithoutRaw: Int = 0
+  /// Sessions whose events `load --leave-events` left in run directories, kept as loaded
+  /// (a replay without `--read-events`), and those directories.
+  package var keptLeftInRuns: Int = 0
+  package var leftDirectories: [String] = []
 }

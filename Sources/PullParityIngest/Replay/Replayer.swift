@@ -1,3 +1,4 @@
+internal import GRDB
 package import PullParityCore
 package import PullParityStore
 
@@ -6,10 +7,14 @@ package import PullParityStore
 package struct Replayer {
   package var database: PullParityDatabase
   package var profiles: ProfileCatalog
+  /// Reads the events `load --leave-events` left in run directories (`replay --read-events`);
+  /// nil keeps those sessions as loaded.
+  package var leftEvents: (any LeftEventSource)?
 
-  package init(database: PullParityDatabase, profiles: ProfileCatalog) {
+  package init(database: PullParityDatabase, profiles: ProfileCatalog, leftEvents: (any LeftEventSource)? = nil) {
     self.database = database
     self.profiles = profiles
+    self.leftEvents = leftEvents
   }
 
   /// A replay applies new rules on purpose, but must not drop a user's profile because the
@@ -28,20 +33,60 @@ package struct Replayer {
       try checkNothingForgotten(try ProfileRegistry.stored(db))
       let replay = ReplayTransaction(db)
       let before = try replay.sessionSignatures()
-      try replay.clearDerived()
+      // Read before their rows are cleared: the run directory names sessions by id.
+      let leftRuns =
+        leftEvents == nil ? [] : try LeftEvents.runs(db).map { ($0, try LeftEvents.sessionRefs(ofRun: $0.runID, db)) }
+      try replay.clearDerived(readingLeftEvents: leftEvents != nil)
       var derivation = ReplayDerivation(tx: try IngestTransaction(db), profiles: profiles)
       try deriveEverySession(of: replay, into: &derivation)
-      var judge = try CrossSessionJudge(db, profiles: profiles)
+      let awaiting = try leftEvents.map { try deriveLeftSessions(leftRuns, from: $0, into: &derivation) } ?? [:]
+      var judge = try CrossSessionJudge(db, profiles: profiles, awaiting: awaiting)
       try judge.run()
       try ProfileRegistry.replace(with: derivation.profilesUsed, in: db, at: database.clock.now())
       // Read back rather than taken from the derivation: the judge may have changed sessions.
       let after = try replay.sessionSignatures()
       let changed = after.keys.filter { id in before[id].map { $0 != after[id] } ?? false }.sorted().map(\.text)
+      let left = leftEvents == nil ? try replay.sessionsLeftInRuns() : 0
       return ReplaySummary(
         sessions: after.count, events: derivation.events, changed: changed,
         added: after.keys.count { before[$0] == nil }, removed: before.keys.count { after[$0] == nil },
-        durationSeconds: database.clock.seconds(since: started), keptWithoutRaw: try replay.sessionsWithoutRaw())
+        durationSeconds: database.clock.seconds(since: started), keptWithoutRaw: try replay.sessionsWithoutRaw(),
+        keptLeftInRuns: left,
+        leftDirectories: left == 0 ? [] : Array(Set(try LeftEvents.runs(db).map(\.directory))).sorted())
     }
+  }
+
+  /// The sessions whose events were left in run directories, derived from the lines read back
+  /// there, run by run; returns, by ref, the machine state of those the cross-session judge may
+  /// finalize with their context (ingest keeps it alike), as their lines are not in the file.
+  private func deriveLeftSessions(
+    _ runs: [(LeftEventRun, [ByteIdentity: Int64])], from source: any LeftEventSource,
+    into derivation: inout ReplayDerivation
+  ) throws -> [Int64: ReducedSession] {
+    var awaiting: [Int64: ReducedSession] = [:]
+    var decoder = LineDecoder()
+    // A run whose sessions a later load of its directory replaced has none left to derive.
+    for (run, refs) in runs where !refs.isEmpty {
+      var current: (id: String, gathered: StoredSessionEvents)?
+      func finish() throws {
+        guard let (id, gathered) = current else { return }
+        guard let ref = refs[ByteIdentity(id)] else {
+          throw LeftEventsError(
+            "\(run.directory)/json/events holds session \"\(id)\", which load (run \(run.runID)) did not "
+              + "leave there: the run directory changed since it was loaded")
+        }
+        awaiting[ref] = try derivation.deriveLeft(ref, gathered)
+      }
+      try source.forEachLine(of: run) { id, raw, sourceName, line in
+        if current?.id != id {
+          try finish()
+          current = (id, StoredSessionEvents())
+        }
+        current!.gathered.add(raw, source: sourceName, line: line, decoder: &decoder)
+      }
+      try finish()
+    }
+    return awaiting
   }
 
   /// Lines arrive session by session and are decoded as they come: a session is held once, as

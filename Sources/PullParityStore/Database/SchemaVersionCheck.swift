@@ -6,14 +6,14 @@ internal import PullParitySchema
 /// of an SQL error about a missing column halfway through a report.
 enum SchemaVersionCheck {
   static func requireCurrent(_ queue: DatabaseQueue, path: String) throws {
+    // First: a conversion a kill interrupted is what the next write finishes before the
+    // migrations after it, so that is what to say about such a file.
+    try requireConverted(queue, path: path)
     let applied = try queue.read { db in try PullParityDatabase.migrator.appliedMigrations(db) }
       .filter { !Schema.dashboardOnly.contains($0) }
     let known = PullParityDatabase.migrator.migrations.filter { !Schema.dashboardOnly.contains($0) }
     // Only an older file is this check's business: a newer one is refused where it is opened.
-    guard applied.count < known.count, known.starts(with: applied) else {
-      try requireConverted(queue, path: path)
-      return
-    }
+    guard applied.count < known.count, known.starts(with: applied) else { return }
     throw StoreError(
       context: "opening \(path)",
       message: "written by an older PullParity (schema \(applied.last ?? "none"); this one reads "

@@ -26,6 +26,9 @@ package struct IngestRun: Sendable, Encodable {
   package var parser: String
   /// When a later writer found this run dead and marked it `interrupted`.
   package var recoveredAt: String?
+  /// A `load --leave-events`: the run directory its events were left in, and how many.
+  package var eventsLeftIn: String?
+  package var eventsLeft: Int?
 
   init(row: Row) {
     id = row["run_id"]
@@ -47,6 +50,8 @@ package struct IngestRun: Sendable, Encodable {
     toolVersion = row["tool_version"]
     parser = row["parser"]
     recoveredAt = row["recovered_at"]
+    eventsLeftIn = row["events_left_in"]
+    eventsLeft = row["events_left"]
   }
 
   enum CodingKeys: String, CodingKey {
@@ -65,5 +70,7 @@ package struct IngestRun: Sendable, Encodable {
     case durationMs = "duration_ms"
     case toolVersion = "tool_version"
     case parser
+    case eventsLeftIn = "events_left_in"
+    case eventsLeft = "events_left"
   }
 }

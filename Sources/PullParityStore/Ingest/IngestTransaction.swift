@@ -145,11 +145,17 @@ package final class IngestTransaction {
       sessionRef: event.sessionRef, sourceID: event.sourceID, line: event.line, byteOffset: event.byteOffset,
       timestamp: event.timestamp)
     try blocks.append(line, eventID: event.eventID, raw: event.raw)
-    if Self.labelType.withUnsafeBytes({ Self.sameBytes(event.type, $0) }), labelled.insert(event.sessionRef).inserted {
-      insertLabelled.bind(1, event.sessionRef)
-      try insertLabelled.execute("noting that session \(event.sessionRef) logged a label")
-    }
+    try noteLabel(type: event.type, session: event.sessionRef)
     return true
+  }
+
+  /// Notes in `labelled_sessions` that session `ref` logged a label when `type` is `label`
+  /// (reports read it instead of the events): for every stored event, and for an event
+  /// `load --leave-events` leaves in its run directory.
+  package func noteLabel(type: UnsafeRawBufferPointer, session ref: Int64) throws {
+    guard Self.labelType.withUnsafeBytes({ Self.sameBytes(type, $0) }), labelled.insert(ref).inserted else { return }
+    insertLabelled.bind(1, ref)
+    try insertLabelled.execute("noting that session \(ref) logged a label")
   }
 
   private static let labelType = Array("label".utf8)
@@ -271,9 +277,15 @@ package final class IngestTransaction {
     s.bind(6, chunk.rulesVersion)
   }
 
-  /// Whether every raw event of session `ref` is stored (`retain` dropped none of them).
+  /// Whether every raw event of session `ref` is stored (`retain` dropped none of them, and
+  /// `load --leave-events` left none in a run directory).
   package func hasAllRawEvents(ofSession ref: Int64) throws -> Bool {
-    try Int.fetchOne(db, sql: "SELECT count(*) FROM sessions_without_raw WHERE session_ref = ?", arguments: [ref]) == 0
+    try Bool.fetchOne(
+      db,
+      sql: """
+        SELECT NOT EXISTS (SELECT 1 FROM sessions_without_raw WHERE session_ref = ?1)
+          AND NOT EXISTS (SELECT 1 FROM left_event_sessions WHERE session_ref = ?1)
+        """, arguments: [ref]) ?? false
   }
 
   /// Writes the block being filled. Call before the transaction commits: lines appended after

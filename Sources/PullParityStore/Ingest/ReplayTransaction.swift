@@ -35,14 +35,18 @@ package struct ReplayTransaction {
   }
 
   /// Empties the derived tables of the sessions that can be derived again; the raw log stays,
-  /// and so do the rows of sessions `retain` took raw events of (they could not be rebuilt).
+  /// and so do the rows of sessions `retain` took raw events of (they could not be rebuilt),
+  /// and, unless `readingLeftEvents`, of sessions whose events were left in a run directory.
   /// The sessions' key epochs go with them when no session stays: their filters would only
   /// send lookups to empty regions.
-  package func clearDerived() throws {
+  package func clearDerived(readingLeftEvents: Bool = false) throws {
+    let kept =
+      "SELECT session_ref FROM sessions_without_raw"
+      + (readingLeftEvents ? "" : " UNION ALL SELECT session_ref FROM left_event_sessions")
     try db.execute(
       sql: """
-        DELETE FROM violations WHERE session_ref NOT IN (SELECT session_ref FROM sessions_without_raw);
-        DELETE FROM sessions WHERE session_ref NOT IN (SELECT session_ref FROM sessions_without_raw);
+        DELETE FROM violations WHERE session_ref NOT IN (\(kept));
+        DELETE FROM sessions WHERE session_ref NOT IN (\(kept));
         """)
     if try Int.fetchOne(db, sql: "SELECT count(*) FROM sessions") == 0 {
       try db.execute(sql: "DELETE FROM session_key_filters")
@@ -52,6 +56,11 @@ package struct ReplayTransaction {
   /// Sessions whose stored rows stay because `retain` dropped some of their raw events.
   package func sessionsWithoutRaw() throws -> Int {
     try Int.fetchOne(db, sql: "SELECT count(*) FROM sessions_without_raw") ?? 0
+  }
+
+  /// Sessions whose stored rows stay because their events were left in a run directory.
+  package func sessionsLeftInRuns() throws -> Int {
+    try Int.fetchOne(db, sql: "SELECT count(*) FROM left_event_sessions") ?? 0
   }
 
   /// Every stored line of the sessions that can be derived again, session by session (by ref)

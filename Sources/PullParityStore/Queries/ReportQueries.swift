@@ -193,6 +193,12 @@ package struct ReportQueries {
     }
   }
 
+  /// Where `load --leave-events` left the events of session `sessionID`; nil when they are
+  /// stored in the file (or it has none).
+  package func leftEvents(ofSession sessionID: String) throws -> LeftSession? {
+    try database.read { db in try Self.sessionRef(of: sessionID, db).flatMap { try LeftEvents.session($0, db) } }
+  }
+
   /// Sessions whose id starts with `prefix`, ignoring ASCII case (a drill-down may name a
   /// session by a prefix, typed in lower case when iOS wrote the UUID in upper case). A scan of
   /// `sessions`, which is small next to `events`.

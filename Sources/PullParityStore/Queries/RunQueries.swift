@@ -34,8 +34,14 @@ package struct RunQueries {
   /// The `ingest_runs` ledger, newest first.
   package func runs(limit: Int? = nil) throws -> [IngestRun] {
     try database.read { db in
-      try Row.fetchAll(db, sql: "SELECT * FROM ingest_runs ORDER BY run_id DESC LIMIT ?", arguments: [limit ?? -1])
-        .map(IngestRun.init(row:))
+      try Row.fetchAll(
+        db,
+        sql: """
+          SELECT r.*, l.directory AS events_left_in, l.events AS events_left
+          FROM ingest_runs r LEFT JOIN left_event_runs l USING (run_id) ORDER BY run_id DESC LIMIT ?
+          """, arguments: [limit ?? -1]
+      )
+      .map(IngestRun.init(row:))
     }
   }
 }

@@ -3,4 +3,8 @@ package struct StoredEvent: Sendable {
   package var raw: String
   package var source: String
   package var line: Int
+
+  package init(raw: String, source: String, line: Int) {
+    (self.raw, self.source, self.line) = (raw, source, line)
+  }
 }

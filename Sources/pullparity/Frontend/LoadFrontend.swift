@@ -13,8 +13,10 @@ struct LoadFrontend {
     try PipeDiagnostic.reporting { try RunLoader.check(directory: directory) }
   }
 
-  func run(directory: String) throws -> RunLoader.Outcome {
-    let outcome = try PipeDiagnostic.reporting { try RunLoader(database: database).load(directory: directory) }
+  func run(directory: String, leavingEvents: Bool = false) throws -> RunLoader.Outcome {
+    let outcome = try PipeDiagnostic.reporting {
+      try RunLoader(database: database).load(directory: directory, leavingEvents: leavingEvents)
+    }
     // The run's log is copied into the file while the digests are counted, as ingest does
     // while it judges across sessions.
     let checkpoint = database.startCheckpoint()
@@ -27,8 +29,9 @@ struct LoadFrontend {
   /// what was new to it (the rest are duplicates and bad lines already quarantined).
   func describe(_ outcome: RunLoader.Outcome, from directory: String) -> String {
     let (s, c) = (outcome.summary, outcome.counts)
+    let events = outcome.eventsLeft.map { ("events left in " + TerminalText.escaped($0.directory), $0.events) }
     var what = [
-      ("lines read", c.linesRead), ("events stored", c.eventsStored), ("duplicates", c.duplicates),
+      ("lines read", c.linesRead), events ?? ("events stored", c.eventsStored), ("duplicates", c.duplicates),
       ("conflicts", c.conflicts), ("quarantined", c.quarantined),
     ].map { "\(NumberText.thousands($0.1)) \($0.0)" }
     if c.alreadyQuarantined > 0 { what.append("\(NumberText.thousands(c.alreadyQuarantined)) already quarantined") }

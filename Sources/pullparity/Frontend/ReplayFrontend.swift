@@ -1,4 +1,5 @@
 import PullParityCore
+import PullParityDistributed
 import PullParityIngest
 import PullParityReport
 import PullParityStore
@@ -10,9 +11,13 @@ struct ReplayFrontend {
 
   var database: PullParityDatabase
   var profiles: ProfileCatalog
+  /// `--read-events`: sessions whose events were left in run directories are derived from there.
+  var readEvents = false
 
   func run() throws -> ReplaySummary {
-    let summary = try Replayer(database: database, profiles: profiles).run()
+    let summary = try PipeDiagnostic.reporting {
+      try Replayer(database: database, profiles: profiles, leftEvents: readEvents ? RunDirectoryEvents() : nil).run()
+    }
     try DigestFrontend.refresh(database)
     return summary
   }
@@ -26,6 +31,12 @@ struct ReplayFrontend {
       lines.append(
         "Kept as stored: \(NumberText.thousands(summary.keptWithoutRaw)) sessions whose raw events `pullparity retain` "
           + "dropped can no longer be derived again (`pullparity retain --list`).")
+    }
+    if summary.keptLeftInRuns > 0 {
+      lines.append(
+        "Kept as loaded: \(NumberText.thousands(summary.keptLeftInRuns)) sessions whose raw events `pullparity load "
+          + "--leave-events` left in " + summary.leftDirectories.map(TerminalText.escaped).joined(separator: ", ")
+          + "; add --read-events to derive them again from there.")
     }
     for id in summary.changed.prefix(Self.changedShown) { lines.append("  \(TerminalText.escaped(id))") }
     if summary.changed.count > Self.changedShown {

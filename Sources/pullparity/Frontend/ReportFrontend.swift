@@ -131,8 +131,11 @@ struct ReportFrontend {
   /// re-read from its stored raw lines: the first by id with the rule's violation.
   private func timelines(_ report: ParityReport, filter: SessionFilter) throws -> [SessionTimeline] {
     var decoder = LineDecoder()
+    var left: [String] = []
+    defer { noteLeftExamples(left) }
     return try FailingRule.drawn(report).compactMap { rule in
       guard let session = try exampleSession(rule, filter: filter) else { return nil }
+      if let run = try queries.leftEvents(ofSession: session.id)?.run { left.append(run.directory) }
       // A session whose lines no longer decode is still drawn: its violations are stored. Only
       // that is forgiven: a read that fails (a damaged file) fails the report. The lines are
       // read one at a time: an example may be a session of a million events.
@@ -148,6 +151,17 @@ struct ReportFrontend {
       timeline.example = rule
       return timeline
     }
+  }
+
+  /// Examples whose events `load --leave-events` left in a run directory are drawn from their
+  /// violations alone: said on stderr, so that an empty timeline is not taken for the session.
+  private func noteLeftExamples(_ directories: [String]) {
+    guard !directories.isEmpty else { return }
+    let note =
+      "Note: \(directories.count) example sessions are drawn without their events, which `pullparity load "
+      + "--leave-events` left in " + Set(directories).sorted().map(TerminalText.escaped).joined(separator: ", ")
+      + " (`pullparity session ID --read-events` reads them).\n"
+    try? FileHandleOutput.standardError.write(note)
   }
 
   /// The first session by id of the rule's app and platform with one of its violations. Found

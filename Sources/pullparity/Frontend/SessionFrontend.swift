@@ -1,4 +1,5 @@
 import PullParityCore
+import PullParityDistributed
 import PullParityIngest
 import PullParityReport
 import PullParityStore
@@ -9,6 +10,9 @@ struct SessionFrontend {
   var database: PullParityDatabase
   /// As named on the command line, for messages.
   var databaseName: String
+  /// `--read-events`: a session whose events `load --leave-events` left in a run directory is
+  /// read from there.
+  var readEvents = false
 
   var queries: ReportQueries { ReportQueries(database) }
 
@@ -16,7 +20,11 @@ struct SessionFrontend {
   /// (control characters as `\u{…}`, which a command line cannot hold raw: a NUL), else the one
   /// session whose id starts with it, ignoring case.
   func resolve(_ id: String) throws -> String {
-    if try !queries.storedEvents(ofSession: id).isEmpty || queries.rawDropped(ofSession: id) != nil { return id }
+    if try !queries.storedEvents(ofSession: id).isEmpty || queries.rawDropped(ofSession: id) != nil
+      || queries.leftEvents(ofSession: id) != nil
+    {
+      return id
+    }
     if let printed = TerminalText.unescaped(id) {
       if try !queries.storedEvents(ofSession: printed).isEmpty { return printed }
       if let match = try resolvePrefix(printed) { return match }
@@ -51,11 +59,27 @@ struct SessionFrontend {
     var catalog = ProfileCatalog()
     catalog.merge(try queries.storedProfiles().map(\.profile))
     var decoder = LineDecoder()
-    let events = try decoder.sessionEvents(try queries.storedEvents(ofSession: sessionID), sessionID: sessionID)
+    let events = try decoder.sessionEvents(try lines(of: sessionID), sessionID: sessionID)
     // The context the store judged it in, so the replay finds what ingest stored.
     let context = try queries.judgementContext(ofSession: sessionID)
     let (session, steps) = SessionDeriver.trace(events, profiles: catalog, context: context)
     let qa = SessionQA.failures(session, steps: steps, profile: catalog.resolve(session.profileName))
     return SessionTraceRenderer(style: style).render(session, steps: steps, qa: qa)
+  }
+
+  /// The session's raw lines: stored in the file, or read back from the run directory
+  /// `load --leave-events` left them in when asked (reading a run's part files is not free,
+  /// and the directory may be gone: a plain `session` never touches it).
+  private func lines(of sessionID: String) throws -> [StoredEvent] {
+    guard let left = try queries.leftEvents(ofSession: sessionID) else {
+      return try queries.storedEvents(ofSession: sessionID)
+    }
+    guard readEvents else {
+      throw CommandError(
+        "the raw events of session \(TerminalText.escaped(sessionID)) are not in \(databaseName): "
+          + "`pullparity load --leave-events` left them in \(TerminalText.escaped(left.run.directory)) (run "
+          + "\(left.run.runID)); add --read-events to read them from there")
+    }
+    return try PipeDiagnostic.reporting { try RunDirectoryEvents().events(of: left, sessionID: sessionID) }
   }
 }

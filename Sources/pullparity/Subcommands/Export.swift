@@ -45,8 +45,13 @@ extension PullParity {
       let selection = RawEventSelection(
         sessionIDs: sessions, app: app, platform: platform, sinceMs: try FilterOptions.time(since, "--since"),
         untilMs: try FilterOptions.time(until, "--until"), runID: runID)
-      let frontend = ExportFrontend(database: try database.open(readOnly: true), withOrigin: withOrigin)
+      let opened = try database.open(readOnly: true)
+      let frontend = ExportFrontend(database: opened, withOrigin: withOrigin)
       try frontend.export(selection, to: .standardOutput)
+      let instead =
+        "export writes the events stored in the file; theirs are in each run's json/events files "
+        + "(`pullparity session ID --read-events` reads one session's)"
+      if let note = try LeftEventsNote.text(opened, instead: instead) { try FileHandleOutput.standardError.write(note) }
     }
   }
 }

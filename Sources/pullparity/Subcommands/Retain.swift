@@ -39,6 +39,10 @@ extension PullParity {
       let beforeMs = try FilterOptions.time(before, "--before")!
       let frontend = RetainFrontend(database: try database.open())
       try FileHandleOutput.standardOutput.write(try frontend.drop(before: beforeMs, named: before!, vacuum: vacuum))
+      let instead = "retain drops only events stored in the file: delete a run's days there to drop theirs"
+      if let note = try LeftEventsNote.text(frontend.database, instead: instead) {
+        try FileHandleOutput.standardError.write(note)
+      }
     }
   }
 }

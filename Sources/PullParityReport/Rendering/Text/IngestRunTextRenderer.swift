@@ -19,8 +19,13 @@ package struct IngestRunTextRenderer {
       + "\(run.quarantined) quarantined, \(run.alreadyQuarantined) already quarantined, \(run.blankLines) blank, "
       + "\(run.linesResumed) resumed; \(run.sessionsDerived) sessions derived"
     let sources = "sources: " + run.sources.joined(separator: ", ")
+    let left = run.eventsLeftIn.map {
+      "raw events not stored: \(run.eventsLeft ?? 0) left in \($0) (load --leave-events)"
+    }
     // Wrapped before the indent: the wrap would fold leading spaces away.
     return [TerminalText.escaped(heading).wrapped(width: 80, indent: "  ")]
-      + [counts, sources].map { "  " + TerminalText.escaped($0).wrapped(width: 78, indent: "    ") }
+      + ([counts, sources] + (left.map { [$0] } ?? [])).map {
+        "  " + TerminalText.escaped($0).wrapped(width: 78, indent: "    ")
+      }
   }
 }

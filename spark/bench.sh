@@ -80,7 +80,7 @@ print("phases (Spark status store: wall_s on the driver, task_s and jvm_cpu_s of
 timings = json.load(open("run/summary.json"))["timings"]
 columns = ["wall_s", "task_s", "jvm_cpu_s", "input_mb", "shuffle_write_mb", "shuffle_read_mb", "output_mb"]
 print(f"  {'phase':24}" + "".join(f"{c:>17}" for c in columns))
-order = ["read_and_number", "decode", "dedup", "derive", "judge_across_sessions", "write"]
+order = ["decode", "dedup", "derive", "judge_across_sessions", "write"]
 for phase, values in sorted(timings.items(), key=lambda item: order.index(item[0]) if item[0] in order else 99):
     print(f"  {phase:24}" + "".join(f"{values[c]:>17}" for c in columns))
 load_wall, load_cpu = figures("load")

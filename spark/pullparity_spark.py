@@ -10,12 +10,14 @@ Steps (docs/distributed-formats.md has the formats):
      through Hadoop's FileSystem (a URI: HDFS, S3, file://…): `.gz` files inflated here, so
      that a damaged one keeps its lines before the damage and is named in the summary as ingest
      names it, the rest with Hadoop's TextInputFormat, after a look at the first bytes for
-     UTF-16 and a UTF-8 byte order mark; count lines per partition to number them;
-  2. pipe `source TAB offset TAB line TAB raw` to `pullparity decode`: one JSON line each;
+     UTF-16 and a UTF-8 byte order mark;
+  2. pipe `source TAB offset TAB TAB raw` to `pullparity decode`: one tab-separated line each,
+     parsed on the JVM, which numbers the lines from each partition's count (no counting pass);
   3. deduplicate by event_id BEFORE the session shuffle (the same id may carry two
      session_ids): the first version by (source, offset) is kept, like ingest; a later copy
      with the same bytes is a duplicate, one with other bytes a conflict (quarantined);
-  4. repartition by session_id, sort within partitions, pipe to `pullparity derive`;
+  4. repartition by session_id, sort within partitions, pipe to `pullparity derive` from the
+     JVM (Spark SQL's TRANSFORM: no Python worker carries the lines);
      then derive again, with their context lines, only the sessions whose verdict the other
      sessions change (a stuck or dropped refresh the data has moved past, a repeated refresh):
      what `pullparity load` does after loading, so that the run's own tables hold it too;
@@ -25,11 +27,13 @@ Steps (docs/distributed-formats.md has the formats):
 """
 
 import argparse
+import base64
 import functools
 import io
 import json
 import os
 import re
+import shlex
 import shutil
 import subprocess
 import sys
@@ -317,8 +321,8 @@ def resolve_binary(binary):
 
 
 def run_verb(argv, lines):
-    """Feeds `lines` (bytes, each ending in \\n) to the verb; yields its output lines (str).
-    A verb that fails fails the task with its message."""
+    """Feeds `lines` (bytes, each ending in \\n) to the verb; yields its output lines (bytes,
+    without their \\n). A verb that fails fails the task with its message."""
     proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     failure = []
 
@@ -337,11 +341,12 @@ def run_verb(argv, lines):
     feeder = threading.Thread(target=feed, daemon=True)
     feeder.start()
     for line in proc.stdout:
-        yield line.decode("utf-8").rstrip("\n")
+        yield line.rstrip(b"\n")
     feeder.join()
     stderr = proc.stderr.read().decode("utf-8", "replace")
     if proc.wait() != 0 or failure:
         raise RuntimeError(f"{' '.join(argv)} failed ({proc.returncode}): {stderr.strip()} {failure}")
+
 
 
 def exact_bytes(path, offset, text):
@@ -358,30 +363,59 @@ def exact_bytes(path, offset, text):
         return handle.readline().rstrip(b"\n")
 
 
-def decode_partition(binary, origins, starts):
-    """Partition index → its lines as `source TAB offset TAB line TAB raw`, through decode."""
+def decode_partition(binary, origins):
+    """Partition index → its lines as `source TAB offset TAB TAB raw`, through decode: its
+    output lines (bytes). The line numbers are left to the JVM (number_lines): a partition
+    does not know where its input's lines before it end. The pair of a damaged input becomes one
+    line more, last, of kind `input_error` with the message as its reason."""
     def run(index, pairs):
-        (name, path), first_line = origins[index], starts[index]
+        name, path = origins[index]
+        prefix = name.encode("utf-8") + b"\t"
+        damage = []
 
         def tsv():
-            for number, (offset, text) in enumerate(pairs, start=first_line):
+            for offset, text in pairs:
+                if offset == DAMAGE:
+                    damage.append(text)
+                    continue
                 raw = exact_bytes(path, offset, text)
                 if raw.endswith(b"\r"):
                     raw = raw[:-1]
-                yield f"{name}\t{offset}\t{number}\t".encode("utf-8") + raw + b"\n"
+                yield b"%s%d\t\t%s\n" % (prefix, offset, raw)
 
-        return run_verb([resolve_binary(binary), "decode"], tsv())
+        yield from run_verb([resolve_binary(binary), "decode"], tsv())
+        for message in damage:
+            encoded = base64.b64encode(message.encode("utf-8"))
+            yield INPUT_ERROR.encode("utf-8") + b"\t" * 12 + b"~" + encoded + b"\t\t"
     return run
 
 
-def derive_partition(binary, profiles):
-    """derive's input lines (str: `source TAB offset TAB line TAB raw`, or a context line) →
-    its output lines (JSON)."""
+# The kind of the line decode_partition adds for a damaged input (its message is the reason).
+INPUT_ERROR = "input_error"
+
+
+def derived_lines(spark, lines, binary, profiles):
+    """derive's output lines (a DataFrame of one string column, `line`) for `lines` (a DataFrame
+    whose one column is derive's input, `source TAB offset TAB line TAB raw` or a context line,
+    each session's lines together in one partition). Piped by the JVM itself (Spark SQL's
+    TRANSFORM, one process per partition, in its order): no Python worker carries the lines.
+    The lines are UTF-8 text both ways (an event's raw line is UTF-8), and derive's JSON holds
+    no tab or line end, so each output line is one row as it is. A verb that fails fails the
+    task with its exit status and standard error."""
     argv = ["derive"] + (["--profiles", profiles] if profiles else [])
+    return spark.sql("SELECT TRANSFORM(line) USING {script} AS (line STRING) FROM {lines}",
+                     script=verb_script(binary, argv), lines=lines.toDF("line"))
 
-    def run(rows):
-        return run_verb([resolve_binary(binary)] + argv, ((r + "\n").encode("utf-8") for r in rows))
-    return run
+
+def verb_script(binary, argv):
+    """The shell command that runs the binary's verb where Spark runs a TRANSFORM script (in
+    the directory of the files shipped with `--files`, SparkFiles' root): a path as given, a
+    name shipped with --files from there, else from PATH, as resolve_binary finds it."""
+    args = " ".join(shlex.quote(arg) for arg in argv)
+    if os.path.isabs(binary) or "/" in binary:
+        return f"exec {shlex.quote(binary)} {args}"
+    shipped = shlex.quote("./" + binary)
+    return f"if [ -f {shipped} ]; then exec {shipped} {args}; else exec {shlex.quote(binary)} {args}; fi"
 
 
 # ---------------------------------------------------------------------------------------------
@@ -389,30 +423,16 @@ def derive_partition(binary, profiles):
 # ---------------------------------------------------------------------------------------------
 
 def read_inputs(sc, names, cwd):
-    """One RDD of (offset, line) per file of the inputs, in name order; their union and, per
-    partition of the union, its origin (the input's name, and its file's path when it is on
-    local disk) and first line number (the lines of an input's files are numbered on, as one
-    source's); the lines read, and the errors of the files that could not be read to their end
-    (in name order)."""
+    """One RDD of (offset, line) per file of the inputs, in name order; their union (with the
+    pair at offset DAMAGE that ends a damaged input) and, per partition of the union, its origin
+    (the input's name, and its file's path when it is on local disk)."""
     rdds, origins = [], []
     for name in names:
         for label, location, local in input_files(sc, name, cwd):
             rdd = file_rdd(sc, label, location, local)
             rdds.append(rdd)
             origins.extend([(name, local_path(location, local))] * rdd.getNumPartitions())
-    union = sc.union(rdds) if len(rdds) > 1 else rdds[0]
-    counts, errors = {}, []
-    for index, lines, error in union.mapPartitionsWithIndex(count_lines).collect():
-        counts[index] = lines
-        if error:
-            errors.append(error)
-    starts, next_line = [], {}
-    for index, (name, _) in enumerate(origins):
-        line = next_line.get(name, 1)
-        starts.append(line)
-        next_line[name] = line + counts.get(index, 0)
-    lines = union.filter(lambda pair: pair[0] != DAMAGE)
-    return lines, origins, starts, sum(counts.values()), errors
+    return (sc.union(rdds) if len(rdds) > 1 else rdds[0]), origins
 
 
 def input_files(sc, name, cwd):
@@ -519,17 +539,6 @@ def hadoop_lines(sc, hadoop_path):
         conf={"textinputformat.record.delimiter": "\n"})
 
 
-def count_lines(index, pairs):
-    """A partition's lines, and the error its input ended with (the pair at offset DAMAGE)."""
-    lines, error = 0, None
-    for offset, line in pairs:
-        if offset == DAMAGE:
-            error = line
-        else:
-            lines += 1
-    return [(index, lines, error)]
-
-
 # decode's 15 fields (docs/distributed-formats.md), typed. Text that could split a line or act on
 # a terminal comes as `~` and base64 (`encoded_text` reads it back); `raw_hex` is hex.
 DECODED_SCHEMA = ("kind string, source string, offset long, line long, event_id string, session_id string, "
@@ -547,13 +556,22 @@ def encoded_text(column):
 
 
 def decoded_rows(spark, lines):
-    """decode's output lines (an RDD of str) as rows, split and typed on the JVM: tab-separated,
-    never quoted (no field holds a tab, a line end or a NUL), an empty field NULL."""
+    """decode's output lines (an RDD of bytes, sent as they are) as rows, split and typed on the
+    JVM: tab-separated, never quoted (no field holds a tab, a line end or a NUL), an empty field
+    NULL. Each row has its partition (`_pid`) and its place in it (`_index`, from 0 in the
+    lower 33 bits of monotonically_increasing_id), taken before anything can move a row."""
+    from pyspark.sql import DataFrame
     from pyspark.sql import functions as F
+    lines._bypass_serializer = True  # the bytes as they are, as DataFrameReader.csv sends an RDD
+    jvm = spark._jvm
+    text = DataFrame(spark._jsparkSession.createDataset(lines._jrdd.map(jvm.BytesToString()).rdd(),
+                                                        jvm.Encoders.STRING()).toDF(), spark)
     table = (spark.read.option("sep", "\t").option("quote", "").option("escape", "")
-             .option("mode", "FAILFAST").option("enforceSchema", "true").schema(DECODED_SCHEMA).csv(lines))
+             .option("mode", "FAILFAST").option("enforceSchema", "true").schema(DECODED_SCHEMA).csv(text))
     return table.select(*[encoded_text(name) if name in DECODED_TEXT else F.col(name)
-                          for name in DECODED_SCHEMA_NAMES])
+                          for name in DECODED_SCHEMA_NAMES],
+                        F.spark_partition_id().alias("_pid"),
+                        (F.monotonically_increasing_id() % (1 << 33)).alias("_index"))
 
 
 DECODED_SCHEMA_NAMES = [field.split(" ")[0] for field in DECODED_SCHEMA.split(", ")]
@@ -633,21 +651,30 @@ def first_of_each_bad_line(rows):
     return rows.withColumn("_first", F.row_number().over(w) == 1)
 
 
-def derived_tables(spark, derived_lines):
-    """`derive`'s output lines split into its three tables, typed by the SQLite columns, parsed
-    on the JVM: each line's `row` is read as its JSON text, then by its table's schema.
+def derived_tables(derived):
+    """`derive`'s output lines (derived_lines) as its three tables, typed by the SQLite columns,
+    parsed on the JVM once: every line by one schema holding the three tables' columns
+    (persisted: unpersist the second value returned).
 
     No column is cast from text: `decode` has already turned RFC 3339 `ts` strings into epoch
     ms, and every row is read with an explicit schema. (Spark 4's ANSI `cast` throws on text it
     cannot convert; a column that ever needs one must use `try_cast`, which gives NULL.)"""
+    from pyspark import StorageLevel
+    from pyspark.sql import DataFrame
     from pyspark.sql import functions as F
-    lines = spark.read.schema("table string, row string").option("mode", "FAILFAST").json(derived_lines)
+    parsed = derived.select(F.from_json("line", DERIVED_LINE, {"mode": "FAILFAST"}).alias("l")).select(
+        "l.table", "l.row.*")
+    # The rows as a new plan over the same (recomputable) RDD, as spark.read.json of an RDD made
+    # them: the plans built on them do not hold the whole job's plan again, once per table and
+    # per phase (a daily run's plans grew past a 1 GB heap when they did).
+    spark = derived.sparkSession
+    rows = DataFrame(spark._jsparkSession.createDataFrame(parsed._jdf.javaRDD(), parsed._jdf.schema()),
+                     spark).persist(StorageLevel.MEMORY_AND_DISK)
     tables = {}
     for table in ("sessions", "violations", "profiles"):
-        rows = lines.where(F.col("table") == table).select(F.from_json("row", DERIVED_SCHEMAS[table]).alias("r"))
-        tables[table] = rows.select("r.*")
+        tables[table] = rows.where(F.col("table") == table).select(*DERIVED_COLUMNS[table])
     tables["profiles"] = tables["profiles"].dropDuplicates(["name", "version", "content_hash"])
-    return tables
+    return tables, rows
 
 
 def _schemas():
@@ -669,6 +696,22 @@ def _schemas():
 
 
 DERIVED_SCHEMAS = _schemas()
+DERIVED_COLUMNS = {table: [column.split(" ")[0].strip("`") for column in schema.split(", ")]
+                   for table, schema in DERIVED_SCHEMAS.items()}
+
+
+def _derived_line():
+    """The schema of a line of derive's output: its table, and a row with every table's columns
+    (the same name has the same type in each)."""
+    columns = {}
+    for schema in DERIVED_SCHEMAS.values():
+        for column in schema.split(", "):
+            name, kind = column.split(" ")
+            assert columns.setdefault(name, kind) == kind, name
+    return "table string, row struct<" + ", ".join(f"{name}: {kind}" for name, kind in columns.items()) + ">"
+
+
+DERIVED_LINE = _derived_line()
 
 
 # ---------------------------------------------------------------------------------------------
@@ -729,8 +772,8 @@ def judge_across_sessions(spark, derived, by_session, binary, profiles, partitio
                                          "session_id string, _rank int, line string")
     # Each session's context line first, then its events, all in one partition: derive's input.
     lines = (context_rows.unionByName(events).repartition(partitions, "session_id")
-             .sortWithinPartitions("session_id", "_rank").select("line").rdd.map(lambda row: row[0]))
-    redone = derived_tables(spark, lines.mapPartitions(derive_partition(binary, profiles)).cache())
+             .sortWithinPartitions("session_id", "_rank").select("line"))
+    redone, _ = derived_tables(derived_lines(spark, lines, binary, profiles))
     chosen = contexts.select("session_id")
     tables = dict(derived)
     for table in ("sessions", "violations"):
@@ -926,17 +969,48 @@ class Phases:
 
 
 def decode_inputs(spark, names, binary, phases):
-    """Reads and decodes the inputs: the decoded lines as rows (persisted), the counts per kind,
-    and the errors of the inputs that could not be read to their end."""
-    from pyspark import StorageLevel
-    phases.begin("read_and_number")
-    lines, origins, starts, lines_read, errors = read_inputs(spark.sparkContext, names, os.getcwd())
+    """Reads and decodes the inputs: the decoded lines as rows (persisted: unpersist the second
+    value returned), the counts per kind, and the errors of the inputs that could not be read to
+    their end. One pass over the lines: they are numbered afterwards, on the JVM, from the number
+    of lines of each partition, which the pass that counts the kinds counts too."""
     phases.begin("decode")
-    decoded_lines = lines.mapPartitionsWithIndex(decode_partition(binary, origins, starts))
-    decoded = decoded_rows(spark, decoded_lines).persist(StorageLevel.MEMORY_AND_DISK)
-    kinds = {row["kind"]: row["count"] for row in decoded.groupBy("kind").count().collect()}
-    kinds["lines"] = lines_read
-    return decoded, kinds, errors
+    return decoded_inputs(spark, names, binary, os.getcwd())
+
+
+def decoded_inputs(spark, names, binary, cwd):
+    """decode_inputs' work, local names taken from `cwd`."""
+    from pyspark import StorageLevel
+    from pyspark.sql import functions as F
+    lines, origins = read_inputs(spark.sparkContext, names, cwd)
+    parsed = (decoded_rows(spark, lines.mapPartitionsWithIndex(decode_partition(binary, origins)))
+              .persist(StorageLevel.MEMORY_AND_DISK))
+    counts = parsed.groupBy("_pid", "kind").agg(
+        F.count(F.lit(1)).alias("count"),
+        F.max(F.when(F.col("kind") == INPUT_ERROR, F.col("reason"))).alias("error")).collect()
+    kinds, per_partition, errors = {}, {}, []
+    for row in sorted(counts, key=lambda row: row["_pid"]):
+        if row["kind"] == INPUT_ERROR:
+            errors.append(row["error"])
+            continue
+        kinds[row["kind"]] = kinds.get(row["kind"], 0) + row["count"]
+        per_partition[row["_pid"]] = per_partition.get(row["_pid"], 0) + row["count"]
+    kinds["lines"] = sum(per_partition.values())
+    return number_lines(parsed, origins, per_partition), parsed, kinds, errors
+
+
+def number_lines(parsed, origins, per_partition):
+    """The decoded rows with their line numbers: the lines of an input's files are numbered on,
+    as one source's, in partition order; a row's number is its partition's first plus its place.
+    (A damaged input's `input_error` row, the last of its partition, is dropped.)"""
+    from pyspark.sql import functions as F
+    starts, next_line = [], {}
+    for index, (name, _) in enumerate(origins):
+        line = next_line.get(name, 1)
+        starts.append(line)
+        next_line[name] = line + per_partition.get(index, 0)
+    first = F.element_at(F.array(*[F.lit(start).cast("long") for start in starts]), F.col("_pid") + 1)
+    return (parsed.where(F.col("kind") != INPUT_ERROR).withColumn("line", first + F.col("_index"))
+            .drop("_pid", "_index"))
 
 
 def day_of(column):
@@ -947,14 +1021,14 @@ def day_of(column):
 
 def by_session_sorted(events, partitions):
     """The kept events by session, sorted as derive and load like them, each with its session's
-    day (the date of its first event): the window needs no shuffle of its own, the rows being
-    partitioned by session already."""
+    day (the date of its first event): the window needs neither a shuffle nor a sort of its own,
+    the rows being partitioned by session and sorted by it already (one sort of the events)."""
     from pyspark.sql import Window
     from pyspark.sql import functions as F
     return (events.repartition(partitions, "session_id")
+            .sortWithinPartitions("session_id", "ts_ms", F.coalesce("seq", F.lit(0)), "source", "offset")
             .withColumn("_first_ts", F.min("ts_ms").over(Window.partitionBy("session_id")))
-            .withColumn("day", day_of("_first_ts")).drop("_first_ts")
-            .sortWithinPartitions("session_id", "ts_ms", F.coalesce("seq", F.lit(0)), "source", "offset"))
+            .withColumn("day", day_of("_first_ts")).drop("_first_ts"))
 
 
 # The columns of an event row that the session shuffle carries (decode's names).
@@ -978,10 +1052,13 @@ def run_job(spark, paths, out, binary, profiles=None, partitions=None, for_load=
     # costs more in task overhead than it gains below a few hundred million events.
     partitions = partitions or 2 * max(sc.defaultParallelism, 1)
     spark.conf.set("spark.sql.shuffle.partitions", str(partitions))
+    # A table is written by day: a task with rows of one or two days (a daily run's) writes each
+    # day's file as its rows come instead of sorting them by day first (Spark sorts past two).
+    spark.conf.set("spark.sql.maxConcurrentOutputFileWriters", "2")
     names = expand_inputs(paths)
     stored = StoredDataset(spark, out) if append and StoredDataset.found(spark, out) else None
     earlier_summary = stored.summary() if stored is not None else None
-    decoded, kinds, input_errors = decode_inputs(spark, names, binary, phases)
+    decoded, decoded_cache, kinds, input_errors = decode_inputs(spark, names, binary, phases)
 
     phases.begin("dedup")
     events = decoded.where("kind = 'event'")
@@ -1009,9 +1086,7 @@ def run_job(spark, paths, out, binary, profiles=None, partitions=None, for_load=
     by_session = by_session_sorted(kept, partitions).persist(StorageLevel.MEMORY_AND_DISK)
 
     phases.begin("derive")
-    derive_input = by_session.select(derive_line()).rdd.map(lambda row: row[0])
-    derived = derived_tables(spark, derive_input.mapPartitions(derive_partition(binary, profiles))
-                             .persist(StorageLevel.MEMORY_AND_DISK))
+    derived, derived_cache = derived_tables(derived_lines(spark, by_session.select(derive_line()), binary, profiles))
     n_sessions = derived["sessions"].count()
     phases.begin("judge_across_sessions")
     derived, judged_again = judge_across_sessions(spark, derived, by_session, binary, profiles, partitions,
@@ -1081,7 +1156,7 @@ def run_job(spark, paths, out, binary, profiles=None, partitions=None, for_load=
     if append:
         written = dataset_summary(earlier_summary, summary, spark.read.parquet(f"{out}/parquet/sessions").count())
     write_text(spark, f"{out}/summary.json", json.dumps(written, indent=2, sort_keys=True) + "\n")
-    for df in (decoded, by_session, judged_again) + tuple(df for df in (fates, merged) if df is not None):
+    for df in (decoded_cache, by_session, derived_cache, judged_again) + tuple(df for df in (fates, merged) if df is not None):
         df.unpersist()
     return summary
 

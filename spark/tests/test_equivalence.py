@@ -86,7 +86,7 @@ def test_sample_events(sample_run, spark, binary, tmp_path):
     assert sum(row[stuck] == 1 for row in expected["sessions"]) == 8
     # Each phase's cost comes from Spark's own metrics, not from passes made to time it.
     timings = summary["timings"]
-    assert list(timings) == ["read_and_number", "decode", "dedup", "derive", "judge_across_sessions", "write"]
+    assert list(timings) == ["decode", "dedup", "derive", "judge_across_sessions", "write"]
     assert all(timings[phase]["task_s"] > 0 for phase in ("decode", "dedup", "derive", "write"))
     assert timings["dedup"]["shuffle_write_mb"] > 0 and timings["write"]["output_mb"] > 0
     # The dataset: Parquet partitioned by the day of each session's first event.
@@ -306,7 +306,9 @@ def test_a_folder_or_a_glob_given_as_a_uri_is_read_file_by_file(spark, binary, t
     sc = spark.sparkContext
     sc.addPyFile(os.path.abspath(pullparity_spark.__file__))  # as run_job does, for the workers
     files = pullparity_spark.expand_inputs([str(tmp_path / "logs")])
-    _, _, _, lines_read, errors = pullparity_spark.read_inputs(sc, files, "/")
+    _, cache, kinds, errors = pullparity_spark.decoded_inputs(spark, files, binary, "/")
+    lines_read = kinds["lines"]
+    cache.unpersist()
     assert len(errors) == 4
     (tmp_path / "logs" / "_SUCCESS").write_bytes(b"\x1f\x8b not read")
     for folder in ("sub", "_temporary"):
@@ -314,11 +316,12 @@ def test_a_folder_or_a_glob_given_as_a_uri_is_read_file_by_file(spark, binary, t
         (tmp_path / "logs" / folder / "h.jsonl").write_bytes(b"not read\n")
     not_utf8 = open(os.path.join(REPO, "sample-events", "bad-lines.jsonl"), "rb").read().split(b"\n")[59]
     for given in (f"file://{tmp_path}/logs", f"file://{tmp_path}/logs/*.jsonl*"):
-        read, origins, starts, lines, named = pullparity_spark.read_inputs(sc, [given], "/")
+        _, origins = pullparity_spark.read_inputs(sc, [given], "/")
         assert origins == [(given, path) for path in files]
-        assert (lines, named) == (lines_read, ["file:" + error for error in errors])
-        decoded = pullparity_spark.decoded_rows(spark, read.mapPartitionsWithIndex(
-            pullparity_spark.decode_partition(binary, origins, starts))).collect()
+        rows, cache, kinds, named = pullparity_spark.decoded_inputs(spark, [given], binary, "/")
+        assert (kinds["lines"], named) == (lines_read, ["file:" + error for error in errors])
+        decoded = rows.collect()
+        cache.unpersist()
         assert [(row["source"], row["line"], row["raw_hex"]) for row in decoded if row["kind"] == "rejected"
                 and row["category"] == "invalid_utf8"] == [(given, 60, not_utf8.hex())]
     for nothing in ("_SUCCESS", "_*", "nothing.jsonl", "*.ndjson"):

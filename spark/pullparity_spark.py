@@ -564,10 +564,11 @@ def decoded_rows(spark, lines):
     from pyspark.sql import functions as F
     lines._bypass_serializer = True  # the bytes as they are, as DataFrameReader.csv sends an RDD
     jvm = spark._jvm
-    text = DataFrame(spark._jsparkSession.createDataset(lines._jrdd.map(jvm.BytesToString()).rdd(),
-                                                        jvm.Encoders.STRING()).toDF(), spark)
-    table = (spark.read.option("sep", "\t").option("quote", "").option("escape", "")
-             .option("mode", "FAILFAST").option("enforceSchema", "true").schema(DECODED_SCHEMA).csv(text))
+    text = spark._jsparkSession.createDataset(lines._jrdd.map(jvm.BytesToString()).rdd(), jvm.Encoders.STRING())
+    # The JVM's reader of a Dataset[String]: PySpark's csv() takes a DataFrame only from 4.1 on.
+    reader = (spark._jsparkSession.read().option("sep", "\t").option("quote", "").option("escape", "")
+              .option("mode", "FAILFAST").option("enforceSchema", "true").schema(DECODED_SCHEMA))
+    table = DataFrame(reader.csv(text), spark)
     return table.select(*[encoded_text(name) if name in DECODED_TEXT else F.col(name)
                           for name in DECODED_SCHEMA_NAMES],
                         F.spark_partition_id().alias("_pid"),

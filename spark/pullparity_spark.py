@@ -348,7 +348,6 @@ def run_verb(argv, lines):
         raise RuntimeError(f"{' '.join(argv)} failed ({proc.returncode}): {stderr.strip()} {failure}")
 
 
-
 def exact_bytes(path, offset, text):
     """The line's bytes. A gzip input is read by the job, in bytes (gzip_pairs). Hadoop's Text
     has replaced bytes that are not UTF-8 by U+FFFD; for a file on local disk (`path`, None for
@@ -969,17 +968,12 @@ class Phases:
         return timings
 
 
-def decode_inputs(spark, names, binary, phases):
-    """Reads and decodes the inputs: the decoded lines as rows (persisted: unpersist the second
-    value returned), the counts per kind, and the errors of the inputs that could not be read to
-    their end. One pass over the lines: they are numbered afterwards, on the JVM, from the number
-    of lines of each partition, which the pass that counts the kinds counts too."""
-    phases.begin("decode")
-    return decoded_inputs(spark, names, binary, os.getcwd())
-
-
-def decoded_inputs(spark, names, binary, cwd):
-    """decode_inputs' work, local names taken from `cwd`."""
+def decode_inputs(spark, names, binary, cwd):
+    """Reads and decodes the inputs (local names taken from `cwd`): the decoded lines as rows
+    (persisted: unpersist the second value returned), the counts per kind, and the errors of the
+    inputs that could not be read to their end. One pass over the lines: they are numbered
+    afterwards, on the JVM, from the number of lines of each partition, which the pass that
+    counts the kinds counts too."""
     from pyspark import StorageLevel
     from pyspark.sql import functions as F
     lines, origins = read_inputs(spark.sparkContext, names, cwd)
@@ -1059,7 +1053,8 @@ def run_job(spark, paths, out, binary, profiles=None, partitions=None, for_load=
     names = expand_inputs(paths)
     stored = StoredDataset(spark, out) if append and StoredDataset.found(spark, out) else None
     earlier_summary = stored.summary() if stored is not None else None
-    decoded, decoded_cache, kinds, input_errors = decode_inputs(spark, names, binary, phases)
+    phases.begin("decode")
+    decoded, decoded_cache, kinds, input_errors = decode_inputs(spark, names, binary, os.getcwd())
 
     phases.begin("dedup")
     events = decoded.where("kind = 'event'")

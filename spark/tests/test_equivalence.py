@@ -306,7 +306,7 @@ def test_a_folder_or_a_glob_given_as_a_uri_is_read_file_by_file(spark, binary, t
     sc = spark.sparkContext
     sc.addPyFile(os.path.abspath(pullparity_spark.__file__))  # as run_job does, for the workers
     files = pullparity_spark.expand_inputs([str(tmp_path / "logs")])
-    _, cache, kinds, errors = pullparity_spark.decoded_inputs(spark, files, binary, "/")
+    _, cache, kinds, errors = pullparity_spark.decode_inputs(spark, files, binary, "/")
     lines_read = kinds["lines"]
     cache.unpersist()
     assert len(errors) == 4
@@ -318,7 +318,7 @@ def test_a_folder_or_a_glob_given_as_a_uri_is_read_file_by_file(spark, binary, t
     for given in (f"file://{tmp_path}/logs", f"file://{tmp_path}/logs/*.jsonl*"):
         _, origins = pullparity_spark.read_inputs(sc, [given], "/")
         assert origins == [(given, path) for path in files]
-        rows, cache, kinds, named = pullparity_spark.decoded_inputs(spark, [given], binary, "/")
+        rows, cache, kinds, named = pullparity_spark.decode_inputs(spark, [given], binary, "/")
         assert (kinds["lines"], named) == (lines_read, ["file:" + error for error in errors])
         decoded = rows.collect()
         cache.unpersist()

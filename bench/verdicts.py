@@ -98,23 +98,20 @@ def plant(rng, plans, scenario, planting):
     Stuck and dropped refreshes are judged once the platform's data moves past them (30 s and
     1 s), so the last TAIL_SESSIONS sessions, whose later data may not reach that far, never
     carry them."""
+    if scenario == "same":
+        return 0
     refreshes = [p for p in plans if p["kind"] == "refresh"]
     if scenario in ("time_to_arm", "visible"):
         key = "arm_ms" if scenario == "time_to_arm" else "hide_ms"
         for p in plans:
             p[key] += PLANTED[scenario]
         return len(refreshes)  # the sessions that arm and show the indicator
-    if scenario == "same":
-        return 0
-    share = PLANTED[scenario]
     if scenario == "flash":  # a share of completed refreshes, from those whose load allows it
         eligible = [p for p in refreshes if p["load_ms"] <= FLASH_MAX_LOAD_MS]
-        base = len(refreshes)
     else:
-        head = set(id(p) for p in plans[:len(plans) - TAIL_SESSIONS])
-        eligible = [p for p in refreshes if id(p) in head]
-        base = len(refreshes)
-    chosen = pick(rng, eligible, share, base, planting)
+        head = len(plans) - TAIL_SESSIONS
+        eligible = [p for i, p in enumerate(plans) if p["kind"] == "refresh" and i < head]
+    chosen = pick(rng, eligible, PLANTED[scenario], len(refreshes), planting)
     for p in chosen:
         p[scenario] = True
     return len(chosen)
@@ -204,7 +201,7 @@ def version_log(seed, shape, platform, version, n, scenario="same", planting="ex
     The stream's seed names the pair, platform and version: a candidate is a fresh draw."""
     rng = Random("%s:%s:%s" % (seed, platform, version))
     plans = [plan_session(rng, shape) for _ in range(n)]
-    planted = plant(rng, plans, scenario, planting) if scenario != "same" else 0
+    planted = plant(rng, plans, scenario, planting)
     t = DAY0 + VERSIONS.index(version) * ge.DAY_MS * TPM
     sessions = []
     for p in plans:
@@ -379,9 +376,20 @@ def measure(a):
     """Runs every pair (at most a.jobs at once); returns the records in job order."""
     jobs = jobs_for(a)
     if a.jobs <= 1:
-        return [run_pair(j) for j in jobs]
+        return progress(map(run_pair, jobs), len(jobs))
     with ProcessPoolExecutor(max_workers=a.jobs) as pool:
-        return list(pool.map(run_pair, jobs))
+        return progress(pool.map(run_pair, jobs), len(jobs))
+
+
+def progress(records, total):
+    """Collects the records, saying on stderr how far a long run is, every 10 % of it."""
+    out = []
+    step = max(1, total // 10)
+    for rec in records:
+        out.append(rec)
+        if len(out) % step == 0 and total >= 20:
+            sys.stderr.write("%d of %d pairs judged\n" % (len(out), total))
+    return out
 
 
 def report_errors(records):

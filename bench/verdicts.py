@@ -362,6 +362,35 @@ def render(rows):
     return "\n".join(lines)
 
 
+MD_COLUMNS = (("compare", "`compare` (ios; both in `same`)"),
+              ("compare_untouched", "`compare` (pwa, untouched: false alarms ≤ 5 %)"),
+              ("report", "`report --check`"), ("qa", "`qa`"))
+
+
+def render_markdown(rows):
+    """The figures table of docs/verdicts.md: a row per scenario and load shape, a cell per gate
+    (exits 1 / runs, the rate, and MET or MISSED against the row's goal)."""
+    by = {(r["scenario"], r["shape"], r["gate"]): r for r in rows}
+    out = ["| scenario | loads | goal | %s |" % " | ".join(c[1] for c in MD_COLUMNS),
+           "|---|---|---|%s" % ("---|" * len(MD_COLUMNS))]
+    for scenario in SCENARIOS:
+        for shape in SHAPES:
+            cells = [md_cell(by.get((scenario, shape, g))) for g, _ in MD_COLUMNS]
+            if any(c != "" for c in cells):
+                goal = "false alarms ≤ 5 %" if scenario == "same" else "detection ≥ 90 %"
+                out.append("| `%s` | %s | %s | %s |" % (scenario, shape, goal, " | ".join(cells)))
+    return "\n".join(out)
+
+
+def md_cell(r):
+    if r is None:
+        return ""
+    figure = "%d/%d = %.1f %%" % (r["exit1"], r["runs"], 100 * r["rate"])
+    if r["goal"] is None:
+        return "(%s) not judged" % figure
+    return "%s **%s**" % (figure, r["verdict"])
+
+
 def jobs_for(a):
     out = []
     for scenario in a.scenarios:
@@ -419,7 +448,10 @@ def parse(argv):
     ap.add_argument("--scenarios", default=",".join(SCENARIOS))
     ap.add_argument("--shapes", default=",".join(SHAPES))
     ap.add_argument("--keep", default=None, help="keep each pair's logs and database here")
-    ap.add_argument("--json", action="store_true", help="print JSON instead of the table")
+    out = ap.add_mutually_exclusive_group()
+    out.add_argument("--json", action="store_true", help="print JSON instead of the table")
+    out.add_argument("--markdown", action="store_true",
+                     help="print docs/verdicts.md's figures table instead of the table")
     a = ap.parse_args(argv)
     a.scenarios = a.scenarios.split(",")
     a.shapes = a.shapes.split(",")
@@ -446,6 +478,8 @@ def main(argv=None):
     if a.json:
         json.dump({"settings": settings, "rows": rows, "pairs": records}, sys.stdout, indent=1)
         sys.stdout.write("\n")
+    elif a.markdown:
+        print(render_markdown(rows))
     else:
         print(render(rows))
         print("\n%(sessions)d sessions per version and platform, planting %(planting)s, "

@@ -125,3 +125,5 @@ def test_a_tiny_run_judges_every_gate(binary, capsys):
     assert [p["planted"] for p in out["pairs"]] == [0, 11, 185]
     text = v.render(out["rows"])
     assert "compare_untouched" in text and "not judged" in text and "MET" in text
+    table = v.render_markdown(out["rows"]).splitlines()
+    assert len(table) == 2 + 3 and table[3].startswith("| `flash` | onehump | detection")

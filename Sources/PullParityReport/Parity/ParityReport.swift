@@ -5,7 +5,7 @@ package import PullParityStore
 /// `pullparity report` prints.
 package struct ParityReport: Equatable, Sendable, Encodable {
   /// Bumped on any change of this JSON's shape; documented in docs/report-formats.md.
-  package static let formatVersion = 2
+  package static let formatVersion = 3
 
   package var context: ReportContext
   package var groupedBy: GroupDimension
@@ -64,6 +64,29 @@ package struct ParityReport: Equatable, Sendable, Encodable {
       forKey: .summary)
     try container.encode(apps, forKey: .apps)
     try container.encode(unexpectedArrivals, forKey: .unexpectedArrivals)
+  }
+
+  /// Judges every figure of the report as one family (`FamilyJudgement`): the comparisons and
+  /// the rules of every group, so that the whole `report --check` holds its false alarms to 5 %.
+  mutating func judgeTogether() {
+    var evidence: [Evidence?] = []
+    for group in groups {
+      evidence += group.comparisons.map(\.evidence)
+      evidence += group.platforms.flatMap(\.rules).map(\.evidence)
+    }
+    let (judgements, summary) = FamilyJudgement.judge(evidence)
+    var next = judgements.makeIterator()
+    for a in apps.indices {
+      for g in apps[a].groups.indices {
+        apps[a].groups[g].updateComparisons { $0.record(next.next()!) }
+        for p in apps[a].groups[g].platforms.indices {
+          for r in apps[a].groups[g].platforms[p].rules.indices {
+            apps[a].groups[g].platforms[p].rules[r].record(next.next()!)
+          }
+        }
+      }
+    }
+    context.family = summary
   }
 
   /// Whether any platform broke the `unexpected_event` rule: only then is the breakdown read.

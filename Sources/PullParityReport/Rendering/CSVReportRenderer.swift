@@ -10,7 +10,8 @@ package struct CSVReportRenderer {
   package static let columns = [
     "app", "profile", "profile_version", "dimension", "group", "platform", "kind", "metric", "unit", "n", "p50",
     "p90", "p95", "numerator", "denominator", "rate_percent", "reference_platform", "difference", "ci_low",
-    "ci_high", "tolerance", "budget_percent", "verdict", "database", "filter", "first_session", "last_session",
+    "ci_high", "ci_confidence", "tolerance", "budget_percent", "verdict", "database", "filter", "first_session",
+    "last_session",
     "tool_version", "generated_at",
   ]
 
@@ -39,7 +40,7 @@ package struct CSVReportRenderer {
     // The `unexpected_event` breakdown: a row per arrival, its count as n.
     for a in report.unexpectedArrivals {
       var cells = [Self.text(a.app), "", "", "", "", Self.text(a.platform), "unexpected_arrival", Self.text(a.arrival)]
-      cells += ["events", "\(a.count)"] + Array(repeating: "", count: 13)
+      cells += ["events", "\(a.count)"] + Array(repeating: "", count: 14)
       lines.append(Self.line(cells + context))
     }
     return lines.joined()
@@ -63,16 +64,29 @@ package struct CSVReportRenderer {
     let comparison = group.comparison(of: metric, for: platform.platform)
     cells += [
       Self.text(group.referencePlatform ?? ""), Self.number(comparison?.difference),
-      Self.number(comparison?.interval?.low),
-      Self.number(comparison?.interval?.high), comparison.map { NumberText.format($0.tolerance) } ?? "", "",
-      comparison?.verdict.rawValue ?? "",
     ]
+    cells +=
+      Self.interval(comparison?.interval) + [
+        comparison.map { NumberText.format($0.tolerance) } ?? "", "", comparison?.verdict.rawValue ?? "",
+      ]
     return cells
   }
 
   private func ruleCells(_ result: RuleResult) -> [String] {
     ["rule", result.rule.rawValue, "%", "\(result.rate.denominator)", "", "", ""] + Self.rate(result.rate)
-      + ["", "", "", "", "", NumberText.format(result.budgetPercent), result.verdict.rawValue]
+      + ["", ""] + Self.interval(result.interval) + [
+        "", NumberText.format(result.budgetPercent), result.verdict.rawValue,
+      ]
+  }
+
+  /// The interval of a verdict and its confidence (`0.9979`); blank for a bound the data
+  /// cannot set, and without a verdict.
+  private static func interval(_ interval: JudgedInterval?) -> [String] {
+    [
+      number(interval.flatMap { JudgedInterval.finite($0.low) }),
+      number(interval.flatMap { JudgedInterval.finite($0.high) }),
+      interval.map { NumberText.format(Measured.rounded($0.confidence, places: 4)) } ?? "",
+    ]
   }
 
   private static func context(_ context: ReportContext) -> [String] {

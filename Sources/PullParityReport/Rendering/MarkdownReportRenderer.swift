@@ -74,7 +74,7 @@ package struct MarkdownReportRenderer {
       }
     var alignment = [":--"] + ordered.map { _ in "--:" }
     for other in others {
-      header += ["Δ \(Self.escape(other.platform)) (95% CI)", "parity \(Self.escape(other.platform))"]
+      header += ["Δ \(Self.escape(other.platform)) (CI)", "parity \(Self.escape(other.platform))"]
       alignment += ["--:", ":--"]
     }
     var out = [Self.row(header), Self.row(alignment)]
@@ -94,7 +94,7 @@ package struct MarkdownReportRenderer {
       }
       for other in others {
         let comparison = group.comparison(of: metric, for: other.platform)
-        let ci = comparison?.interval.map { " (\(NumberText.interval($0)))" } ?? ""
+        let ci = comparison?.interval.map { " (\(NumberText.interval($0)), \(NumberText.confidence($0)))" } ?? ""
         cells += [NumberText.signed(comparison?.difference) + ci, verdict(comparison, unit: unit)]
       }
       out.append(Self.row(cells))

@@ -20,6 +20,8 @@ package struct ReportContext: Equatable, Sendable, Encodable {
   package var policy: VerdictPolicy
   /// Selected sessions with more events than any gesture has, biggest first.
   package var suspectSessions: [SuspectSession] = []
+  /// How many figures the gate judged together, once they are (`FamilyJudgement`).
+  package var family: FamilyJudgement.Summary?
 
   package init(
     database: String, filter: SessionFilter, toolVersion: String, generatedAtMs: Double,
@@ -70,6 +72,8 @@ package struct ReportContext: Equatable, Sendable, Encodable {
     case requireData = "require_data"
     case budgets = "budget_overrides"
     case suspectSessions = "suspect_sessions"
+    case family = "figures_judged"
+    case falseAlarmRate = "false_alarm_rate"
   }
 
   package func encode(to encoder: any Encoder) throws {
@@ -85,6 +89,10 @@ package struct ReportContext: Equatable, Sendable, Encodable {
     try container.encode(policy.minSessions, forKey: .minSessions)
     try container.encode(policy.requireData, forKey: .requireData)
     try container.encode(policy.budgets, forKey: .budgets)
+    if let family {
+      try container.encode(family, forKey: .family)
+      try container.encode(FamilyJudgement.alpha, forKey: .falseAlarmRate)
+    }
     if !suspectSessions.isEmpty { try container.encode(suspectSessions, forKey: .suspectSessions) }
   }
 

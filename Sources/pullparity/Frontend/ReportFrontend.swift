@@ -81,6 +81,9 @@ struct ReportFrontend {
   /// as its command line would with these cohorts (pulls only, its default).
   private func releases(_ sessions: [SessionRecord], filter: SessionFilter) throws -> [CohortComparison] {
     let pulls = sessions.filter { $0.metrics.trigger == .pull }
+    // With compare's own tolerances, so that the panel says what the command it prints says.
+    var compare = self
+    compare.tolerances = .change
     return try ReleasePair.pairs(pulls).map { pair in
       var within = filter
       within.app = pair.app
@@ -90,7 +93,7 @@ struct ReportFrontend {
         narrowed.appVersion = version
         return Cohort(name: name, selector: "app_version=\(version),platform=\(pair.platform)", filter: narrowed)
       }
-      return try CompareFrontend(report: self).comparison(
+      return try CompareFrontend(report: compare).comparison(
         cohort("baseline", pair.previous), cohort("candidate", pair.newest), trigger: .pull, within: within)
     }
   }

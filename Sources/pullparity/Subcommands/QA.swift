@@ -29,7 +29,8 @@ extension PullParity {
     func run() throws {
       let filter = try filters.filter()
       let frontend = ReportFrontend(
-        database: try database.open(readOnly: true), databaseName: database.path, tolerances: tolerances.tolerances,
+        database: try database.open(readOnly: true), databaseName: database.path,
+        tolerances: tolerances.tolerances(default: .default),
         policy: verdicts.policy, fromSessions: source.fromSessions)
       let report = try frontend.qa(filter)
       try FileHandleOutput.standardOutput.write(try format.render(report) { QATextRenderer(style: $0).render(report) })

@@ -43,7 +43,8 @@ extension PullParity {
     func run() throws {
       let filter = try filters.filter()
       let frontend = ReportFrontend(
-        database: try database.open(readOnly: true), databaseName: database.path, tolerances: tolerances.tolerances,
+        database: try database.open(readOnly: true), databaseName: database.path,
+        tolerances: tolerances.tolerances(default: .default),
         policy: verdicts.policy, fromSessions: source.fromSessions)
       let colored = format == .text && output == nil && FileHandleOutput.standardOutput.wantsColor
       let input = try frontend.input(filter: filter, dimension: by, format: format, style: TextStyle(colored: colored))

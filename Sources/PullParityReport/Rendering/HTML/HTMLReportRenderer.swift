@@ -330,7 +330,10 @@ package struct HTMLReportRenderer {
         }
       }
       for (comparison, other) in zip(comparisons, others) {
-        let ci = comparison?.interval.map { "<span class=\"sub\">95% CI \(e(NumberText.interval($0)))</span>" } ?? ""
+        let ci =
+          comparison?.interval.map {
+            "<span class=\"sub\">\(NumberText.confidence($0)) \(e(NumberText.interval($0)))</span>"
+          } ?? ""
         row += HTMLCell.td("\(NumberText.signed(comparison?.difference))\(ci)", label: "Δ \(e(other.platform))")
         row +=
           comparison.map { verdictCell($0, unit: unit, label: "parity \(e(other.platform))") }

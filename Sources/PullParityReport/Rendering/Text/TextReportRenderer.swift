@@ -78,7 +78,7 @@ package struct TextReportRenderer {
       for (other, comparison) in zip(others, comparisons) {
         guard let interval = comparison?.interval else { continue }
         let name = others.count > 1 ? " \(TerminalText.escaped(other.platform))" : ""
-        table.add(["  95% CI\(name) \(NumberText.interval(interval))"])
+        table.add(["  \(NumberText.confidence(interval))\(name) \(NumberText.interval(interval))"])
       }
     }
     return table.render()

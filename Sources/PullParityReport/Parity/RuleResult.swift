@@ -13,7 +13,18 @@ package struct RuleResult: Equatable, Sendable, Encodable {
   package var examples: [String]
 
   enum CodingKeys: String, CodingKey {
-    case rule, rate, verdict, examples
+    case rule, rate, verdict, examples, note
     case budgetPercent = "budget_percent"
+  }
+
+  /// `note` only where the rule was broken on too few sessions for a verdict (`tooFewNote`).
+  package func encode(to encoder: any Encoder) throws {
+    var container = encoder.container(keyedBy: CodingKeys.self)
+    try container.encode(rule, forKey: .rule)
+    try container.encode(rate, forKey: .rate)
+    try container.encode(budgetPercent, forKey: .budgetPercent)
+    try container.encode(verdict, forKey: .verdict)
+    try container.encode(examples, forKey: .examples)
+    try container.encodeIfPresent(tooFewNote, forKey: .note)
   }
 }

@@ -208,7 +208,8 @@ import Testing
 
   @Test func fiveSessionsWithTwoStuckAreNamedInEveryFormat() throws {
     let dir = try TemporaryDirectory()
-    let log = try Self.database("five", [(.correct, "ios", 3), (.stuck, "ios", 2)], in: dir)
+    // Stuck first: the correct ones after move the data past the stuck refreshes' 30 s.
+    let log = try Self.database("five", [(.stuck, "ios", 2), (.correct, "ios", 3)], in: dir)
     let stuck = Self.stuckSessions(log.lines)
     #expect(stuck.count == 2)
     let note = "2 stuck refreshes in 5 sessions: too few for a verdict"
@@ -218,7 +219,7 @@ import Testing
       let output = run.stdout.replacingOccurrences(of: "\n    ", with: " ").replacingOccurrences(of: "\n  ", with: " ")
       #expect(output.contains(note), "\(format):\n\(output)")
       for id in stuck { #expect(output.contains(id), "\(format) does not name \(id)") }
-      #expect(!output.contains("No rule fails"), "\(format)")
+      #expect(!output.contains("No rule fails."), "\(format)")
     }
     let html = try CommandRun.pullparity(["report", "--db", log.db, "--format", "html"]).stdout
     #expect(html.contains("data-rule=\"stuck_refresh\""), "the HTML draws a stuck session")

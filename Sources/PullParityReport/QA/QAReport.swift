@@ -11,6 +11,8 @@ package struct QAReport: Equatable, Sendable, Encodable {
   enum CodingKeys: String, CodingKey {
     case formatVersion = "format_version"
     case context, outcome, items
+    case rulesNotChecked = "rules_not_checked"
+    case beyondTheRules = "items_beyond_the_rules"
   }
 
   package func encode(to encoder: any Encoder) throws {
@@ -18,6 +20,8 @@ package struct QAReport: Equatable, Sendable, Encodable {
     try container.encode(Self.formatVersion, forKey: .formatVersion)
     try container.encode(context, forKey: .context)
     try container.encode(outcome, forKey: .outcome)
+    try container.encode(QACheck.rulesNotChecked, forKey: .rulesNotChecked)
+    try container.encode(QACheck.beyondTheRules, forKey: .beyondTheRules)
     try container.encode(items, forKey: .items)
   }
 }

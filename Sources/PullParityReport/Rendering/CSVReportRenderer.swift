@@ -11,8 +11,7 @@ package struct CSVReportRenderer {
     "app", "profile", "profile_version", "dimension", "group", "platform", "kind", "metric", "unit", "n", "p50",
     "p90", "p95", "numerator", "denominator", "rate_percent", "reference_platform", "difference", "ci_low",
     "ci_high", "ci_confidence", "tolerance", "budget_percent", "verdict", "database", "filter", "first_session",
-    "last_session",
-    "tool_version", "generated_at",
+    "last_session", "tool_version", "generated_at", "examples", "note",
   ]
 
   package init() {}
@@ -29,10 +28,14 @@ package struct CSVReportRenderer {
           ]
           for metric in ParityMetric.allCases {
             lines.append(
-              Self.line(prefix + metricCells(metric, platform, group, unit: app.profile.unit.rawValue) + context))
+              Self.line(
+                prefix + metricCells(metric, platform, group, unit: app.profile.unit.rawValue) + context + ["", ""]))
           }
           for rule in platform.rules {
-            lines.append(Self.line(prefix + ruleCells(rule) + context))
+            // Whatever the verdict, the sessions that broke the rule (ids separated by spaces),
+            // and for a rule broken on too few sessions, that it had too few for a verdict.
+            let examples = rule.examples.map(Self.text).joined(separator: " ")
+            lines.append(Self.line(prefix + ruleCells(rule) + context + [examples, rule.tooFewNote ?? ""]))
           }
         }
       }
@@ -41,7 +44,7 @@ package struct CSVReportRenderer {
     for a in report.unexpectedArrivals {
       var cells = [Self.text(a.app), "", "", "", "", Self.text(a.platform), "unexpected_arrival", Self.text(a.arrival)]
       cells += ["events", "\(a.count)"] + Array(repeating: "", count: 14)
-      lines.append(Self.line(cells + context))
+      lines.append(Self.line(cells + context + ["", ""]))
     }
     return lines.joined()
   }

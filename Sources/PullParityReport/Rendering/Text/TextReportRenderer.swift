@@ -54,7 +54,21 @@ package struct TextReportRenderer {
     lines.append(metricTable(group, unit: app.profile.unit.rawValue))
     lines.append("")
     lines.append(ruleTable(group, profile: app.profile))
+    lines += brokenSessions(group)
     return lines.joined(separator: "\n")
+  }
+
+  /// Whatever the verdict, the sessions that broke each rule (id prefixes: `pullparity session`
+  /// takes one), and for a rule broken on too few sessions, that it had too few for a verdict.
+  private func brokenSessions(_ group: ParityGroup) -> [String] {
+    group.orderedPlatforms.flatMap { platform in
+      platform.rules.filter { !$0.examples.isEmpty }.map { result in
+        let ids = result.examples.map { TerminalText.escaped(String($0.prefix(13))) }.joined(separator: ", ")
+        let note = result.tooFewNote.map { " — " + style.bad($0) } ?? ""
+        return "  \(result.rule.title) on \(TerminalText.escaped(platform.platform)): e.g. \(ids)\(note)"
+          .wrapped(width: 80, indent: "    ")
+      }
+    }
   }
 
   private func metricTable(_ group: ParityGroup, unit: String) -> String {

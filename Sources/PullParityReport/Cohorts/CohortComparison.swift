@@ -9,7 +9,7 @@ package import PullParityStore
 /// same tolerances and minimum sample, so a compare of two platforms agrees with the report.
 package struct CohortComparison: Equatable, Sendable, Encodable {
   /// Bumped on any change of this JSON's shape.
-  package static let formatVersion = 3
+  package static let formatVersion = 2
 
   package var baseline: Cohort
   package var candidate: Cohort

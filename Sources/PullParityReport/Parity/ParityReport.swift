@@ -5,7 +5,7 @@ package import PullParityStore
 /// `pullparity report` prints.
 package struct ParityReport: Equatable, Sendable, Encodable {
   /// Bumped on any change of this JSON's shape; documented in docs/report-formats.md.
-  package static let formatVersion = 3
+  package static let formatVersion = 2
 
   package var context: ReportContext
   package var groupedBy: GroupDimension

@@ -40,6 +40,7 @@ package struct RuleResult: Equatable, Sendable, Encodable {
     case confidence = "ci_confidence"
   }
 
+  /// `note` only where the rule was broken on too few sessions for a verdict (`tooFewNote`).
   package func encode(to encoder: any Encoder) throws {
     var container = encoder.container(keyedBy: CodingKeys.self)
     try container.encode(rule, forKey: .rule)
@@ -49,16 +50,6 @@ package struct RuleResult: Equatable, Sendable, Encodable {
     try container.encode(Measured.percent(interval?.low), forKey: .intervalLow)
     try container.encode(Measured.percent(interval?.high), forKey: .intervalHigh)
     try container.encode(interval.map { Measured.rounded($0.confidence, places: 6) }, forKey: .confidence)
-    try container.encode(examples, forKey: .examples)
-  }
-
-  /// `note` only where the rule was broken on too few sessions for a verdict (`tooFewNote`).
-  package func encode(to encoder: any Encoder) throws {
-    var container = encoder.container(keyedBy: CodingKeys.self)
-    try container.encode(rule, forKey: .rule)
-    try container.encode(rate, forKey: .rate)
-    try container.encode(budgetPercent, forKey: .budgetPercent)
-    try container.encode(verdict, forKey: .verdict)
     try container.encode(examples, forKey: .examples)
     try container.encodeIfPresent(tooFewNote, forKey: .note)
   }

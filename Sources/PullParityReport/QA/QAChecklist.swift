@@ -93,7 +93,9 @@ package struct QAChecklist {
         }
       }
     }
-    return QAReport(context: context, items: items)
+    var report = QAReport(context: context, items: items)
+    report.judgeTogether()
+    return report
   }
 
   private struct Context {
@@ -146,18 +148,33 @@ package struct QAChecklist {
       let armed = digest.tally(of: ProfileRule.armMismatch)
       let p50 = Distribution(digest.values(of: .clientArmDistance)).p50
       var distance = "; client p50 \(fmt(p50))"
-      var distanceOff = false
+      var parity: Evidence?
       if let referencePlatform, referencePlatform != platform, let reference {
-        let referenceP50 = Distribution(reference.values(of: .clientArmDistance)).p50
-        distance += " vs \(referencePlatform) \(fmt(referenceP50)) (±\(fmt(tolerances.armDistance)))"
-        if let p50, let referenceP50 { distanceOff = abs(p50 - referenceP50) > tolerances.armDistance + Measured.slack }
+        let referenceValues = reference.values(of: .clientArmDistance)
+        distance +=
+          " vs \(referencePlatform) \(fmt(Distribution(referenceValues).p50)) (±\(fmt(tolerances.armDistance)))"
+        parity = armDistanceParity(referenceValues)
       }
       var item = ruleResult(
         .armParity, .armMismatch, armed,
         evidence: "arm_mismatch in \(armed.failing) of \(armed.judged) sessions where the client armed",
         then: distance)
-      if distanceOff, item.status == .pass { item.status = .fail }
+      if let parity {
+        item.figures.append(parity)
+        if item.status == .pass, FamilyJudgement.alone(parity).verdict == .fail { item.status = .fail }
+      }
       return item
+    }
+
+    /// The client's p50 against the reference's, as `report` judges parity: when both sides
+    /// have the minimum sample and enough values to bound their interval.
+    private func armDistanceParity(_ referenceValues: [Double]) -> Evidence? {
+      let values = digest.values(of: .clientArmDistance)
+      guard min(values.count, referenceValues.count) >= policy.minSessions else { return nil }
+      let evidence = Evidence.medianChange(
+        after: MedianSample(values), before: MedianSample(referenceValues), allowed: tolerances.armDistance,
+        direction: .eitherIsWorse)
+      return evidence.canBeBounded ? evidence : nil
     }
 
     /// Judged as `report` judges the flash rule (every refresh whose visible time was measured,
@@ -242,6 +259,7 @@ package struct QAChecklist {
         check, tally, evidence: evidence + " (\(rate)budget \(NumberText.format(judged.budgetPercent))%)" + then)
       item.status = judged.verdict
       item.budgetPercent = judged.budgetPercent
+      item.figures = judged.evidence.map { [$0] } ?? []
       return item
     }
 

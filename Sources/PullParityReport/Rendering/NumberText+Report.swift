@@ -20,7 +20,10 @@ extension NumberText {
   }
 
   /// `99.79% CI`: the confidence the run judged the figure at (5 % shared by its figures).
-  static func confidence(_ interval: JudgedInterval) -> String {
-    "\(format((interval.confidence * 10_000).rounded(.down) / 100))% CI"
+  static func confidence(_ interval: JudgedInterval) -> String { level(interval) + " CI" }
+
+  /// `99.79%`: the confidence alone, rounded down so that it never claims more.
+  static func level(_ interval: JudgedInterval) -> String {
+    "\(format((interval.confidence * 10_000).rounded(.down) / 100))%"
   }
 }

@@ -68,7 +68,7 @@ package struct CohortComparisonTextRenderer {
         Self.measure(delta.candidate), NumberText.signed(delta.delta), verdict(delta.verdict),
       ])
       if let interval = delta.interval, delta.delta != nil {
-        table.add(["  \(NumberText.confidence(interval)) \(NumberText.interval(interval))"])
+        table.add(["  CI \(NumberText.interval(interval))", "", "", "", NumberText.level(interval)])
       }
     }
     return table.render()

@@ -92,7 +92,9 @@ package struct TextReportRenderer {
       for (other, comparison) in zip(others, comparisons) {
         guard let interval = comparison?.interval else { continue }
         let name = others.count > 1 ? " \(TerminalText.escaped(other.platform))" : ""
-        table.add(["  \(NumberText.confidence(interval))\(name) \(NumberText.interval(interval))"])
+        // The confidence under the verdict it decided, so the label stays as narrow as a metric's.
+        let level = others.flatMap { $0.platform == other.platform ? ["", NumberText.level(interval)] : ["", ""] }
+        table.add(["  CI\(name) \(NumberText.interval(interval))"] + ordered.map { _ in "" } + level)
       }
     }
     return table.render()

@@ -11,6 +11,9 @@ let package = Package(
   platforms: [.macOS(.v13), .iOS(.v16), .tvOS(.v16), .watchOS(.v9), .visionOS(.v1)],
   products: [
     .executable(name: "pullparity", targets: ["pullparity"]),
+    // The HTTP collector, which `pullparity collect` runs: a product of its own, so that the quick
+    // start (`swift run pullparity …`) never compiles Hummingbird, NIO and the rest of the HTTP stack.
+    .executable(name: "pullparity-collect", targets: ["pullparity-collect"]),
     .library(name: "PullParityCore", targets: ["PullParityCore"]),
     .library(name: "PullParityRecorder", targets: ["PullParityRecorder"]),
   ],
@@ -104,7 +107,14 @@ let package = Package(
       name: "pullparity",
       dependencies: [
         "PullParityCore", "PullParityIngest", "PullParityDistributed", "PullParityStore", "PullParityReport",
-        "PullParitySchema", "PullParityCollect", .product(name: "Logging", package: "swift-log"),
+        "PullParitySchema", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+      ]
+    ),
+    .executableTarget(
+      name: "pullparity-collect",
+      dependencies: [
+        "PullParityCollect", "PullParityCore", "PullParityIngest", "PullParityStore", "PullParityReport",
+        .product(name: "Logging", package: "swift-log"),
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]
     ),

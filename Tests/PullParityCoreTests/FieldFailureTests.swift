@@ -192,6 +192,13 @@ import Testing
     #expect(session.metrics.stuckRefresh == c.stuck)
     #expect(session.metrics.droppedRefresh == c.dropped)
     #expect(session.judgeAgainAt == c.judgeAgainAt.map { t0 + $0 })
+    // v1.2: what waits is said, with the time the data must reach for each rule.
+    var pending: [PendingJudgement] = []
+    if c.stuck == nil, let refreshAt = c.refreshAt {
+      pending.append(PendingJudgement(kind: .stuckRefresh, decidedAt: t0 + refreshAt + 30_000))
+    }
+    if c.dropped == nil { pending.append(PendingJudgement(kind: .droppedRefresh, decidedAt: t0 + 1_100)) }
+    #expect(session.pending == pending)
     let kinds = session.violations.map(\.kind)
     #expect(kinds.contains(.stuckRefresh) == (c.stuck == true))
     #expect(kinds.contains(.droppedRefresh) == (c.dropped == true))
@@ -308,6 +315,14 @@ import Testing
     // An abandoned refresh ends when the screen was left: the next refresh is judged against it.
     #expect(session.refreshEndedAt == (c.outcome == .abandoned ? t0 + c.leftAt : nil))
     #expect(session.metrics.flash == nil && session.metrics.holdCompliant == nil)
+    // Abandoned during refresh: a figure over the sessions with a refresh.
+    #expect(session.metrics.abandonedDuringRefresh == (c.refreshAt == nil ? nil : true))
+    #expect(session.pending.isEmpty)
+  }
+
+  @Test func aCompletedRefreshWasNotAbandoned() {
+    let session = derive(refresh(refreshAt: 150, hiddenAt: 1500))
+    #expect(session.metrics.outcome == .completed && session.metrics.abandonedDuringRefresh == false)
   }
 
   /// 24 / 0.72 = 33.3 arms; 80 % of the threshold drawn is 19.2, at 26.7 finger.

@@ -12,6 +12,8 @@ struct FieldFailures {
   let horizon: Double
   /// The earliest horizon at which a judgement still open can be made; `nil` when none is.
   private(set) var judgeAgainAt: Double?
+  /// The judgements still open, with the time the data must reach for each (v1.2).
+  private(set) var pending: [PendingJudgement] = []
   private var findings: [Violation] = []
 
   init(state: SessionState, profile: Profile, horizon: Double) {
@@ -74,6 +76,7 @@ struct FieldFailures {
     }
     guard over || horizon >= deadline else {
       judgeAgainAt = min(judgeAgainAt ?? deadline, deadline)
+      pending.append(PendingJudgement(kind: kind, decidedAt: deadline))
       return nil
     }
     return SessionMetrics.flagged(true, in: &findings) {

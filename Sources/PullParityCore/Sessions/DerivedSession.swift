@@ -27,4 +27,6 @@ public struct DerivedSession: Equatable, Sendable {
   public var judgeAgainAt: Double?
   /// In the order they were found: per event, then the end-of-session findings.
   public var violations: [Violation]
+  /// v1.2: the judgements still waiting for the data, each with the time it must reach.
+  public var pending: [PendingJudgement] = []
 }

@@ -40,6 +40,8 @@ public struct SessionMetrics: Equatable, Sendable {
   /// A cancelled pull that reached `nearMissShare` of the threshold (drawn); `nil` unless
   /// cancelled under a profile with a threshold.
   public var nearMiss: Bool?
+  /// v1.2: the screen was left during the refresh (outcome `abandoned`); `nil` without a refresh.
+  public var abandonedDuringRefresh: Bool?
 
   public init(
     outcome: SessionOutcome, trigger: RefreshTrigger? = nil, timeToArmMs: Double? = nil,
@@ -48,7 +50,8 @@ public struct SessionMetrics: Equatable, Sendable {
     prematureHide: Bool? = nil, lateHide: Bool? = nil, holdCompliant: Bool? = nil,
     labelViolations: Int? = nil, armMismatch: Bool? = nil, loadSucceeded: Bool? = nil, maxSampleGapMs: Double? = nil,
     maxOffsetError: Double? = nil, gestureObserved: Bool? = nil, stuckRefresh: Bool? = nil,
-    droppedRefresh: Bool? = nil, repeatedRefresh: Bool? = nil, nearMiss: Bool? = nil
+    droppedRefresh: Bool? = nil, repeatedRefresh: Bool? = nil, nearMiss: Bool? = nil,
+    abandonedDuringRefresh: Bool? = nil
   ) {
     self.outcome = outcome
     self.trigger = trigger
@@ -72,6 +75,7 @@ public struct SessionMetrics: Equatable, Sendable {
     self.droppedRefresh = droppedRefresh
     self.repeatedRefresh = repeatedRefresh
     self.nearMiss = nearMiss
+    self.abandonedDuringRefresh = abandonedDuringRefresh
   }
 
   /// How far (pt/px) the client may arm from the profile's arming sample.
@@ -110,7 +114,7 @@ public struct SessionMetrics: Equatable, Sendable {
   public static func finalize(
     _ state: SessionState, profile: Profile, installID: String? = nil, horizon: Double = -.infinity,
     previous: SessionContext = SessionContext()
-  ) -> (metrics: SessionMetrics, findings: [Violation], judgeAgainAt: Double?) {
+  ) -> (metrics: SessionMetrics, findings: [Violation], judgeAgainAt: Double?, pending: [PendingJudgement]) {
     let outcome = SessionOutcome(phase: state.phase)
     var metrics = SessionMetrics(
       outcome: outcome,
@@ -127,7 +131,8 @@ public struct SessionMetrics: Equatable, Sendable {
       maxOffsetError: state.maxOffsetError,
       gestureObserved: state.trigger == .pull || (state.trigger == nil && state.pullStartedAt != nil)
         ? state.pullStartedAt != nil : nil,
-      nearMiss: nearMiss(state, outcome: outcome, profile: profile)
+      nearMiss: nearMiss(state, outcome: outcome, profile: profile),
+      abandonedDuringRefresh: state.refreshStartedAt == nil ? nil : outcome == .abandoned
     )
     var findings: [Violation] = []
     if outcome == .completed, let hiddenAt = state.indicatorHiddenAt {
@@ -148,7 +153,7 @@ public struct SessionMetrics: Equatable, Sendable {
       findings += FieldFailures.judgeRepeat(
         &metrics, startedAt: started, pulled: state.pullStartedAt != nil, previous: previous, profile: profile)
     }
-    return (metrics, findings, waits.judgeAgainAt)
+    return (metrics, findings, waits.judgeAgainAt, waits.pending)
   }
 
   private static func nearMiss(_ state: SessionState, outcome: SessionOutcome, profile: Profile) -> Bool? {

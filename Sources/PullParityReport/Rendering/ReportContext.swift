@@ -20,6 +20,8 @@ package struct ReportContext: Equatable, Sendable, Encodable {
   package var policy: VerdictPolicy
   /// Selected sessions with more events than any gesture has, biggest first.
   package var suspectSessions: [SuspectSession] = []
+  /// v1.2: selected sessions whose judgement waits for the data, by app and platform.
+  package var pending: [PendingCell] = []
 
   package init(
     database: String, filter: SessionFilter, toolVersion: String, generatedAtMs: Double,
@@ -70,6 +72,7 @@ package struct ReportContext: Equatable, Sendable, Encodable {
     case requireData = "require_data"
     case budgets = "budget_overrides"
     case suspectSessions = "suspect_sessions"
+    case pending
   }
 
   package func encode(to encoder: any Encoder) throws {
@@ -86,6 +89,7 @@ package struct ReportContext: Equatable, Sendable, Encodable {
     try container.encode(policy.requireData, forKey: .requireData)
     try container.encode(policy.budgets, forKey: .budgets)
     if !suspectSessions.isEmpty { try container.encode(suspectSessions, forKey: .suspectSessions) }
+    if !pending.isEmpty { try container.encode(pending, forKey: .pending) }
   }
 
   /// UTC with milliseconds: `2026-11-20T10:15:02.345Z`.

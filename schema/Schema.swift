@@ -15,7 +15,7 @@ package enum Schema {
     ("0010_dashboard_percentages", text(PackageResources._010_dashboard_percentages_sql)),
     ("0011_compressed_raw_events", text(PackageResources._011_compressed_raw_events_sql)),
     ("0012_events_left_in_runs", text(PackageResources._012_events_left_in_runs_sql)),
-    // 0013 is contract v1.2's screen_left (another branch): renumber this one if it does not land.
+    ("0013_screen_left", text(PackageResources._013_screen_left_sql)),
     ("0014_block_checksums", text(PackageResources._014_block_checksums_sql)),
   ]
 

@@ -17,7 +17,9 @@ package enum MetricDirection: String, Sendable, Codable {
     switch metric {
     case .armDistance, .clientArmDistance, .timeToArmMs, .visibleMs: self = .eitherIsWorse
     case .holdComplianceRate: self = .lowerIsWorse
-    case .flashRate, .prematureHideRate, .labelViolationRate, .armMismatchRate, .nearMissRate: self = .higherIsWorse
+    case .flashRate, .prematureHideRate, .labelViolationRate, .armMismatchRate, .nearMissRate,
+      .abandonedDuringRefreshRate:
+      self = .higherIsWorse
     }
   }
 }

@@ -5,13 +5,13 @@ internal import PullParityStore
 /// platform × metric, then one per app × group × platform × rule, for spreadsheets and
 /// dashboards. Figures carry the text report's one decimal so every format shows the same
 /// numbers; the JSON format has full precision. CSV has no place for a preamble, so the
-/// report's context (database, filter, session span, tool, time) closes every row.
+/// report's context (database, filter, session span, tool, time, pending) closes every row.
 package struct CSVReportRenderer {
   package static let columns = [
     "app", "profile", "profile_version", "dimension", "group", "platform", "kind", "metric", "unit", "n", "p50",
     "p90", "p95", "numerator", "denominator", "rate_percent", "reference_platform", "difference", "ci_low",
     "ci_high", "ci_confidence", "tolerance", "budget_percent", "verdict", "database", "filter", "first_session",
-    "last_session", "tool_version", "generated_at", "examples", "note",
+    "last_session", "tool_version", "generated_at", "pending", "examples", "note",
   ]
 
   package init() {}
@@ -98,6 +98,8 @@ package struct CSVReportRenderer {
       context.firstSessionMs.map(ReportContext.rfc3339) ?? "",
       context.lastSessionMs.map(ReportContext.rfc3339) ?? "", context.toolVersion,
       ReportContext.rfc3339(context.generatedAtMs),
+      // v1.2: the judgements waiting for the data, said on every row; empty when none is.
+      text(ReportHeader.pending(context.pending) ?? ""),
     ]
   }
 

@@ -22,6 +22,8 @@ package struct ReportContext: Equatable, Sendable, Encodable {
   package var suspectSessions: [SuspectSession] = []
   /// How many figures the gate judged together, once they are (`FamilyJudgement`).
   package var family: FamilyJudgement.Summary?
+  /// v1.2: selected sessions whose judgement waits for the data, by app and platform.
+  package var pending: [PendingCell] = []
 
   package init(
     database: String, filter: SessionFilter, toolVersion: String, generatedAtMs: Double,
@@ -74,6 +76,7 @@ package struct ReportContext: Equatable, Sendable, Encodable {
     case suspectSessions = "suspect_sessions"
     case family = "figures_judged"
     case falseAlarmRate = "false_alarm_rate"
+    case pending
   }
 
   package func encode(to encoder: any Encoder) throws {
@@ -94,6 +97,7 @@ package struct ReportContext: Equatable, Sendable, Encodable {
       try container.encode(FamilyJudgement.alpha, forKey: .falseAlarmRate)
     }
     if !suspectSessions.isEmpty { try container.encode(suspectSessions, forKey: .suspectSessions) }
+    if !pending.isEmpty { try container.encode(pending, forKey: .pending) }
   }
 
   /// UTC with milliseconds: `2026-11-20T10:15:02.345Z`.

@@ -21,9 +21,12 @@ struct ReportFrontend {
   var read: SelectionRead { SelectionRead(queries, fromSessions: fromSessions) }
 
   func context(_ filter: SessionFilter) -> ReportContext {
-    ReportContext(
+    var context = ReportContext(
       database: databaseName, filter: filter, toolVersion: PullParity.version, generatedAtMs: nowMs,
       tolerances: tolerances, policy: policy)
+    // v1.2: every format says what is pending (a file too old for the query says nothing).
+    context.pending = (try? queries.pending(filter)) ?? []
+    return context
   }
 
   func profiles() throws -> SessionProfiles { SessionProfiles(stored: try queries.storedProfiles()) }

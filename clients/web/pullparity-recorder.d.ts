@@ -63,6 +63,12 @@ export interface RecorderOptions {
   monotonicNow?: () => number;
   /** Fills the array with random bytes; `crypto.getRandomValues` unless given. */
   random?: (bytes: Uint8Array) => Uint8Array;
+  /**
+   * Record `screen_left` when the page goes away (default true): `navigation` on `pagehide`,
+   * `background` when the document is hidden, each only while a session is open, then
+   * `flush(true)` on the sink so that the line leaves with the page's last beacon.
+   */
+  listen?: boolean;
 }
 
 /** The `localStorage` key of the default install id: `pullparity.install_id`. */
@@ -155,6 +161,14 @@ export declare class PullParityRecorder {
   scrollToTop(): void;
   cacheInvalidated(key: string): void;
   fetchStart(): void;
+  /**
+   * `screen_left` (v1.2): the screen of the session went away (`navigation`, `background`,
+   * `closed` or another token). Recorded only while a session is open, so at most once per
+   * session; the session ends, and nothing more of it is written.
+   */
+  screenLeft(reason?: string): void;
+  /** Stops listening for the page going away. */
+  close(): void;
   closeSession(): void;
   flush(): void;
   record(type: string, payload?: Record<string, unknown>): void;

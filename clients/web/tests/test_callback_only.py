@@ -71,3 +71,33 @@ def collect(server: EventServer, refreshes: int, timeout: float = 10) -> list[st
             assert complete, f"the collector is missing lines: {types}"
             return list(by_id.values())
         time.sleep(0.05)
+
+
+def test_a_second_on_refresh_with_no_pull_is_a_repeated_refresh(browser, pullparity, tmp_path):
+    # A library bug: one real pull, and the library calls `onRefresh` again 300 ms after the
+    # first refresh was done. The recipe records two refreshes no gesture of theirs explains.
+    log = tmp_path / "events.jsonl"
+    with EventServer(log) as server:
+        browser.get(f"{server.url}/reference/callback-only.html?load=200&again=300")
+        WebDriverWait(browser, 10, poll_frequency=0.05).until(lambda d: d.execute_script("return !!window.callbackApp"))
+        touch_drag(browser, 160)
+        collect_until(server, lambda types: types.count("indicator_hidden") == 2)
+        browser.get("about:blank")
+        lines = collect(server, 2)
+
+    pullparity.ingest(log)
+    assert pullparity.query("SELECT count(*) FROM quarantine") == [(0,)]
+    sessions = pullparity.query("SELECT outcome, repeated_refresh FROM sessions ORDER BY started_at_ms")
+    assert sessions == [("completed", 0), ("completed", 1)], sessions
+    assert len({json.loads(line)["session_id"] for line in lines}) == 2
+
+
+def collect_until(server: EventServer, test, timeout: float = 10) -> None:
+    """Waits until the types of the collector's distinct events pass `test`."""
+    deadline = time.monotonic() + timeout
+    while True:
+        types = [json.loads(line)["type"] for line in {json.loads(l)["event_id"]: l for l in server.lines()}.values()]
+        if test(types) or time.monotonic() > deadline:
+            assert test(types), types
+            return
+        time.sleep(0.05)

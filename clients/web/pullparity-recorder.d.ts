@@ -173,3 +173,24 @@ export declare class PullParityRecorder {
   flush(): void;
   record(type: string, payload?: Record<string, unknown>): void;
 }
+
+/** What `watchIndicator` is watching. */
+export interface IndicatorWatch {
+  /** Whether the library's indicator is up, as last seen. */
+  readonly shown: boolean;
+  /** Records a change not yet reported by the observer: call it first in the library's callback. */
+  sync(): void;
+  disconnect(): void;
+}
+
+/**
+ * Records the refreshes of a library that shows its own spinner before it calls the app back
+ * (pulltorefresh.js): `shown()` turning true records `refreshStart('pull', { gestureObserved:
+ * false })` and `indicatorShown(indicator)`, turning false `indicatorHidden()`. `shown` is asked
+ * again after every change under `root` (default `document`): nodes added or removed, `class`,
+ * `style`, `hidden`.
+ */
+export declare function watchIndicator(
+  recorder: PullParityRecorder,
+  options: { shown: () => boolean; root?: Node; indicator?: IndicatorConfig },
+): IndicatorWatch;

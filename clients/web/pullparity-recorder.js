@@ -855,3 +855,49 @@ function nextPhase(phase, type, payload, arming) {
     default: return phase;
   }
 }
+
+/**
+ * Records the refreshes of a library that draws its own spinner and shows it before it calls the
+ * app back (pulltorefresh.js shows it at the release and calls `onRefresh` 500 ms later): each
+ * time `shown()` turns true a refresh begins (`refreshStart('pull', { gestureObserved: false })`
+ * and `indicatorShown(indicator)`), and when it turns false again the indicator is hidden
+ * (`indicatorHidden()`), as the user sees it, not as the callback hears it. `shown` is asked
+ * again after every change under `root` (a MutationObserver on its subtree: elements added or
+ * removed, `class`, `style` and `hidden`), so it may look for an element the library has not
+ * made yet. The app records the load from its callback as usual (`fetchStart`,
+ * `loadComplete`), after calling `sync()`: a library that calls back in the task that showed
+ * the spinner would otherwise be heard before the observer reports the change.
+ * @param {PullParityRecorder} recorder
+ * @param {{shown: () => boolean, root?: Node, indicator?: IndicatorConfig}} options
+ * @returns {{readonly shown: boolean, sync(): void, disconnect(): void}}
+ */
+export function watchIndicator(recorder, { shown, root = document, indicator = undefined }) {
+  let up = false;
+  const check = () => {
+    let now;
+    try {
+      now = Boolean(shown());
+    } catch (error) {
+      return recorder.report(error);
+    }
+    if (now === up) return;
+    up = now;
+    if (now) {
+      recorder.refreshStart('pull', { gestureObserved: false });
+      recorder.indicatorShown(indicator);
+    } else {
+      recorder.indicatorHidden();
+    }
+  };
+  const observer = new MutationObserver(check);
+  observer.observe(root, { subtree: true, childList: true, attributes: true, attributeFilter: ['class', 'style', 'hidden'] });
+  check();
+  return {
+    get shown() { return up; },
+    sync() {
+      observer.takeRecords();
+      check();
+    },
+    disconnect() { observer.disconnect(); },
+  };
+}

@@ -178,6 +178,8 @@ export declare class PullParityRecorder {
 export interface IndicatorWatch {
   /** Whether the library's indicator is up, as last seen. */
   readonly shown: boolean;
+  /** How long the indicator has been up (ms, from just after its `indicator_shown`); 0 when down. */
+  readonly shownForMs: number;
   /** Records a change not yet reported by the observer: call it first in the library's callback. */
   sync(): void;
   disconnect(): void;
@@ -192,5 +194,11 @@ export interface IndicatorWatch {
  */
 export declare function watchIndicator(
   recorder: PullParityRecorder,
-  options: { shown: () => boolean; root?: Node; indicator?: IndicatorConfig },
+  options: {
+    shown: () => boolean;
+    root?: Node;
+    indicator?: IndicatorConfig;
+    /** Ms from any origin, for `shownForMs` (`performance.now()` unless given). */
+    monotonicNow?: () => number;
+  },
 ): IndicatorWatch;

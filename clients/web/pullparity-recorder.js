@@ -866,13 +866,19 @@ function nextPhase(phase, type, payload, arming) {
  * removed, `class`, `style` and `hidden`), so it may look for an element the library has not
  * made yet. The app records the load from its callback as usual (`fetchStart`,
  * `loadComplete`), after calling `sync()`: a library that calls back in the task that showed
- * the spinner would otherwise be heard before the observer reports the change.
+ * the spinner would otherwise be heard before the observer reports the change. `shownForMs`
+ * says how long the user has already seen the spinner (measured from just after its
+ * `indicator_shown`), so that the app can hold it for the profile's minimum visible time.
  * @param {PullParityRecorder} recorder
- * @param {{shown: () => boolean, root?: Node, indicator?: IndicatorConfig}} options
- * @returns {{readonly shown: boolean, sync(): void, disconnect(): void}}
+ * @param {{shown: () => boolean, root?: Node, indicator?: IndicatorConfig,
+ *   monotonicNow?: () => number}} options
+ * @returns {{readonly shown: boolean, readonly shownForMs: number, sync(): void, disconnect(): void}}
  */
-export function watchIndicator(recorder, { shown, root = document, indicator = undefined }) {
+export function watchIndicator(recorder, {
+  shown, root = document, indicator = undefined, monotonicNow = () => performance.now(),
+}) {
   let up = false;
+  let shownAt = 0;
   const check = () => {
     let now;
     try {
@@ -885,6 +891,8 @@ export function watchIndicator(recorder, { shown, root = document, indicator = u
     if (now) {
       recorder.refreshStart('pull', { gestureObserved: false });
       recorder.indicatorShown(indicator);
+      // After the line's `ts`: a hold of `min − shownForMs` never ends short of the minimum.
+      shownAt = monotonicNow();
     } else {
       recorder.indicatorHidden();
     }
@@ -894,6 +902,7 @@ export function watchIndicator(recorder, { shown, root = document, indicator = u
   check();
   return {
     get shown() { return up; },
+    get shownForMs() { return up ? monotonicNow() - shownAt : 0; },
     sync() {
       observer.takeRecords();
       check();

@@ -89,3 +89,90 @@ def test_the_page_going_away_records_screen_left_into_the_last_beacon(run_js):
     # One beacon, with the screen_left: the sink's own listeners beaconed nothing again.
     assert result == {"hidden": [["pull_start", "armed", "release", "refresh_start", "screen_left"]],
                       "reason": "background"}
+
+
+def test_a_navigation_mid_refresh_is_abandoned_and_the_page_passes_qa(browser, pullparity, v12_pipeline, tmp_path):
+    log = tmp_path / "events.jsonl"
+    with EventServer(log) as server:
+        open_reference(browser, server)
+        # The load lasts until the user is long gone.
+        browser.execute_script("referenceApp.loadGate = new Promise(() => {})")
+        touch_drag(browser, 90)
+        assert browser.execute_script("return referenceApp.refreshing")
+        time.sleep(0.3)
+        # Nothing of the refresh is left for a POST: only the page's last beacon carries it.
+        browser.execute_script("referenceApp.sink.flushIntervalMs = 1e9")
+        browser.get("about:blank")
+        left = wait_for(server, lambda events: any(e["type"] == "screen_left" for e in events))
+        # The user comes back later and refreshes once: the log moves past the stuck time.
+        time.sleep(max(0.0, STUCK_AFTER_MS / 1000 + 0.1 - 0.3))
+        open_reference(browser, server)
+        touch_drag(browser, 90)
+        wait_until_idle(browser)
+        browser.get("about:blank")
+        events = wait_for(server, lambda events: sum(e["type"] == "indicator_hidden" for e in events) == 1)
+
+    first = [e for e in left if e["session_id"] == left[0]["session_id"]]
+    assert [e["type"] for e in first if e["type"] not in ("pull_move", "label", "armed", "disarmed")] == [
+        "pull_start", "release", "refresh_start", "indicator_shown", "fetch_start", "screen_left"]
+    assert first[-1]["reason"] == "navigation"
+    # Once, though the page was both hidden and unloaded; the next visit's session never left.
+    assert sum(e["type"] == "screen_left" for e in events) == 1
+
+    v12_pipeline()
+    profiles = stuck_sooner(pullparity, tmp_path)
+    ingested = pullparity.run("ingest", "--quiet", "--profiles", str(profiles), str(log))
+    assert ingested.returncode == 0, ingested.stderr
+    assert pullparity.query("SELECT count(*) FROM quarantine") == [(0,)]
+    sessions = pullparity.query("SELECT outcome, stuck_refresh FROM sessions ORDER BY started_at_ms")
+    assert sessions == [("abandoned", 0), ("completed", 0)], sessions
+    assert pullparity.query("SELECT kind, count(*) FROM violations GROUP BY kind") == []
+    code, report = pullparity.qa("--app", "padel", "--platform", "pwa", "--min-sessions", "1",
+                                 "--profiles", str(profiles))
+    failed = [item for item in report["items"] if item["status"] == "fail"]
+    assert failed == [] and code == 0, json.dumps(failed, indent=1, ensure_ascii=False)
+
+
+def stuck_sooner(pullparity, tmp_path):
+    """A profile file: padel, with a refresh stuck `STUCK_AFTER_MS` after its start."""
+    listed = json.loads(subprocess.run([str(pullparity.binary), "profiles", "--format", "json"],
+                                       capture_output=True, check=True, timeout=60).stdout)
+    padel = next(p for p in (listed["profiles"] if isinstance(listed, dict) else listed) if p["name"] == "padel")
+    padel["stuck_after_ms"] = STUCK_AFTER_MS
+    path = tmp_path / "profiles.json"
+    path.write_text(json.dumps({"profiles": [padel]}), encoding="utf-8")
+    return path
+
+
+def test_a_tab_switch_mid_refresh_is_abandoned_and_the_rest_of_that_refresh_is_not_recorded(
+        browser, pullparity, v12_pipeline, tmp_path):
+    log = tmp_path / "events.jsonl"
+    with EventServer(log) as server:
+        open_reference(browser, server)
+        browser.execute_script("referenceApp.loadGate = new Promise((resolve) => { referenceApp.endLoad = resolve; })")
+        touch_drag(browser, 90)
+        # Another tab comes to the front: the page is hidden, its refresh still running.
+        page = browser.current_window_handle
+        browser.switch_to.new_window("tab")
+        wait_for(server, lambda events: any(e["type"] == "screen_left" for e in events))
+        browser.close()
+        browser.switch_to.window(page)
+        # Back on the page, the load ends and the spinner goes: that refresh was left.
+        browser.execute_script("referenceApp.endLoad()")
+        wait_until_idle(browser)
+        touch_drag(browser, 90)
+        wait_until_idle(browser)
+        browser.get("about:blank")
+        events = wait_for(server, lambda events: sum(e["type"] == "indicator_hidden" for e in events) == 1)
+
+    sessions = list(dict.fromkeys(e["session_id"] for e in events))
+    left = [e["type"] for e in events if e["session_id"] == sessions[0]]
+    assert left[-1] == "screen_left" and "load_complete" not in left and "indicator_hidden" not in left, left
+    assert [e.get("reason") for e in events if e["type"] == "screen_left"] == ["background"]
+    assert len(sessions) == 2
+
+    v12_pipeline()
+    pullparity.ingest(log)
+    assert pullparity.query("SELECT count(*) FROM quarantine") == [(0,)]
+    assert pullparity.query("SELECT outcome FROM sessions ORDER BY started_at_ms") == [("abandoned",), ("completed",)]
+    assert pullparity.query("SELECT kind, count(*) FROM violations GROUP BY kind") == []

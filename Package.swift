@@ -50,6 +50,7 @@ let package = Package(
         .embedInCode("0010_dashboard_percentages.sql"),
         .embedInCode("0011_compressed_raw_events.sql"),
         .embedInCode("0012_events_left_in_runs.sql"),
+        .embedInCode("0013_screen_left.sql"),
         .embedInCode("README.md"),
       ]
     ),

@@ -74,6 +74,13 @@ enum GestureReducer {
   /// profile's resistance. A gap between samples counts only when the finger moved during it by
   /// more than the drag tolerance (drawn): a still finger sends no `touchmove`, and the
   /// indicator cannot lag a finger that did not move.
+  ///
+  /// v1.2, by pace: a gap longer than an ordinary step (`SessionMetrics.ordinaryStepMs`) counts
+  /// only when the movement across it is in proportion to it: at least `stutterShare` of what
+  /// the pull's own pace (drawn movement over time, across its ordinary steps so far) covers in
+  /// that time. A page that froze shows the finger's travel during the freeze in one jump; a
+  /// finger that rested and moved on shows one step at the pull's pace. Before any ordinary
+  /// step there is no pace, and a long gap counts (the page may have been frozen from the touch).
   private static func recordSample(
     _ state: inout SessionState, at: Double, distance: Double, offset: Double?, profile: Profile
   ) {
@@ -82,12 +89,26 @@ enum GestureReducer {
     let drawn = profile.resistance.drawn(atFinger: distance)
     if let last = state.lastPullSampleAt {
       let moved = abs(drawn - profile.resistance.drawn(atFinger: state.lastPullDistance ?? 0))
-      if moved > SessionMetrics.dragTolerance + SessionMetrics.comparisonSlack {
-        state.maxSampleGapMs = max(state.maxSampleGapMs ?? 0, at - last)
+      let gap = at - last
+      let slack = SessionMetrics.comparisonSlack
+      if gap <= SessionMetrics.ordinaryStepMs + slack {
+        state.paceMoved += moved
+        state.paceMs += gap
+      }
+      if moved > SessionMetrics.dragTolerance + slack, inProportion(state, moved: moved, gap: gap) {
+        state.maxSampleGapMs = max(state.maxSampleGapMs ?? 0, gap)
       }
     }
     state.lastPullSampleAt = at
     state.lastPullDistance = distance
     if let offset { state.maxOffsetError = max(state.maxOffsetError ?? 0, abs(offset - drawn)) }
+  }
+
+  /// A gap no longer than an ordinary step always counts; a longer one when the movement across
+  /// it is at least `stutterShare` of the pull's pace times the gap, or when no pace is known.
+  private static func inProportion(_ state: SessionState, moved: Double, gap: Double) -> Bool {
+    guard gap > SessionMetrics.ordinaryStepMs + SessionMetrics.comparisonSlack, state.paceMs > 0 else { return true }
+    let pace = state.paceMoved / state.paceMs
+    return moved >= SessionMetrics.stutterShare * pace * gap - SessionMetrics.comparisonSlack
   }
 }

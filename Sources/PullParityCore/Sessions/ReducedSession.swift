@@ -33,13 +33,14 @@ package struct ReducedSession: Sendable {
     let (metrics, endFindings, judgeAgainAt) = SessionMetrics.finalize(
       state, profile: profile, installID: labels.installID,
       horizon: max(context.horizon ?? endedAt, endedAt),
-      previousRefreshEndedAt: context.previousRefreshEndedAt)
+      previous: context)
     return DerivedSession(
       sessionID: sessionID, app: app, platform: platform, profileName: profile.name,
       profileVersion: profile.version, appVersion: labels.appVersion, osVersion: labels.osVersion,
       device: labels.device, screen: state.screen ?? labels.screen, installID: labels.installID,
       empty: labels.empty, eventCount: eventCount, startedAt: startedAt, endedAt: endedAt,
       finalPhase: state.phase, metrics: metrics, refreshStartedAt: state.refreshStartedAt,
-      refreshEndedAt: state.indicatorHiddenAt, judgeAgainAt: judgeAgainAt, violations: violations + endFindings)
+      refreshEndedAt: state.indicatorHiddenAt ?? (state.phase == .abandoned ? state.screenLeftAt : nil),
+      judgeAgainAt: judgeAgainAt, violations: violations + endFindings)
   }
 }

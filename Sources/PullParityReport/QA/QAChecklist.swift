@@ -6,9 +6,11 @@ package import PullParityStore
 package struct QAChecklist {
   /// Drag tracking: how far the drawn offset may stray from `distance × resistance` (pt/px),
   /// and the longest gap between pull samples while the finger moves (ms) — 100 ms is 10
-  /// frames a second, where a drag visibly stutters.
+  /// frames a second, where a drag visibly stutters. v1.2: the machine counts a longer gap only
+  /// when the movement across it is in proportion to the pull's pace
+  /// (`SessionMetrics.stutterShare`), so a resting finger that moves on is no stutter.
   package static let maxOffsetError = SessionMetrics.dragTolerance
-  package static let maxSampleGapMs = 100.0
+  package static let maxSampleGapMs = SessionMetrics.ordinaryStepMs
 
   /// The profiles the sessions were derived with.
   package var profiles: SessionProfiles

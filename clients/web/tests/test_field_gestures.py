@@ -6,6 +6,8 @@ user who pulls again right after a refresh is never a repeated refresh."""
 import json
 import time
 
+import pytest
+
 from event_server import EventServer
 from gestures import FINE_STEP_PX, Pull, paced_touch_drag, visit, wait_until_idle
 from selenium.webdriver.support.wait import WebDriverWait
@@ -53,6 +55,9 @@ def test_a_finger_that_rests_then_moves_on_at_an_ordinary_pace_tracks_the_drag(b
     assert (item["status"], item["checked"]) == ("pass", len(RESTING_THEN_MOVING_ON)), json.dumps(item, indent=1)
 
 
+@pytest.mark.xfail(strict=True, reason=(
+    "Core's v1.2 pace rule (field b4d2101) misses a frozen page in Chromium: the first sample after the freeze is "
+    "one ordinary step (the event already dispatched), the coalesced jump comes a few ms later"))
 def test_a_main_thread_blocked_mid_pull_fails_drag_tracking(browser, pullparity, tmp_path):
     log = tmp_path / "events.jsonl"
     with EventServer(log) as server:
@@ -102,11 +107,11 @@ def test_pulling_again_right_after_a_refresh_is_never_a_repeated_refresh(browser
 
     v12_pipeline()
     pullparity.ingest(log)
-    sessions = pullparity.query(
-        "SELECT outcome, repeated_refresh, refresh_started_at_ms FROM sessions ORDER BY started_at_ms")
+    sessions = pullparity.query("SELECT outcome, repeated_refresh, refresh_started_at_ms, refresh_ended_at_ms"
+                                " FROM sessions ORDER BY started_at_ms")
     assert [s[:2] for s in sessions] == [("completed", 0), ("completed", 0)], sessions
-    # A second apart, as the issue's users did.
-    assert sessions[1][2] - sessions[0][2] < 1600, sessions
+    # Well within v1.1's second after the last refresh's end, which called it repeated.
+    assert sessions[1][2] - sessions[0][3] < 1000, sessions
     assert pullparity.query("SELECT kind, count(*) FROM violations GROUP BY kind") == []
 
 

@@ -65,6 +65,8 @@ package enum ReportHeader {
       + "for the run (Holm)"
     if family.exact > 0 { text += ", \(family.exact) against a 0% budget (one break fails)" }
     return text
+  }
+
   /// v1.2: `padel/pwa 1 session (stuck or dropped refresh not judged until the data reaches
   /// 2026-…Z)`: pending is said, never counted as a pass.
   package static func pending(_ cells: [PendingCell]) -> String? {

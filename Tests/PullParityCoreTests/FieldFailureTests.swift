@@ -103,6 +103,8 @@ import Testing
     var acrossGap: Double
     /// The longest gap that counts.
     var counted: Double
+    /// A sample this long after the gap's, this much farther (finger), if any.
+    var then: (ms: Double, travel: Double)? = nil
     var testDescription: String { name }
   }
 
@@ -120,6 +122,12 @@ import Testing
     // A gap no longer than an ordinary step counts as it did.
     Pace(name: "100 ms step", step: 5, gapMs: 100, acrossGap: 5, counted: 100),
     Pace(name: "slow pull, 120 ms gap in proportion", step: 3, gapMs: 120, acrossGap: 12, counted: 120),
+    // Chromium after a frozen main thread: one ordinary step, then the catch-up 4 ms later.
+    Pace(
+      name: "blocked, the jump a step after the gap", step: 5, gapMs: 300, acrossGap: 5, counted: 300,
+      then: (4, 93.75)),
+    // A rest, then the pull goes on at its pace: never in proportion to the gap and the step.
+    Pace(name: "rest, then the pull's own pace", step: 5, gapMs: 400, acrossGap: 5, counted: 16, then: (16, 5)),
   ]
 
   @Test(arguments: paces)
@@ -131,8 +139,13 @@ import Testing
       events.append(f.at(Double(index) * 16, .pullMove(distance: Double(index) * c.step, offset: nil)))
     }
     events.append(f.at(160 + c.gapMs, .pullMove(distance: 10 * c.step + c.acrossGap, offset: nil)))
+    if let then = c.then {
+      let distance = 10 * c.step + c.acrossGap + then.travel
+      events.append(f.at(160 + c.gapMs + then.ms, .pullMove(distance: distance, offset: nil)))
+    }
     for event in events { _ = SessionMachine.reduce(&state, event, profile: padel) }
     #expect(state.maxSampleGapMs == c.counted)
+    // Samples within an ordinary step after a long gap are judged with it, not with the pace.
     #expect(state.paceMs == 160 + (c.gapMs <= SessionMetrics.ordinaryStepMs ? c.gapMs : 0))
   }
 

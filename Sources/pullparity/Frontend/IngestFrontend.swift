@@ -73,8 +73,9 @@ struct IngestFrontend {
     let total = outcomes.values.reduce(0, +)
     lines.append(
       "\(database.path): \(NumberText.thousands(total)) sessions — "
-        + SessionOutcome.allCases.map { "\(NumberText.thousands(outcomes[$0] ?? 0)) \($0.rawValue)" }.joined(
-          separator: ", "))
+        // Abandoned (v1.2) only when a log says the screen was left: older logs never can.
+        + SessionOutcome.allCases.filter { $0 != .abandoned || outcomes[$0] ?? 0 > 0 }
+        .map { "\(NumberText.thousands(outcomes[$0] ?? 0)) \($0.rawValue)" }.joined(separator: ", "))
     return lines.joined(separator: "\n") + "\n"
   }
 

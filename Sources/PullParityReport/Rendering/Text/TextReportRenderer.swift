@@ -92,9 +92,14 @@ package struct TextReportRenderer {
       for (other, comparison) in zip(others, comparisons) {
         guard let interval = comparison?.interval else { continue }
         let name = others.count > 1 ? " \(TerminalText.escaped(other.platform))" : ""
-        // The confidence under the verdict it decided, so the label stays as narrow as a metric's.
-        let level = others.flatMap { $0.platform == other.platform ? ["", NumberText.level(interval)] : ["", ""] }
-        table.add(["  CI\(name) \(NumberText.interval(interval))"] + ordered.map { _ in "" } + level)
+        // One compared platform: the confidence under the verdict it decided, so the label stays
+        // as narrow as a metric's. More: one cell a row, so the table stays linear in platforms.
+        guard others.count == 1 else {
+          table.add(["  CI\(name) \(NumberText.interval(interval)) at \(NumberText.level(interval))"])
+          continue
+        }
+        table.add(
+          ["  CI \(NumberText.interval(interval))"] + ordered.map { _ in "" } + ["", NumberText.level(interval)])
       }
     }
     return table.render()

@@ -42,24 +42,3 @@ def browser():
     driver.quit()
 
 
-@pytest.fixture(scope="session")
-def v12_pipeline(pullparity_bin, tmp_path_factory):
-    """Call it where a test's assertions turn from what the page recorded to what the pipeline
-    judges under contract v1.2 (`screen_left`, `abandoned`, the pace rule, repeated refreshes
-    per v1.2; issue #39). The pipeline's side of v1.2 lands separately: until the binary under
-    test stores a `screen_left` line instead of quarantining it, the rest of the test is an
-    expected failure, and says so."""
-    folder = tmp_path_factory.mktemp("v12")
-    log = folder / "probe.jsonl"
-    log.write_text(json.dumps({"event_id": "probe-1", "session_id": "probe", "ts": 1794800000000, "platform": "pwa",
-                               "app": "padel", "type": "screen_left", "reason": "navigation"}) + "\n", encoding="utf-8")
-    db = folder / "probe.sqlite"
-    subprocess.run([str(pullparity_bin), "ingest", "--quiet", str(log), "--db", str(db)], capture_output=True, timeout=120)
-    with sqlite3.connect(f"file:{db}?mode=ro", uri=True) as connection:
-        knows = connection.execute("SELECT count(*) FROM quarantine").fetchone() == (0,)
-
-    def require() -> None:
-        if not knows:
-            pytest.xfail("the pipeline under test does not judge contract v1.2 yet (issue #39, its Core side)")
-
-    return require

@@ -29,7 +29,7 @@ def drag_tracking(report: dict) -> dict:
     return next(item for item in report["items"] if item["check"] == "drag_tracking")
 
 
-def test_a_finger_that_rests_then_moves_on_at_an_ordinary_pace_tracks_the_drag(browser, pullparity, v12_pipeline,
+def test_a_finger_that_rests_then_moves_on_at_an_ordinary_pace_tracks_the_drag(browser, pullparity,
                                                                               tmp_path):
     log = tmp_path / "events.jsonl"
     with EventServer(log) as server:
@@ -47,7 +47,6 @@ def test_a_finger_that_rests_then_moves_on_at_an_ordinary_pace_tracks_the_drag(b
         assert gap >= 400 and step >= FINE_STEP_PX, samples
     assert len(moves) == len(RESTING_THEN_MOVING_ON)
 
-    v12_pipeline()
     pullparity.ingest(log)
     code, report = pullparity.qa("--app", "padel", "--platform", "pwa",
                                  "--min-sessions", str(len(RESTING_THEN_MOVING_ON)))
@@ -56,8 +55,9 @@ def test_a_finger_that_rests_then_moves_on_at_an_ordinary_pace_tracks_the_drag(b
 
 
 @pytest.mark.xfail(strict=True, reason=(
-    "Core's v1.2 pace rule (field b4d2101) misses a frozen page in Chromium: the first sample after the freeze is "
-    "one ordinary step (the event already dispatched), the coalesced jump comes a few ms later"))
+    "known gap in the v1.2 pace rule: Chromium's touches here give one ordinary step (3 px in 5 ms) before the freeze, "
+    "so the pull's pace is read from that one step and the catch-up jump after the gap is under half of it; a pace "
+    "judged over the whole pull (steps after the gap too) would see it"))
 def test_a_main_thread_blocked_mid_pull_fails_drag_tracking(browser, pullparity, tmp_path):
     log = tmp_path / "events.jsonl"
     with EventServer(log) as server:
@@ -97,7 +97,7 @@ def test_a_main_thread_blocked_mid_pull_fails_drag_tracking(browser, pullparity,
     assert code == 1
 
 
-def test_pulling_again_right_after_a_refresh_is_never_a_repeated_refresh(browser, pullparity, v12_pipeline, tmp_path):
+def test_pulling_again_right_after_a_refresh_is_never_a_repeated_refresh(browser, pullparity, tmp_path):
     # Two refreshes from two pulls, the second 0.2 s after the first one's indicator went.
     log = tmp_path / "events.jsonl"
     with EventServer(log) as server:
@@ -105,7 +105,6 @@ def test_pulling_again_right_after_a_refresh_is_never_a_repeated_refresh(browser
                       refresh_gap_s=0.2)
         collect(server, tally)
 
-    v12_pipeline()
     pullparity.ingest(log)
     sessions = pullparity.query("SELECT outcome, repeated_refresh, refresh_started_at_ms, refresh_ended_at_ms"
                                 " FROM sessions ORDER BY started_at_ms")

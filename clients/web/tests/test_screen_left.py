@@ -91,7 +91,7 @@ def test_the_page_going_away_records_screen_left_into_the_last_beacon(run_js):
                       "reason": "background"}
 
 
-def test_a_navigation_mid_refresh_is_abandoned_and_the_page_passes_qa(browser, pullparity, v12_pipeline, tmp_path):
+def test_a_navigation_mid_refresh_is_abandoned_and_the_page_passes_qa(browser, pullparity, tmp_path):
     log = tmp_path / "events.jsonl"
     with EventServer(log) as server:
         open_reference(browser, server)
@@ -119,7 +119,6 @@ def test_a_navigation_mid_refresh_is_abandoned_and_the_page_passes_qa(browser, p
     # Once, though the page was both hidden and unloaded; the next visit's session never left.
     assert sum(e["type"] == "screen_left" for e in events) == 1
 
-    v12_pipeline()
     profiles = stuck_sooner(pullparity, tmp_path)
     ingested = pullparity.run("ingest", "--quiet", "--profiles", str(profiles), str(log))
     assert ingested.returncode == 0, ingested.stderr
@@ -145,7 +144,7 @@ def stuck_sooner(pullparity, tmp_path):
 
 
 def test_a_tab_switch_mid_refresh_is_abandoned_and_the_rest_of_that_refresh_is_not_recorded(
-        browser, pullparity, v12_pipeline, tmp_path):
+        browser, pullparity, tmp_path):
     log = tmp_path / "events.jsonl"
     with EventServer(log) as server:
         open_reference(browser, server)
@@ -171,7 +170,6 @@ def test_a_tab_switch_mid_refresh_is_abandoned_and_the_rest_of_that_refresh_is_n
     assert [e.get("reason") for e in events if e["type"] == "screen_left"] == ["background"]
     assert len(sessions) == 2
 
-    v12_pipeline()
     pullparity.ingest(log)
     assert pullparity.query("SELECT count(*) FROM quarantine") == [(0,)]
     assert pullparity.query("SELECT outcome FROM sessions ORDER BY started_at_ms") == [("abandoned",), ("completed",)]

@@ -19,7 +19,7 @@ from android_driver import REPO, plan, run_build
 
 ORIGIN_MS = 1_794_800_000_000
 DEFECTS = [
-    ("no_hold", {"no_flash"}),
+    ("no_hold", {"no_flash", "hold_compliant"}),
     ("arms_on_raw_distance", {"arm_parity"}),
     ("label_typo", {"label_copy", "empty_state"}),
     ("empty_hides_indicator", {"empty_state"}),

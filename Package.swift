@@ -54,7 +54,6 @@ let package = Package(
         .embedInCode("0011_compressed_raw_events.sql"),
         .embedInCode("0012_events_left_in_runs.sql"),
         .embedInCode("0013_screen_left.sql"),
-        .embedInCode("0014_block_checksums.sql"),
         .embedInCode("README.md"),
       ]
     ),
@@ -76,7 +75,7 @@ let package = Package(
     .target(
       name: "PullParityStore",
       dependencies: [
-        "PullParityCore", "PullParitySchema", "CZstd", "CXXHash",
+        "PullParityCore", "PullParitySchema", "CZstd",
         .product(name: "GRDB", package: "GRDB.swift"),
       ]
     ),

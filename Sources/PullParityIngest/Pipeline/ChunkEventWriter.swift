@@ -51,7 +51,8 @@ struct ChunkEventWriter {
     case .conflict:
       let raw = row.raw.bytes(in: arena)
       let eventID = String(decoding: row.eventID.bytes(in: arena), as: UTF8.self)
-      let rejection = Rejection(.conflict, IngestTransaction.conflictReason(eventID))
+      let rejection = Rejection(
+        .conflict, "event_id \"\(eventID)\" is already stored with other content; the stored version is kept")
       if try quarantine(rejection, row, raw, eventID) {
         counts.conflicts += 1
       } else {

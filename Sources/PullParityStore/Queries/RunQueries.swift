@@ -8,10 +8,19 @@ package struct RunQueries {
     self.database = database
   }
 
-  /// Quarantined lines matching `filter`, in source and line order. A line kept in a quarantine
-  /// block is read from it, checked: a damaged block throws `BlockDamage`.
+  /// Quarantined lines matching `filter`, in source and line order.
   package func quarantined(_ filter: QuarantineFilter, limit: Int? = nil) throws -> [QuarantinedLine] {
-    try database.read { db in try QuarantineReading.lines(db, filter, limit: limit) }
+    let (condition, arguments) = filter.sql
+    return try database.read { db in
+      try Row.fetchAll(
+        db,
+        sql: """
+          SELECT quarantine_id, source, line, byte_offset, category, reason, CAST(raw AS BLOB) AS raw, event_id, run_id
+          FROM quarantine WHERE \(condition) ORDER BY source, line, quarantine_id LIMIT ?
+          """,
+        arguments: arguments + [limit ?? -1]
+      ).map(QuarantinedLine.init(row:))
+    }
   }
 
   /// How many quarantined lines match `filter`.

@@ -1,6 +1,5 @@
 /// Where a session is in the gesture (docs/events.md §4):
-/// `idle → pulling ⇄ armed → released → refreshing → holding → done`, and `→ cancelled`; v1.2's
-/// `screen_left` ends a pull as cancelled and a refresh as abandoned.
+/// `idle → pulling ⇄ armed → released → refreshing → holding → done`, and `→ cancelled`.
 public enum SessionPhase: String, CaseIterable, Sendable {
   case idle
   case pulling
@@ -12,6 +11,4 @@ public enum SessionPhase: String, CaseIterable, Sendable {
   case holding
   case done
   case cancelled
-  /// v1.2: the screen was left while refreshing or holding. Final, like done and cancelled.
-  case abandoned
 }

@@ -11,6 +11,9 @@ let package = Package(
   platforms: [.macOS(.v13), .iOS(.v16), .tvOS(.v16), .watchOS(.v9), .visionOS(.v1)],
   products: [
     .executable(name: "pullparity", targets: ["pullparity"]),
+    // The HTTP collector, which `pullparity collect` runs: a product of its own, so that the quick
+    // start (`swift run pullparity …`) never compiles Hummingbird, NIO and the rest of the HTTP stack.
+    .executable(name: "pullparity-collect", targets: ["pullparity-collect"]),
     .library(name: "PullParityCore", targets: ["PullParityCore"]),
     .library(name: "PullParityRecorder", targets: ["PullParityRecorder"]),
   ],
@@ -50,6 +53,7 @@ let package = Package(
         .embedInCode("0010_dashboard_percentages.sql"),
         .embedInCode("0011_compressed_raw_events.sql"),
         .embedInCode("0012_events_left_in_runs.sql"),
+        .embedInCode("0013_screen_left.sql"),
         .embedInCode("README.md"),
       ]
     ),
@@ -104,7 +108,14 @@ let package = Package(
       name: "pullparity",
       dependencies: [
         "PullParityCore", "PullParityIngest", "PullParityDistributed", "PullParityStore", "PullParityReport",
-        "PullParitySchema", "PullParityCollect", .product(name: "Logging", package: "swift-log"),
+        "PullParitySchema", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+      ]
+    ),
+    .executableTarget(
+      name: "pullparity-collect",
+      dependencies: [
+        "PullParityCollect", "PullParityCore", "PullParityIngest", "PullParityStore", "PullParityReport",
+        .product(name: "Logging", package: "swift-log"),
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]
     ),

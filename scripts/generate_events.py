@@ -175,6 +175,8 @@ class Session(object):
             tail += ',"empty":true'
         if plan.get("build"):
             tail += UNKNOWN_FIELD
+        if plan.get("install_id"):
+            tail += ',"install_id":%s' % jstr(plan["install_id"])
         self.tail = tail + "}"
         self.events = []  # [tick, build order, type, payload fragment, seq, event_id]
         self.truth = None
@@ -308,31 +310,64 @@ def padel_machine_arms(d10):
     return d10 * 72 >= 24000  # distance * 0.72 >= 24, exact in tenths
 
 
+# The Padel clients' gesture, in pieces shared with bench/verdicts.py (which builds faithful
+# clients from them). Each piece draws from rng in the order build_padel always has, so the
+# sample stays byte-identical.
+
+def padel_pull_start(s, rng, ios, t0):
+    """pull_start and the pulling label (iOS draws it in the same frame)."""
+    s.add(t0, "pull_start")
+    s.add(t0 if ios else t0 + rng.randint(3, 30), "label",
+          ',"text":%s,"state":"pulling"' % jstr(PADEL_COPY["pulling"]))
+
+
+def padel_pull_moves(s, rng, ios, samples, client_arms):
+    """The pull_move samples, with the client's armed event and ready label at the first sample
+    where client_arms(distance in tenths) holds. Returns (client arm, machine arm) in tenths,
+    None where it never arms."""
+    client_arm = machine_arm = None
+    for t, d10 in samples:
+        s.add(t, "pull_move", ',"distance":%s%s' % (num10(d10), offset_frag(rng, d10)))
+        if machine_arm is None and padel_machine_arms(d10):
+            machine_arm = d10
+        if client_arm is None and client_arms(d10):
+            client_arm = d10
+            s.add(t, "armed", ',"distance":%s' % num10(d10))
+            ready = PADEL_READY_NFD if ios else PADEL_COPY["ready"]  # iOS writes NFD: same copy
+            s.add(t, "label", ',"text":%s,"state":"ready"' % jstr(ready))
+    return client_arm, machine_arm
+
+
+def padel_refresh_start(s, rng, ios, t_rel):
+    """What follows an armed release: refresh_start, the balls indicator with the refreshing
+    label, fetch_start. Returns the ticks of refresh_start and indicator_shown."""
+    q = 10 if ios else 1
+    t_rs = t_rel + draw(rng, 3, 25, q)
+    s.add(t_rs, "refresh_start", "" if ios else ',"trigger":"pull"')
+    t_sh = t_rs + draw(rng, 2, 30, q)
+    s.add(t_sh, "indicator_shown", ',"indicator":' + IND_BALLS)
+    s.add(t_sh + draw(rng, 0, 8, q), "label",
+          ',"text":%s,"state":"refreshing"' % jstr(PADEL_COPY["refreshing"]))
+    s.add(t_rs + draw(rng, 5, 40, q), "fetch_start")
+    return t_rs, t_sh
+
+
 def build_padel(rng, platform, plan, t0):
     ios = platform == "ios"
     q = 10 if ios else 1
     s = Session(rng, "padel", platform, plan, fmt_rfc3339_cet if ios else fmt_pwa, t0)
     outcome = plan["outcome"]
     viol = {}
-    s.add(t0, "pull_start")
-    s.add(t0 if ios else t0 + rng.randint(3, 30), "label",
-          ',"text":%s,"state":"pulling"' % jstr(PADEL_COPY["pulling"]))
+    padel_pull_start(s, rng, ios, t0)
     if outcome in ("cancel_scroll", "cancel_release"):
         target10 = rng.randint(80, 210 if ios else 295)  # iOS < 22 (client arms at 24), PWA < 30
     else:
         target10 = rng.randint(450, 900)
     speed = plan["speed"] if "speed" in plan else rng.uniform(0.08, 0.22)
     samples = pull_samples(rng, t0, ios, target10, speed)
-    client_arm = machine_arm = None
-    for t, d10 in samples:
-        s.add(t, "pull_move", ',"distance":%s%s' % (num10(d10), offset_frag(rng, d10)))
-        if machine_arm is None and padel_machine_arms(d10):
-            machine_arm = d10
-        if client_arm is None and (d10 >= 240 if ios else padel_machine_arms(d10)):
-            client_arm = d10
-            s.add(t, "armed", ',"distance":%s' % num10(d10))
-            ready = PADEL_READY_NFD if ios else PADEL_COPY["ready"]
-            s.add(t, "label", ',"text":%s,"state":"ready"' % jstr(ready))
+    # defect B: the iOS client arms on the raw distance, not on distance x resistance
+    client_arms = (lambda d10: d10 >= 240) if ios else padel_machine_arms
+    client_arm, machine_arm = padel_pull_moves(s, rng, ios, samples, client_arms)
     last = samples[-1][0]
     if outcome == "cancel_scroll":
         s.add(last + draw(rng, 10, 60, q), "cancel", ',"reason":"scroll_took_over"')
@@ -351,13 +386,7 @@ def build_padel(rng, platform, plan, t0):
         assert machine_arm == client_arm
     t_rel = last + draw(rng, 4, 16, q)
     s.add(t_rel, "release", ',"distance":%s' % num10(samples[-1][1]))
-    t_rs = t_rel + draw(rng, 3, 25, q)
-    s.add(t_rs, "refresh_start", "" if ios else ',"trigger":"pull"')
-    t_sh = t_rs + draw(rng, 2, 30, q)
-    s.add(t_sh, "indicator_shown", ',"indicator":' + IND_BALLS)
-    s.add(t_sh + draw(rng, 0, 8, q), "label",
-          ',"text":%s,"state":"refreshing"' % jstr(PADEL_COPY["refreshing"]))
-    s.add(t_rs + draw(rng, 5, 40, q), "fetch_start")
+    t_rs, t_sh = padel_refresh_start(s, rng, ios, t_rel)
     if "load_ms" in plan:  # sample: stratified, see padel_plans
         load = quantize(plan["load_ms"], q)
         assert (load < 1000 * TPM) == plan["fast"]

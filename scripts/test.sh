@@ -1,39 +1,114 @@
 #!/usr/bin/env bash
 # Every test of the project, in one command: the Swift suites (core, ingest, store, report, CLI),
 # the Android recorder's JUnit tests, then the Python suites that drive real components (Chromium
-# through Selenium, Spark, PostgreSQL, the Android recorder's gesture driver) against the binary
-# the Swift build just made, then a short run of the line decoder's fuzzer.
+# through Selenium, Spark, PostgreSQL, the Android recorder's gesture driver) against the release
+# (deployable) binary built beside the Swift suites, then a short run of the line decoder's
+# fuzzer. Ends with each phase's wall time.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
+# Each phase's wall time, printed last (also when a phase fails).
+PHASES=()
+START=$SECONDS
+phase_start=$SECONDS
+phase_done() {
+  PHASES+=("$(printf '  %-44s %5d s' "$1" $((SECONDS - phase_start)))")
+  phase_start=$SECONDS
+}
+print_phases() {
+  echo "scripts/test.sh phases (wall time):"
+  printf '%s\n' "${PHASES[@]}"
+  printf '  %-44s %5d s\n' "total" $((SECONDS - START))
+  # A phase failed while the deployable build ran beside it: the build goes too.
+  if [ -n "${DEPLOYABLE_BUILD:-}" ]; then kill -- -"$DEPLOYABLE_BUILD" 2>/dev/null || true; fi
+}
+trap print_phases EXIT
+
 # Formatting drift fails fast, before the long build (rules in .swift-format).
 swift format lint --strict --recursive Sources Tests Package.swift
+phase_done "swift format lint"
+# Package.resolved is committed: every build uses exactly its versions, and a Package.swift whose
+# dependencies changed without it fails here ("an out-of-date resolved file was detected").
+swift package resolve --only-use-versions-from-resolved-file
+if git rev-parse --is-inside-work-tree >/dev/null 2>&1 && ! git diff --quiet -- Package.resolved; then
+  echo "scripts/test.sh: Package.resolved differs from the committed one: commit it with Package.swift" >&2
+  exit 1
+fi
+phase_done "Package.resolved in step"
 swift build --build-tests
-swift test "$@"
+phase_done "swift build --build-tests (debug)"
 
-# The Android recorder (clients/android) on the JVM: compiled once with Debian's kotlinc, then its
-# JUnit tests, ending with "JUnit: N passed, N failed". The pytest suite below reuses that build.
-clients/android/build.sh test
-
-# The Python suites run the debug binary built above; PULLPARITY_BIN overrides it.
-export PULLPARITY_BIN="${PULLPARITY_BIN:-$(swift build --show-bin-path)/pullparity}"
-# The binary a stock Spark cluster runs (static Swift runtime and C libraries): its verbs are
-# tested in a root that holds only glibc (spark/tests/test_deployable.py).
-# (Assigned before it is exported, so that a failed build stops the script.)
-PULLPARITY_DEPLOYABLE="${PULLPARITY_DEPLOYABLE:-$(scripts/build-deployable.sh | tail -n 1)}"
-export PULLPARITY_DEPLOYABLE
+# The deployable binary (static Swift runtime and C libraries, release): the binary a stock Spark
+# cluster runs, tested in a root that holds only glibc (spark/tests/test_deployable.py), and the
+# `pullparity` every Python suite drives (release code: the Spark and PostgreSQL tests' fixtures
+# take a quarter to a half less time than with the debug build, docs/development.md). Built
+# beside the Swift suites at a lower priority (nice), so that it takes mostly the CPU they leave
+# while they wait on fsync and child processes. Its output is printed once they end;
+# `.build/deployable.path` gets its last line, the binary's path.
+mkdir -p .build
+if [ -z "${PULLPARITY_DEPLOYABLE:-}" ]; then
+  # A process group of its own (setsid), so that a failed phase stops it (print_phases).
+  setsid nice -n 10 scripts/build-deployable.sh >.build/deployable.path 2>.build/deployable.log &
+  DEPLOYABLE_BUILD=$!
+fi
 # The official Spark image's PySpark, in a venv of its own, for the cluster recipe's test
-# (spark/tests/test_stock_image.py); made once, again when its pins change.
+# (spark/tests/test_stock_image.py); made once, again when its pins change. Mostly a download:
+# made beside the Swift suites too, its output printed after them.
 STOCK_SPARK=.build/stock-spark
-if ! cmp -s spark/requirements-stock-image.txt "$STOCK_SPARK/requirements.txt"; then
+stock_spark_venv() {
+  cmp -s spark/requirements-stock-image.txt "$STOCK_SPARK/requirements.txt" && return
   rm -rf "$STOCK_SPARK" && python3 -m venv "$STOCK_SPARK"
   "$STOCK_SPARK/bin/pip" install -q -r spark/requirements-stock-image.txt
   cp spark/requirements-stock-image.txt "$STOCK_SPARK/requirements.txt"
+}
+stock_spark_venv >.build/stock-spark.log 2>&1 &
+STOCK_SPARK_VENV=$!
+# The Android recorder (clients/android) on the JVM, side by side with the Swift suites (kotlinc
+# and JUnit leave a core free for most of their run): compiled once with Debian's kotlinc, then
+# its JUnit tests, ending with "JUnit: N passed, N failed", printed once the Swift suites end.
+# The pytest suite below reuses that build.
+clients/android/build.sh test >.build/junit.log 2>&1 &
+JUNIT=$!
+# The tests were built just above: not planned and checked again.
+swift test --skip-build "$@"
+phase_done "swift test"
+JUNIT_STATUS=0
+wait "$JUNIT" || JUNIT_STATUS=$?
+cat .build/junit.log
+[ "$JUNIT_STATUS" -eq 0 ] || exit "$JUNIT_STATUS"
+phase_done "JUnit (what was left after swift test)"
+if [ -n "${DEPLOYABLE_BUILD:-}" ]; then
+  DEPLOYABLE_STATUS=0
+  wait "$DEPLOYABLE_BUILD" || DEPLOYABLE_STATUS=$?
+  DEPLOYABLE_BUILD=
+  cat .build/deployable.log >&2
+  [ "$DEPLOYABLE_STATUS" -eq 0 ] || exit "$DEPLOYABLE_STATUS"
+  PULLPARITY_DEPLOYABLE=$(tail -n 1 .build/deployable.path)
 fi
+export PULLPARITY_DEPLOYABLE
+phase_done "deployable binary (what was left after them)"
+STOCK_SPARK_STATUS=0
+wait "$STOCK_SPARK_VENV" || STOCK_SPARK_STATUS=$?
+cat .build/stock-spark.log
+[ "$STOCK_SPARK_STATUS" -eq 0 ] || exit "$STOCK_SPARK_STATUS"
+phase_done "stock PySpark venv (what was left)"
+
+# The Python suites run the deployable binary (PULLPARITY_BIN overrides it). `pullparity collect`
+# runs the `pullparity-collect` beside `pullparity`, else on PATH: the debug one built above (the
+# deployable build has only `pullparity`; the collector's tests are HTTP-bound). The deployable
+# binary's own test compares its output with the debug build's (PULLPARITY_REGULAR_BIN).
+DEBUG_BIN=$(swift build --show-bin-path)
+export PULLPARITY_BIN="${PULLPARITY_BIN:-$PULLPARITY_DEPLOYABLE}"
+export PULLPARITY_REGULAR_BIN="${PULLPARITY_REGULAR_BIN:-$DEBUG_BIN/pullparity}"
+mkdir -p .build/collector-path
+ln -sf "$DEBUG_BIN/pullparity-collect" .build/collector-path/pullparity-collect
+export PATH="$PWD/.build/collector-path:$PATH"
 export PULLPARITY_STOCK_SPARK="$PWD/$STOCK_SPARK"
 python3 -m pytest -q
+phase_done "pytest"
 
 # The fuzzer (scripts/fuzz.sh) compiles the decoder's files by name, outside SwiftPM: building it
 # here keeps that list from going stale, and its run makes both parsers agree on every line of
 # the sample logs and a few thousand mutations of them.
 scripts/fuzz.sh -runs=20000
+phase_done "fuzzer (build and 20000 runs)"

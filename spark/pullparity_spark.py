@@ -738,7 +738,8 @@ def judge_across_sessions(spark, derived, by_session, binary, profiles, partitio
     passes its open judgement, a new previous refresh of its install).
 
     Returns the tables with the chosen sessions' rows replaced (the stored ones' rows added),
-    and the chosen sessions (session_id, horizon, previous_refresh_ended_at, _stored_day: the day
+    and the chosen sessions (session_id, horizon, previous_refresh_started_at,
+    previous_refresh_ended_at, _stored_day: the day
     of a stored session's partition; persisted, to unpersist)."""
     from pyspark import StorageLevel
     from pyspark.sql import functions as F
@@ -785,6 +786,7 @@ def context_line(row):
     """derive's context line for a session (docs/distributed-formats.md): an empty source, then
     the object, NULL left out."""
     context = {"kind": "context", "session_id": row["session_id"], "horizon": row["horizon"],
+               "previous_refresh_started_at": row["previous_refresh_started_at"],
                "previous_refresh_ended_at": row["previous_refresh_ended_at"]}
     return "\t\t\t" + json.dumps({key: value for key, value in context.items() if value is not None})
 
@@ -806,10 +808,12 @@ def repeat_windows(profiles):
 
 def contexts_to_judge_again(spark, sessions, windows, stored=False):
     """The sessions CrossSessionJudge would derive again, with what it would hand each:
-    (session_id, horizon, previous_refresh_ended_at), by the rules of CrossSessionQueries.
+    (session_id, horizon, previous_refresh_started_at, previous_refresh_ended_at), by the rules
+    of CrossSessionQueries.
 
     - horizon: the newest session end of its app and platform (what SQLite finds through sessions_by_app_platform_end);
-    - previous_refresh_ended_at: the refresh end of the session before it on the same install
+    - previous_refresh_started_at, previous_refresh_ended_at: the refresh start and end of the
+      session before it on the same install
       and screen (NULL screens are one screen, as SQLite's `IS` compares them), by refresh
       start, ties by session id in byte order (Spark compares strings by their UTF-8 bytes, as
       SQLite does);
@@ -825,9 +829,16 @@ def contexts_to_judge_again(spark, sessions, windows, stored=False):
     horizons = sessions.groupBy("app", "platform").agg(F.max("ended_at_ms").alias("horizon"))
     window = spark.createDataFrame(list(windows.items()), "profile string, repeat_within_ms double")
     order = Window.partitionBy("install_id", "screen").orderBy("refresh_started_at_ms", "session_id")
+    previous_start = F.lag("refresh_started_at_ms").over(order)
     previous_end = F.lag("refresh_ended_at_ms").over(order)
-    repeats = previous_end.isNotNull() & (
-        F.col("refresh_started_at_ms") - previous_end < F.col("repeat_within_ms") - COMPARISON_SLACK)
+    # v1.2: a refresh whose session recorded no pull (gesture_observed not 1), on top of the
+    # previous one: still running (no end, or an end after this start) or started within the
+    # profile's window of it. A pull is never a repeat.
+    start = F.col("refresh_started_at_ms")
+    running = previous_end.isNull() | (previous_end > start + COMPARISON_SLACK)
+    soon = start - previous_start < F.col("repeat_within_ms") - COMPARISON_SLACK
+    pulled = F.coalesce(F.col("gesture_observed") == 1, F.lit(False))
+    repeats = previous_start.isNotNull() & ~pulled & (running | soon)
     # A stored NULL differs from either verdict, as in CrossSessionJudge.misjudgedRepeats.
     repeats_anew = repeats
     if stored:
@@ -836,11 +847,13 @@ def contexts_to_judge_again(spark, sessions, windows, stored=False):
     misjudged = repeats_anew | ~(F.col("repeated_refresh") == 1).eqNullSafe(repeats)
     refreshes = (sessions.where("install_id IS NOT NULL AND refresh_started_at_ms IS NOT NULL")
                  .join(F.broadcast(window), "profile")
-                 .select("session_id", previous_end.alias("previous_refresh_ended_at"), misjudged.alias("misjudged")))
+                 .select("session_id", previous_start.alias("previous_refresh_started_at"),
+                         previous_end.alias("previous_refresh_ended_at"), misjudged.alias("misjudged")))
     due = F.col("judge_again_at_ms") <= F.col("horizon")  # NULL when no judgement is open
     return (sessions.join(F.broadcast(horizons), ["app", "platform"]).join(refreshes, "session_id", "left")
             .where(due | F.coalesce("misjudged", F.lit(False)))
-            .select("session_id", "horizon", "previous_refresh_ended_at", "_stored_day"))
+            .select("session_id", "horizon", "previous_refresh_started_at", "previous_refresh_ended_at",
+                    "_stored_day"))
 
 
 def write_table(df, out, table, for_load):

@@ -31,7 +31,8 @@ enum DeriveInputLine {
   }
 }
 
-/// `TAB TAB TAB {"kind":"context","session_id":…,"horizon":…,"previous_refresh_ended_at":…}`:
+/// `TAB TAB TAB {"kind":"context","session_id":…,"horizon":…,"previous_refresh_started_at":…,
+/// "previous_refresh_ended_at":…}`:
 /// the `SessionContext` of one session, whose event lines it precedes. An absent value is `nil`,
 /// as in the store: a session derived without one is judged as `derive` always judged it.
 struct ContextLine: Decodable {
@@ -44,6 +45,7 @@ struct ContextLine: Decodable {
     case kind
     case sessionID = "session_id"
     case horizon
+    case previousRefreshStartedAt = "previous_refresh_started_at"
     case previousRefreshEndedAt = "previous_refresh_ended_at"
   }
 
@@ -67,6 +69,7 @@ struct ContextLine: Decodable {
     sessionID = try c.decode(String.self, forKey: .sessionID)
     context = SessionContext(
       horizon: try c.decodeIfPresent(Double.self, forKey: .horizon),
+      previousRefreshStartedAt: try c.decodeIfPresent(Double.self, forKey: .previousRefreshStartedAt),
       previousRefreshEndedAt: try c.decodeIfPresent(Double.self, forKey: .previousRefreshEndedAt))
   }
 }

@@ -199,49 +199,17 @@ struct FlatRowScanner {
     return nil
   }
 
-  /// After a backslash: writes what the escape stands for at `out`; how many bytes, or nil
-  /// for no escape of JSON.
+  /// After a backslash: writes what the escape stands for at `out` (Ingest's `jsonEscape`);
+  /// how many bytes, or nil for no escape of JSON.
   private mutating func unescape(into out: UnsafeMutableRawPointer) -> Int? {
-    guard index < bytes.count else { return nil }
-    let escape = bytes[index]
-    index += 1
-    let byte: UInt8
-    switch escape {
-    case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): byte = escape
-    case UInt8(ascii: "b"): byte = 0x08
-    case UInt8(ascii: "f"): byte = 0x0C
-    case UInt8(ascii: "n"): byte = 0x0A
-    case UInt8(ascii: "r"): byte = 0x0D
-    case UInt8(ascii: "t"): byte = 0x09
-    case UInt8(ascii: "u"):
-      guard let scalar = unicodeEscape() else { return nil }
-      var count = 0
-      UTF8.encode(scalar) { unit in
-        out.storeBytes(of: unit, toByteOffset: count, as: UInt8.self)
-        count += 1
-      }
-      return count
-    default: return nil
+    guard let (scalar, next) = bytes.jsonEscape(at: index) else { return nil }
+    index = next
+    var count = 0
+    UTF8.encode(scalar) { unit in
+      out.storeBytes(of: unit, toByteOffset: count, as: UInt8.self)
+      count += 1
     }
-    out.storeBytes(of: byte, as: UInt8.self)
-    return 1
-  }
-
-  /// After `\u`: the scalar of 4 hex digits, or of a surrogate pair; nil for a lone surrogate.
-  private mutating func unicodeEscape() -> Unicode.Scalar? {
-    guard let high = hex4() else { return nil }
-    if (0xD800..<0xDC00).contains(high) {
-      guard take(UInt8(ascii: "\\")), take(UInt8(ascii: "u")), let low = hex4(), (0xDC00..<0xE000).contains(low)
-      else { return nil }
-      return Unicode.Scalar(0x10000 + ((high - 0xD800) << 10) + (low - 0xDC00))
-    }
-    return Unicode.Scalar(high)
-  }
-
-  private mutating func hex4() -> UInt32? {
-    guard let value = bytes.jsonHex4(at: index) else { return nil }
-    index += 4
-    return value
+    return count
   }
 
   /// `bytes` when they are valid UTF-8, checked without making a `String` of them.

@@ -18,6 +18,7 @@ public import PullParityCore
 /// | `errorShown(message:)`, `contentCleared()` | `error_shown`, `content_cleared` |
 /// | `reveal(progress:visible:)`, `scrollToTop()`, `cacheInvalidated(key:)` | `reveal`, `scroll_to_top`, `cache_invalidated` |
 /// | `record(_:)` | any ``EventPayload`` |
+/// | `screenLeft(reason:)` | `screen_left`, only while a session is open; the session ends there |
 /// | `closeSession()` | no event: judges what the current session still owes |
 ///
 /// Each event is stamped with a time-ordered `event_id` (UUIDv7), the `session_id`, `ts` (epoch
@@ -145,6 +146,14 @@ public final class PullParityRecorder: Sendable {
   public func scrollToTop() { record(.scrollToTop) }
   public func cacheInvalidated(key: String) { record(.cacheInvalidated(key: key)) }
   public func fetchStart() { record(.fetchStart) }
+  /// The screen of the session went away (contract v1.2): `screen_left` with `reason`
+  /// (`navigation`, `background`, `closed`, or another token). Recorded only while a session
+  /// is open (a pull, or a refresh not yet hidden), so at most once per session; the session
+  /// ends there (a pull as cancelled, a refresh as abandoned), what else it would record (a load
+  /// that ends later, the indicator hidden) is not written, and the next pull or refresh opens
+  /// a new session. Call it when the screen disappears or the app leaves the foreground
+  /// (docs/instrumenting.md: UIKit's `viewWillDisappear`, SwiftUI's `onDisappear` and scene phase).
+  public func screenLeft(reason: String? = nil) { record(.screenLeft(reason: reason)) }
 
   /// Records any event: the typed methods above all come here. A value the format forbids is
   /// refused (``RecorderError``): no line, no change to the session, and `onError` hears it.
@@ -153,7 +162,10 @@ public final class PullParityRecorder: Sendable {
       onError?(refusal)
       return
     }
-    let findings = state.withLock { state in
+    let findings = state.withLock { state -> [LiveFinding] in
+      // Nothing open to leave; nothing more of a session whose screen went away.
+      if case .screenLeft = payload, !state.tracker.sessionOpen { return [] }
+      if state.tracker.joinsLeftSession(payload) { return [] }
       // The clock is read under the lock so that `ts` and `seq` agree on the order.
       if state.tracker.opensSession(with: payload) { state.clock = state.clock.reanchored() }
       let timestamp = state.clock.epochMilliseconds()

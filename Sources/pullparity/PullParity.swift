@@ -1,4 +1,5 @@
 import ArgumentParser
+import PullParityIngest
 import PullParityReport
 
 #if canImport(Glibc)
@@ -7,7 +8,7 @@ import PullParityReport
 
 @main
 struct PullParity: ParsableCommand {
-  static let version = "0.1.0"
+  static let version = ToolVersion.current
 
   static let configuration = CommandConfiguration(
     commandName: "pullparity",
@@ -28,16 +29,11 @@ struct PullParity: ParsableCommand {
 
   /// Like ArgumentParser's own entry point, except that every error exits 2, keeping 1 for
   /// "a check failed" so CI can tell the two apart.
-  static func main() async {
+  static func main() {
     do {
       try checkHelpTopic(Array(CommandLine.arguments.dropFirst()))
       var command = try parseAsRoot()
-      // `collect` serves until stopped: the one command that runs async.
-      if var serving = command as? any AsyncParsableCommand {
-        try await serving.run()
-      } else {
-        try command.run()
-      }
+      try command.run()
     } catch let exit as ExitCode {
       Glibc.exit(exit.rawValue)
     } catch let output as OutputError where output.isClosedPipe {

@@ -36,6 +36,17 @@ struct MachineSteps {
     expected.furthestDistance = distance
     // The gap counts only when the finger moved more than the drag tolerance (drawn).
     if profile.resistance.drawn(atFinger: distance) > SessionMetrics.dragTolerance { expected.maxSampleGapMs = gap }
+    // An ordinary step (≤ 100 ms) measures the pull's pace.
+    if gap <= SessionMetrics.ordinaryStepMs {
+      expected.paceMoved = profile.resistance.drawn(atFinger: distance)
+      expected.paceMs = gap
+    }
     step(f.at(gap, .pullMove(distance: distance, offset: nil)), sourceLocation: sourceLocation)
+  }
+
+  /// Moves `expected`'s pace on by one ordinary step from `from` to `to` (finger), `gap` ms long.
+  mutating func pace(from: Double, to: Double, gap: Double) {
+    expected.paceMoved += abs(profile.resistance.drawn(atFinger: to) - profile.resistance.drawn(atFinger: from))
+    expected.paceMs += gap
   }
 }

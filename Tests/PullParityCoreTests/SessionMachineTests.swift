@@ -17,6 +17,11 @@ import Testing
       #expect(SessionMachine.reduce(&state, event, profile: padel) == findings)
       #expect(state == expected)
     }
+    // Each ordinary step (≤ 100 ms) adds its drawn movement and its time to the pull's pace.
+    func pace(_ from: Double, _ to: Double, _ gap: Double) {
+      expected.paceMoved += abs(padel.resistance.drawn(atFinger: to) - padel.resistance.drawn(atFinger: from))
+      expected.paceMs += gap
+    }
 
     expected.phase = .pulling
     expected.pullStartedAt = t0
@@ -30,6 +35,7 @@ import Testing
     expected.furthestDistance = 10
     expected.maxSampleGapMs = 16
     expected.maxOffsetError = abs(7.5 - 10 * 0.72)
+    pace(0, 10, 16)
     step(f.at(16, .pullMove(distance: 10, offset: 7.5)))
 
     // 34 × 0.72 = 24.48 ≥ 24: the machine arms on this sample.
@@ -39,6 +45,7 @@ import Testing
     expected.lastPullDistance = 34
     expected.furthestDistance = 34
     expected.maxSampleGapMs = 44
+    pace(10, 34, 44)
     step(f.at(60, .pullMove(distance: 34, offset: 24.48)))
 
     // The client's own `armed` is recorded, not obeyed (padel has a threshold).
@@ -52,11 +59,13 @@ import Testing
     expected.phase = .pulling
     expected.lastPullSampleAt = t0 + 76
     expected.lastPullDistance = 30
+    pace(34, 30, 16)
     step(f.at(76, .pullMove(distance: 30, offset: 21.6)))
     expected.phase = .armed
     expected.lastPullSampleAt = t0 + 90
     expected.lastPullDistance = 40
     expected.furthestDistance = 40
+    pace(30, 40, 14)
     step(f.at(90, .pullMove(distance: 40, offset: 28.8)))
 
     // Released while armed: a refresh is owed from now on.
@@ -174,6 +183,7 @@ import Testing
       ],
       .done: [.loadComplete, .errorShown, .contentCleared],
       .cancelled: [],
+      .abandoned: [],
     ]
     let payloads: [EventPayload] = [
       .pullStart, .pullMove(distance: 5, offset: nil), .armed(distance: 5), .disarmed(distance: 5),
@@ -181,6 +191,7 @@ import Testing
       .refreshStart(trigger: .programmatic), .indicatorShown(nil), .indicatorHidden,
       .reveal(progress: 0, visible: 1), .scrollToTop, .cacheInvalidated(key: "k"), .fetchStart,
       .loadComplete(ok: true, error: nil), .errorShown(message: nil), .contentCleared,
+      .screenLeft(reason: "navigation"),
     ]
     #expect(Set(payloads.map(\.type)) == Set(EventType.allCases))
     for payload in payloads {
@@ -188,8 +199,76 @@ import Testing
       var state = start
       let findings = SessionMachine.reduce(&state, f.at(0, payload), profile: padel)
       let isUnexpected = findings.contains { $0.kind == .unexpectedEvent }
-      #expect(isUnexpected == !(allowed[phase]!.contains(payload.type)), "\(payload.type) while \(phase)")
+      // v1.2: leaving the screen is allowed in every phase.
+      let isAllowed = payload.type == .screenLeft || allowed[phase]!.contains(payload.type)
+      #expect(isUnexpected == !isAllowed, "\(payload.type) while \(phase)")
       if isUnexpected { #expect(state == start) }
     }
+  }
+
+  // MARK: - v1.2: the screen left
+
+  /// A padel refresh whose screen is left 300 ms in: abandoned, a final phase, and nothing
+  /// after it is applied.
+  @Test func leavingDuringARefreshAbandonsItStepByStep() {
+    var f = EventFactory()
+    var machine = MachineSteps(profile: padel)
+    machine.pull(at: t0, sampleAfter: 20, distance: 20, &f)
+    machine.expected.phase = .armed
+    machine.expected.machineArm = ArmPoint(at: t0 + 40, distance: 40)
+    machine.expected.lastPullSampleAt = t0 + 40
+    machine.expected.lastPullDistance = 40
+    machine.expected.furthestDistance = 40
+    machine.expected.maxSampleGapMs = 20
+    machine.pace(from: 20, to: 40, gap: 20)
+    machine.step(f.at(40, .pullMove(distance: 40, offset: nil)))
+    machine.expected.phase = .released
+    machine.expected.releaseDistance = 40
+    machine.expected.armedReleaseAt = t0 + 60
+    machine.step(f.at(60, .release(distance: 40)))
+    machine.expected.phase = .refreshing
+    machine.expected.trigger = .pull
+    machine.expected.refreshStartedAt = t0 + 70
+    machine.step(f.at(70, .refreshStart(trigger: .pull)))
+    machine.expected.indicatorShownAt = t0 + 80
+    machine.step(f.at(80, .indicatorShown(nil)))
+    // The user navigates away 300 ms into the refresh.
+    machine.expected.phase = .abandoned
+    machine.expected.screenLeftAt = t0 + 370
+    machine.step(f.at(370, .screenLeft(reason: "navigation")))
+    // Leaving again changes nothing; what the page does after it left is not applied.
+    machine.step(f.at(380, .screenLeft(reason: "closed")))
+    machine.step(f.at(900, .loadComplete(ok: true, error: nil)), [.unexpectedEvent])
+    machine.step(f.at(1300, .indicatorHidden), [.unexpectedEvent])
+  }
+
+  struct Leaving: Sendable, CustomTestStringConvertible {
+    var from: SessionPhase
+    var to: SessionPhase
+    var testDescription: String { "\(from.rawValue) → \(to.rawValue)" }
+  }
+
+  /// docs/events.md §4 (v1.2): a pull left is cancelled, a refresh left is abandoned, and
+  /// anywhere else leaving changes nothing. Never a finding.
+  @Test(arguments: [
+    Leaving(from: .idle, to: .idle), Leaving(from: .pulling, to: .cancelled), Leaving(from: .armed, to: .cancelled),
+    Leaving(from: .released, to: .cancelled), Leaving(from: .refreshing, to: .abandoned),
+    Leaving(from: .holding, to: .abandoned), Leaving(from: .done, to: .done),
+    Leaving(from: .cancelled, to: .cancelled), Leaving(from: .abandoned, to: .abandoned),
+  ])
+  func leavingTheScreen(_ c: Leaving) {
+    var f = EventFactory()
+    var state = SessionState(phase: c.from)
+    let findings = SessionMachine.reduce(&state, f.at(5, .screenLeft(reason: nil)), profile: padel)
+    #expect(findings.isEmpty)
+    let ended = c.from != c.to
+    #expect(state == SessionState(phase: c.to, screenLeftAt: ended ? t0 + 5 : nil))
+  }
+
+  @Test func aRefreshLeftWithTheFingerDownIsAbandonedAndTheFingerGoesWithIt() {
+    var state = SessionState(phase: .refreshing, fingerStillDown: true)
+    var f = EventFactory()
+    #expect(SessionMachine.reduce(&state, f.at(0, .screenLeft(reason: "background")), profile: padel).isEmpty)
+    #expect(state == SessionState(phase: .abandoned, screenLeftAt: t0))
   }
 }

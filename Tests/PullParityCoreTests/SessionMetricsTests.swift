@@ -41,7 +41,7 @@ import Testing
           releaseDistance: 50, loadMs: 490, visibleMs: 1280, flash: false, prematureHide: false,
           lateHide: false, holdCompliant: true, labelViolations: 0, armMismatch: false, loadSucceeded: true,
           maxSampleGapMs: 20, maxOffsetError: abs(14.4 - 20 * 0.72), gestureObserved: true, stuckRefresh: false,
-          droppedRefresh: false))
+          droppedRefresh: false, abandonedDuringRefresh: false))
     #expect(s.violations.isEmpty)
     #expect(s.profileName == "padel" && s.profileVersion == 2)
   }

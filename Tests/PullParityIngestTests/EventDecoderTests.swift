@@ -48,6 +48,8 @@ import Testing
       (#""type":"load_complete","ok":false,"error":"timeout""#, .loadComplete(ok: false, error: "timeout")),
       (#""type":"error_shown","message":"Kunde inte uppdatera""#, .errorShown(message: "Kunde inte uppdatera")),
       (#""type":"content_cleared""#, .contentCleared),
+      (#""type":"screen_left""#, .screenLeft(reason: nil)),
+      (#""type":"screen_left","reason":"navigation""#, .screenLeft(reason: "navigation")),
     ]
     #expect(Set(cases.map(\.1.type)) == Set(EventType.allCases))
     for (fields, payload) in cases {

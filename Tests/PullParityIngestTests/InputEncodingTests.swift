@@ -125,7 +125,7 @@ import Testing
   /// limit and the buffer: numbers, offsets, lengths and kept bytes.
   @Test(arguments: [1, 7, 42])
   func theReaderSplitsLikeASplitWhateverTheLengths(seed: UInt64) throws {
-    var random = SplitMix(seed)
+    var random = SplitMix64(seed: seed)
     let limit = 2000
     var lines: [[UInt8]] = []
     for _ in 0..<300 {
@@ -149,18 +149,5 @@ import Testing
       index += 1
     }
     #expect(index == lines.count - (lines.last?.isEmpty == true ? 1 : 0))
-  }
-}
-
-/// A small deterministic generator for the tests' random cases.
-struct SplitMix {
-  private var state: UInt64
-  init(_ seed: UInt64) { state = seed }
-  mutating func next() -> UInt64 {
-    state &+= 0x9E37_79B9_7F4A_7C15
-    var z = state
-    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-    return z ^ (z >> 31)
   }
 }

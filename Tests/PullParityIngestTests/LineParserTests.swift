@@ -449,21 +449,6 @@ extension Result where Success == ExtractedFields {
   }
 }
 
-/// SplitMix64: a tiny seeded generator, so a failing fuzz line can be reproduced.
-struct SplitMix64: RandomNumberGenerator {
-  private var state: UInt64
-
-  init(seed: UInt64) { state = seed }
-
-  mutating func next() -> UInt64 {
-    state &+= 0x9E37_79B9_7F4A_7C15
-    var z = state
-    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-    return z ^ (z >> 31)
-  }
-}
-
 /// Random JSON for the fuzz test: event-like objects with known and unknown keys, escapes,
 /// numbers of every form, nesting and random whitespace.
 enum RandomJSON {

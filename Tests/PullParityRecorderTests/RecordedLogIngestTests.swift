@@ -39,7 +39,7 @@ import Testing
       outcome: .completed, trigger: .pull, timeToArmMs: 115.5, armDistance: 35, clientArmDistance: 35,
       releaseDistance: 60, flash: false, prematureHide: false, lateHide: false, holdCompliant: true,
       labelViolations: 0, armMismatch: false, loadSucceeded: true, maxSampleGapMs: 16.5, maxOffsetError: 0,
-      gestureObserved: true, stuckRefresh: false, droppedRefresh: false)
+      gestureObserved: true, stuckRefresh: false, droppedRefresh: false, abandonedDuringRefresh: false)
     func armed(load: Double, visible: Double) -> SessionMetrics {
       var metrics = armedPull
       metrics.loadMs = load
@@ -98,7 +98,8 @@ import Testing
       phlock,
       SessionMetrics(
         outcome: .completed, trigger: .tabReselect, loadMs: 400, visibleMs: 1300, flash: false,
-        prematureHide: false, lateHide: false, holdCompliant: true, loadSucceeded: true, stuckRefresh: false))
+        prematureHide: false, lateHide: false, holdCompliant: true, loadSucceeded: true, stuckRefresh: false,
+        abandonedDuringRefresh: false))
 
     // A pull that reveals the waveform bar by bar and arms at 80.
     phlockScreen.pull(through: phlockPull, every: interval)
@@ -109,7 +110,7 @@ import Testing
         outcome: .completed, trigger: .pull, timeToArmMs: 132, armDistance: 80, clientArmDistance: 80,
         releaseDistance: 100, loadMs: 400, visibleMs: 1300, flash: false, prematureHide: false, lateHide: false,
         holdCompliant: true, armMismatch: false, loadSucceeded: true, maxSampleGapMs: 16.5, maxOffsetError: 0,
-        gestureObserved: true, stuckRefresh: false, droppedRefresh: false))
+        gestureObserved: true, stuckRefresh: false, droppedRefresh: false, abandonedDuringRefresh: false))
     return played
   }
 

@@ -111,8 +111,9 @@ import Testing
   }
 
   @Test func theVersionChartDrawsWhatCompareJudged() throws {
-    let before = (0..<3).map { Self.ffci("b\($0)", version: "1.0") }
-    let after = (0..<3).map { Self.ffci("a\($0)", version: "1.1", broke: [.errorNotShown]) }
+    // 10 against 10: enough for 0 % → 100 % to be more than chance among the figures judged.
+    let before = (0..<10).map { Self.ffci("b\($0)", version: "1.0") }
+    let after = (0..<10).map { Self.ffci("a\($0)", version: "1.1", broke: [.errorNotShown]) }
     var filter = SessionFilter()
     filter.app = "ffci"
     let comparison = CohortComparison(
@@ -125,7 +126,7 @@ import Testing
     #expect(chart.rows.contains(delta))
     #expect(chart.markCount == 2 * chart.rows.count)
     let svg = chart.render()
-    #expect(svg.contains("0.0% (0/3) → 100.0% (3/3)"))
+    #expect(svg.contains("0.0% (0/10) → 100.0% (10/10)"))
     #expect(svg.contains("✗ regression"))
   }
 

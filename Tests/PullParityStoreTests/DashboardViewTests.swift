@@ -215,7 +215,7 @@ import Testing
           "0001_events_and_sessions", "0002_dashboard_views", "0003_profiles", "0004_exact_run_ledger",
           "0005_time_ordered_event_keys", "0006_session_digests", "0007_key_epochs", "0008_session_keys",
           "0009_field_failures", "0010_dashboard_percentages", "0011_compressed_raw_events",
-          "0012_events_left_in_runs",
+          "0012_events_left_in_runs", "0013_screen_left",
         ])
     }
   }
@@ -256,6 +256,9 @@ import Testing
         "repeated_refresh_rate", "near_miss_cancels", "near_miss_judged", "near_miss_rate", "flash_pct",
         "premature_hide_pct", "late_hide_pct", "hold_compliance_pct", "label_violation_pct", "arm_mismatch_pct",
         "stuck_refresh_pct", "dropped_refresh_pct", "repeated_refresh_pct", "near_miss_pct",
+        // Schema 13 (v1.2): abandoned during refresh, and what is pending.
+        "abandoned", "abandoned_during_refresh_sessions", "abandoned_during_refresh_judged",
+        "abandoned_during_refresh_rate", "abandoned_during_refresh_pct", "pending_sessions", "pending_until_ms",
       ]
     ),
     (
@@ -295,6 +298,8 @@ import Testing
           0, 0, nil, 0, 0, nil, 0, 0, nil, 0, 0, nil,
           // Schema 10: the rates as percentages, two decimals.
           0.0, 0.0, 50.0, 50.0, 33.33, 50.0, nil, nil, nil, nil,
+          // Schema 13: nothing abandoned, nothing pending.
+          0, 0, 0, nil, nil, 0, nil,
         ],
         // padel/pwa day 1: s4 flashed and hid before the load, s9 held.
         [
@@ -306,6 +311,8 @@ import Testing
           0, 0, nil, 0, 0, nil, 0, 0, nil, 0, 0, nil,
           // Schema 10: the rates as percentages, two decimals.
           50.0, 50.0, 0.0, 50.0, 0.0, 0.0, nil, nil, nil, nil,
+          // Schema 13: nothing abandoned, nothing pending.
+          0, 0, 0, nil, nil, 0, nil,
         ],
         // s8: no trigger, nothing judged: zero counts, NULL rates and values. NULL sorts first.
         [
@@ -317,6 +324,8 @@ import Testing
           0, 0, nil, 0, 0, nil, 0, 0, nil, 0, 0, nil,
           // Schema 10: the rates as percentages, two decimals.
           nil, nil, nil, nil, nil, nil, nil, nil, nil, nil,
+          // Schema 13: nothing abandoned, nothing pending.
+          0, 0, 0, nil, nil, 0, nil,
         ],
         // s7: a tab re-select refresh; phlock has no label copy and no client arming.
         [
@@ -328,6 +337,8 @@ import Testing
           0, 0, nil, 0, 0, nil, 0, 0, nil, 0, 0, nil,
           // Schema 10: the rates as percentages, two decimals.
           0.0, 0.0, 0.0, 100.0, nil, nil, nil, nil, nil, nil,
+          // Schema 13: nothing abandoned, nothing pending.
+          0, 0, 0, nil, nil, 0, nil,
         ],
         // padel/pwa day 2: s5 held with one bad label, s6 incomplete (armed, never shown).
         [
@@ -339,6 +350,8 @@ import Testing
           0, 0, nil, 0, 0, nil, 0, 0, nil, 0, 0, nil,
           // Schema 10: the rates as percentages, two decimals.
           0.0, 0.0, 0.0, 100.0, 50.0, 0.0, nil, nil, nil, nil,
+          // Schema 13: nothing abandoned, nothing pending.
+          0, 0, 0, nil, nil, 0, nil,
         ],
       ]
       #expect(rows.count == expected.count)

@@ -1,4 +1,5 @@
 import PullParityStore
+import PullParityTestSupport
 import Testing
 
 /// The Bloom filter in front of closed key epochs: it may say "maybe" for an absent key, never
@@ -6,14 +7,8 @@ import Testing
 @Suite struct KeyFilterTests {
   /// Deterministic keys spread like hashes (splitmix64's sequence).
   static func keys(_ count: Int, seed: UInt64) -> [Int64] {
-    var state = seed
-    return (0..<count).map { _ in
-      state &+= 0x9e37_79b9_7f4a_7c15
-      var z = state
-      z = (z ^ (z >> 30)) &* 0xbf58_476d_1ce4_e5b9
-      z = (z ^ (z >> 27)) &* 0x94d0_49bb_1331_11eb
-      return Int64(bitPattern: z ^ (z >> 31))
-    }
+    var random = SplitMix64(seed: seed)
+    return (0..<count).map { _ in Int64(bitPattern: random.next()) }
   }
 
   @Test func everyKeyPutInIsFoundAndFewOthersAre() {

@@ -46,14 +46,34 @@ package struct CommandRun: Sendable {
     process.standardInput = input
     try process.run()
     if standardOutput != nil { try out.fileHandleForWriting.close() }
+    // Both pipes are read at once, each on a thread of its own, while the input is written:
+    // a child that fills one pipe (64 KiB) while the other is being read would never finish.
+    let outData = PipeDrain(out.fileHandleForReading)
+    let errData = PipeDrain(err.fileHandleForReading)
     if let stdin { input.fileHandleForWriting.write(stdin) }
     try input.fileHandleForWriting.close()
-    // Read before waiting so a large output cannot fill the pipe and block the child.
-    let outData = out.fileHandleForReading.readDataToEndOfFile()
-    let errData = err.fileHandleForReading.readDataToEndOfFile()
     process.waitUntilExit()
     return CommandRun(
-      exitCode: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
-      stderr: String(decoding: errData, as: UTF8.self))
+      exitCode: process.terminationStatus, stdout: String(decoding: outData.wait(), as: UTF8.self),
+      stderr: String(decoding: errData.wait(), as: UTF8.self))
+  }
+}
+
+/// A pipe read to its end on a thread of its own; `wait()` returns what it held.
+private final class PipeDrain: @unchecked Sendable {
+  // Written once by the reading thread before `done` is signalled, read only after it.
+  private var data = Data()
+  private let done = DispatchSemaphore(value: 0)
+
+  init(_ handle: FileHandle) {
+    Thread.detachNewThread { [self] in
+      data = handle.readDataToEndOfFile()
+      done.signal()
+    }
+  }
+
+  func wait() -> Data {
+    done.wait()
+    return data
   }
 }

@@ -1,3 +1,4 @@
+import Foundation
 import GRDB
 package import PullParityStore
 
@@ -31,12 +32,40 @@ package enum DatabaseDump {
     return try database.read { db in try Row.fetchAll(db, sql: sql).map { $0.description } }
   }
 
-  package static func all(_ database: PullParityDatabase, only names: Set<String>? = nil) throws -> [String: [String]] {
-    var dump: [String: [String]] = [:]
+  /// Every table of `tables`, each as one text SQLite renders (`quote` of every column), to
+  /// compare two databases: rendering GRDB rows in Swift (`Row.description`) took most of the
+  /// crash-safety tests' time.
+  package static func all(_ database: PullParityDatabase, only names: Set<String>? = nil) throws -> [String: TableText]
+  {
+    var dump: [String: TableText] = [:]
     for table in tables where names?.contains(table.name) ?? true {
-      dump[table.name] = try rows(database, table: table.name, columns: table.columns, order: table.order)
+      let fields = table.columns.split(separator: ",")
+        .map { "quote(\($0.trimmingCharacters(in: .whitespacesAndNewlines)))" }
+        .joined(separator: " || ',' || ")
+      let sql = """
+        SELECT count(*), ifnull(group_concat(line, char(10)), '')
+        FROM (SELECT \(fields) AS line FROM \(table.name) ORDER BY \(table.order))
+        """
+      let read = { (db: Database) in
+        let row = try Row.fetchOne(db, sql: sql)!
+        return TableText(rows: row[0], text: row[1])
+      }
+      dump[table.name] = try table.name == "events" ? StoredEventsTable.read(database, read) : database.read(read)
     }
     return dump
+  }
+
+  /// A table's rows as one text, compared whole; printed (when two differ) as its row count and
+  /// a hash, not megabytes of rows.
+  package struct TableText: Equatable, CustomStringConvertible {
+    package var rows: Int
+    package var text: String
+
+    package var description: String {
+      var hash: UInt64 = 0xcbf2_9ce4_8422_2325  // FNV-1a
+      for byte in text.utf8 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
+      return "\(rows) rows, \(text.utf8.count) bytes, FNV-1a \(String(hash, radix: 16))"
+    }
   }
 
   package static func count(_ database: PullParityDatabase, _ table: String) throws -> Int {

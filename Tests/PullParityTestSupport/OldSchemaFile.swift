@@ -62,7 +62,12 @@ package enum OldSchemaFile {
         // `sessions` first: its triggers fill tables whose own rows are copied after it.
         for table in tables {
           try db.execute(sql: "DELETE FROM main.\(table)")
-          try db.execute(sql: "INSERT INTO main.\(table) SELECT * FROM current.\(table)")
+          // The old table's columns: a later schema added some (schema 13's digest count).
+          let columns = try String.fetchAll(
+            db, sql: "SELECT name FROM pragma_table_info(?, 'main')", arguments: [table]
+          )
+          .map { "\"\($0)\"" }.joined(separator: ", ")
+          try db.execute(sql: "INSERT INTO main.\(table) (\(columns)) SELECT \(columns) FROM current.\(table)")
         }
         return .commit
       }

@@ -8,7 +8,8 @@ import Testing
   static let start = 1_794_970_800_000.0
 
   /// A refresh that the app's callback started and whose indicator never hid: stuck once the
-  /// data is 30 s past its start, a repeat when the install's refresh before it ended < 1 s ago.
+  /// data is 30 s past its start, a repeat (v1.2) when the install's refresh before it started
+  /// < 1 s before it or still ran.
   static func refresh(_ session: String, ids: (String, String)) -> [String] {
     let common = #""session_id":"\#(session)","platform":"pwa","app":"padel","screen":"feed","install_id":"i1""#
     return [
@@ -47,13 +48,17 @@ import Testing
     arguments: [
       (nil, nil, 0, start + 30_000, []),
       (#","horizon":\#(start + 40_000)"#, 1, 0, nil, ["stuck_refresh"]),
-      (#","previous_refresh_ended_at":\#(start - 300)"#, nil, 1, start + 30_000, ["repeated_refresh"]),
       (
-        #","horizon":\#(start + 29_999),"previous_refresh_ended_at":\#(start - 1_000)"#, nil, 0, start + 30_000,
-        [String]()
+        #","previous_refresh_started_at":\#(start - 900),"previous_refresh_ended_at":\#(start - 300)"#, nil, 1,
+        start + 30_000, ["repeated_refresh"]
+      ),
+      // v1.2: within 1 s of the previous refresh's start, or while it runs (no end).
+      (
+        #","horizon":\#(start + 29_999),"previous_refresh_started_at":\#(start - 1_000),"previous_refresh_ended_at":\#(start - 500)"#,
+        nil, 0, start + 30_000, [String]()
       ),
       (
-        #","horizon":\#(start + 30_000),"previous_refresh_ended_at":\#(start - 999)"#, 1, 1, nil,
+        #","horizon":\#(start + 30_000),"previous_refresh_started_at":\#(start - 5_000)"#, 1, 1, nil,
         ["stuck_refresh", "repeated_refresh"]
       ),
     ] as [(String?, Int?, Int?, Double?, [String])])

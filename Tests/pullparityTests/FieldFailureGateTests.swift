@@ -19,8 +19,8 @@ import Testing
     Case(variant: .stuck, rule: "stuck_refresh", qaItem: "refresh_ends"),
     Case(variant: .dropped, rule: "dropped_refresh", qaItem: "armed_release_refreshes"),
     Case(variant: .early, rule: "refresh_before_release", qaItem: "no_early_refresh"),
-    Case(variant: .unexpected, rule: "unexpected_event", qaItem: nil),
-    Case(variant: .repeated, rule: "repeated_refresh", qaItem: nil),
+    Case(variant: .unexpected, rule: "unexpected_event", qaItem: "no_unexpected_event"),
+    Case(variant: .repeated, rule: "repeated_refresh", qaItem: "no_repeated_refresh"),
   ]
 
   static let day = 1_795_000_000_000.0
@@ -64,10 +64,11 @@ import Testing
     let verdict = broken.stdout.replacingOccurrences(of: "\n  ", with: " ")
     #expect(verdict.contains("rules \(c.rule) (ios)"), "\(verdict)")
     #expect(!verdict.contains("\(c.rule) (ios, pwa)") && !verdict.contains("\(c.rule) (pwa)"))
-    // 1.0 has both platforms correct; 3.0 ships on ios alone, which report --check never calls
-    // parity, so the fix is judged by qa and compare below.
+    // 1.0 has both platforms correct; 3.0 ships on ios alone: the one-platform gate passes it.
     let fine = try CommandRun.pullparity(["report", "--check", "--db", db, "--app-version", "1.0"])
     #expect(fine.exitCode == 0, "\(fine.stdout)")
+    let fixedAlone = try CommandRun.pullparity(["report", "--check", "--db", db, "--app-version", "3.0"])
+    #expect(fixedAlone.exitCode == 0, "\(fixedAlone.stdout)")
 
     if let item = c.qaItem {
       let qa = try CommandRun.pullparity(["qa", "--db", db, "--app-version", "2.0", "--format", "json"])

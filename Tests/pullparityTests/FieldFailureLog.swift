@@ -15,7 +15,8 @@ struct FieldFailureLog {
     case early
     /// A second `pull_start` while the refresh runs.
     case unexpected
-    /// Every pull is followed 300 ms after its hide by another refresh on the same install.
+    /// Every pull's refresh is fired again by the app (`onRefresh` twice, no gesture) 610 ms
+    /// after it started, while it still runs, on the same install: v1.2's repeated refresh.
     case repeated
   }
 
@@ -29,8 +30,8 @@ struct FieldFailureLog {
       let install = "\(platform)-\(version)-install-\(index % 10)"
       pull(variant, platform: platform, version: version, at: start, install: install)
       if variant == .repeated {
-        // The same install and screen refreshes again 300 ms after the first hid.
-        refresh(platform: platform, version: version, at: start + 2_040, install: install, session: nil)
+        // The same install and screen refreshes again, without a pull, while the first runs.
+        refresh(platform: platform, version: version, at: start + 1_040, install: install, session: nil)
       }
     }
   }

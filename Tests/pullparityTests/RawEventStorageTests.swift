@@ -77,7 +77,10 @@ import Testing
     #expect(!second.isEmpty && second.count < all.count)
     #expect(try second.allSatisfy { try $0["app"].string == "ffci" })
     #expect(try export(["--app", "ffci", "--platform", "ios"]).count == second.count)
-    #expect(try export(["--app", "padel", "--platform", "ios"]).isEmpty)
+    // Filters that match nothing: exit 2 with a message, never an empty success (#39).
+    let none = try CommandRun.pullparity(["export", "--db", db, "--app", "padel", "--platform", "ios"])
+    #expect(none.exitCode == 2 && none.stdout.isEmpty)
+    #expect(none.stderr.contains("no stored event matches the filters"))
     let times = try all.map { try $0["ts"].double }.sorted()
     let middle = times[times.count / 2]
     let since = try export(["--since", Self.rfc3339(middle)])

@@ -69,6 +69,10 @@ CASES = [
     *[({"type": t, **fields}, False) for t in ("armed", "disarmed", "release")
       for fields in ({}, {"distance": -0.5}, {"distance": True})],
     *[({"type": "cancel", **fields}, True) for fields in ({}, {"reason": "scroll"}, {"reason": 5}, {"reason": {}})],
+    # v1.2: the screen went away, with an optional reason (other tokens kept, as for cancel).
+    *[({"type": "screen_left", **fields}, True)
+      for fields in ({}, {"reason": "navigation"}, {"reason": "background"}, {"reason": "closed"},
+                     {"reason": "swiped"})],
     *[({"type": "label", "text": text, "state": state}, True)
       for text, state in (("Dra", "pulling"), ("Släpp", "ready"), ("", "refreshing"))],
     *[({"type": "label", **fields}, False) for fields in (

@@ -63,6 +63,12 @@ export interface RecorderOptions {
   monotonicNow?: () => number;
   /** Fills the array with random bytes; `crypto.getRandomValues` unless given. */
   random?: (bytes: Uint8Array) => Uint8Array;
+  /**
+   * Record `screen_left` when the page goes away (default true): `navigation` on `pagehide`,
+   * `background` when the document is hidden, each only while a session is open, then
+   * `flush(true)` on the sink so that the line leaves with the page's last beacon.
+   */
+  listen?: boolean;
 }
 
 /** The `localStorage` key of the default install id: `pullparity.install_id`. */
@@ -155,7 +161,44 @@ export declare class PullParityRecorder {
   scrollToTop(): void;
   cacheInvalidated(key: string): void;
   fetchStart(): void;
+  /**
+   * `screen_left` (v1.2): the screen of the session went away (`navigation`, `background`,
+   * `closed` or another token). Recorded only while a session is open, so at most once per
+   * session; the session ends, and nothing more of it is written.
+   */
+  screenLeft(reason?: string): void;
+  /** Stops listening for the page going away. */
+  close(): void;
   closeSession(): void;
   flush(): void;
   record(type: string, payload?: Record<string, unknown>): void;
 }
+
+/** What `watchIndicator` is watching. */
+export interface IndicatorWatch {
+  /** Whether the library's indicator is up, as last seen. */
+  readonly shown: boolean;
+  /** How long the indicator has been up (ms, from just after its `indicator_shown`); 0 when down. */
+  readonly shownForMs: number;
+  /** Records a change not yet reported by the observer: call it first in the library's callback. */
+  sync(): void;
+  disconnect(): void;
+}
+
+/**
+ * Records the refreshes of a library that shows its own spinner before it calls the app back
+ * (pulltorefresh.js): `shown()` turning true records `refreshStart('pull', { gestureObserved:
+ * false })` and `indicatorShown(indicator)`, turning false `indicatorHidden()`. `shown` is asked
+ * again after every change under `root` (default `document`): nodes added or removed, `class`,
+ * `style`, `hidden`.
+ */
+export declare function watchIndicator(
+  recorder: PullParityRecorder,
+  options: {
+    shown: () => boolean;
+    root?: Node;
+    indicator?: IndicatorConfig;
+    /** Ms from any origin, for `shownForMs` (`performance.now()` unless given). */
+    monotonicNow?: () => number;
+  },
+): IndicatorWatch;

@@ -21,17 +21,21 @@
  *   sink: EventSink | ((line: string) => void),
  *   onError?: (error: unknown) => void,
  *   now?: () => number, wallNow?: () => number, monotonicNow?: () => number,
- *   random?: (bytes: Uint8Array) => Uint8Array
+ *   random?: (bytes: Uint8Array) => Uint8Array, listen?: boolean
  * }} RecorderOptions `now` (epoch ms) is used as it is; without it `ts` is `monotonicNow`
  *   (`performance.now()`) anchored to `wallNow` (`Date.now()`) as AnchoredClock says.
  *   `installId`: the id stamped as `install_id`; `null` for none; by default one kept in
- *   `storage` (`localStorage`) under `INSTALL_ID_STORAGE_KEY`, made on first use
+ *   `storage` (`localStorage`) under `INSTALL_ID_STORAGE_KEY`, made on first use.
+ *   `listen` (default true): record `screen_left` when the page is hidden or unloaded (see
+ *   `PullParityRecorder.screenLeft`)
  */
 
 /** Where a session is, as far as it decides when the next one starts (the Core's phases). */
 const Phase = Object.freeze({
   idle: 'idle', pulling: 'pulling', armed: 'armed', released: 'released',
   refreshing: 'refreshing', holding: 'holding', done: 'done', cancelled: 'cancelled',
+  // The screen went away (`screen_left`): the session is over, whatever it still had running.
+  left: 'left',
 });
 
 /**
@@ -133,11 +137,19 @@ export class HttpEventSink {
     this.dropped = 0;
     this.overflowReported = false;
     this.closed = false;
+    /**
+     * The queue's first lines that a keepalive POST or a beacon already carries since the page
+     * was hidden, and the beacons' bytes: a second final flush in the same hide (the recorder's
+     * `screen_left`, then this sink's own listener) beacons only what came after them.
+     */
+    this.beaconed = { lines: 0, bytes: 0 };
     this.listeners = options.listen !== false && typeof addEventListener === 'function' ? {
       pagehide: () => this.flush(true),
       visibilitychange: () => {
         if (document.visibilityState === 'hidden') this.flush(true);
+        else this.beaconed = { lines: 0, bytes: 0 };
       },
+      pageshow: () => { this.beaconed = { lines: 0, bytes: 0 }; },
       online: () => this.retryNow(),
     } : {};
     for (const [type, listener] of Object.entries(this.listeners)) addEventListener(type, listener);
@@ -223,7 +235,7 @@ export class HttpEventSink {
   }
 
   post() {
-    const lines = this.batch(0, this.maxBatchBytes, false);
+    const { lines } = this.batch(0, this.maxBatchBytes, false);
     const body = lines.join('\n') + '\n';
     const bytes = utf8Length(body);
     const request = { lines: lines.length, keepaliveBytes: bytes <= this.maxBatchBytes ? bytes : 0 };
@@ -262,6 +274,7 @@ export class HttpEventSink {
   /** @param {number} count */
   acknowledged(count) {
     this.queue.splice(0, count);
+    this.forgetBeaconed(count);
     this.nextRetryDelayMs = this.retryDelayMs;
     this.overflowReported = false;
     if (this.queue.length > 0) this.schedule(0);
@@ -281,6 +294,7 @@ export class HttpEventSink {
   /** @param {number} count */
   dropOldest(count) {
     this.queue.splice(0, count);
+    this.forgetBeaconed(count);
     this.dropped += count;
     if (this.request) this.request.lines = Math.max(0, this.request.lines - count);
     if (this.overflowReported) return;
@@ -289,43 +303,59 @@ export class HttpEventSink {
     this.report(new Error(`PullParity sink: the queue holds at most ${this.maxQueueLines} lines; dropped the oldest`));
   }
 
+  /** The queue's first `count` lines are gone: the beaconed ones among them no longer count. */
+  forgetBeaconed(count) {
+    const lines = Math.max(0, this.beaconed.lines - count);
+    this.beaconed = { lines, bytes: lines > 0 ? this.beaconed.bytes : 0 };
+  }
+
   /**
    * The oldest lines from the queue's index `from` whose body fits `budget` bytes, for a POST at
    * most `maxBatchLines` of them (a beacon is the last chance: only the quota limits it). A POST
    * takes a first line longer than `maxBatchBytes` alone; a beacon cannot carry one, so it skips
-   * such lines.
+   * such lines. `end`: the queue's index after the last line taken.
    * @param {number} from @param {number} budget @param {boolean} beacon
+   * @returns {{lines: string[], end: number, bytes: number}}
    */
   batch(from, budget, beacon) {
     const lines = [];
     let bytes = 0;
+    let end = from;
     for (let index = from; index < this.queue.length; index++) {
       if (!beacon && lines.length === this.maxBatchLines) break;
       const line = this.queue[index];
       const size = utf8Length(line) + 1;
       if (size > this.maxBatchBytes) {
         if (beacon) continue;
-        if (lines.length === 0) lines.push(line);
+        if (lines.length === 0) {
+          lines.push(line);
+          end = index + 1;
+        }
         break;
       }
       if (bytes + size > budget) break;
       lines.push(line);
       bytes += size;
+      end = index + 1;
     }
-    return lines;
+    return { lines, end, bytes };
   }
 
   flushFinal() {
     if (this.closed || this.queue.length === 0) return;
     // A keepalive POST out outlives the page too, and its body counts against the same quota:
     // the beacon carries the lines after it, in what the quota has left.
-    const skip = this.request?.keepaliveBytes ? this.request.lines : 0;
-    const budget = Math.min(this.maxBatchBytes, KEEPALIVE_QUOTA_BYTES - (this.request?.keepaliveBytes ?? 0));
-    const lines = this.batch(skip, budget, true);
+    // So does a beacon this hide already sent: the next one carries what came after it.
+    const skip = Math.max(this.request?.keepaliveBytes ? this.request.lines : 0, this.beaconed.lines);
+    const budget = Math.min(this.maxBatchBytes,
+      KEEPALIVE_QUOTA_BYTES - (this.request?.keepaliveBytes ?? 0) - this.beaconed.bytes);
+    const { lines, end, bytes } = this.batch(skip, budget, true);
+    if (lines.length === 0 && this.beaconed.lines > 0) return;
     // A beacon is only queued by the browser, never acknowledged: its lines stay queued and go
     // again with the next POST if the page lives on.
     const body = new Blob([lines.join('\n') + '\n'], { type: 'text/plain;charset=UTF-8' });
     const queued = lines.length > 0 && this.sendBeacon && this.sendBeacon(this.url, body);
+    if (queued) this.beaconed = { lines: end, bytes: this.beaconed.bytes + bytes };
     if (!queued && !this.request) {
       this.retrying = false;
       this.post();
@@ -481,6 +511,7 @@ const PAYLOAD_RULES = new Map([
   ['load_complete', [['ok', isBoolean, 'a boolean']]],
   ['error_shown', []],
   ['content_cleared', []],
+  ['screen_left', [['reason', optional(isString), 'a string']]],
 ]);
 
 /** The rules for the fields the recorder stamps from its own properties on every line. */
@@ -547,6 +578,35 @@ export class PullParityRecorder {
     this.installId = this.installIdFrom(options);
     /** @type {{id: string, nextSeq: number, phase: string} | undefined} */
     this.session = undefined;
+    // Capture listeners on the window: they run before the sink's own page-hide listeners
+    // (bubbling ones on the window), so the beacon those send carries the `screen_left` too.
+    this.listeners = options.listen !== false && typeof addEventListener === 'function' ? {
+      pagehide: () => this.pageGone('navigation'),
+      visibilitychange: () => {
+        if (document.visibilityState === 'hidden') this.pageGone('background');
+      },
+    } : {};
+    for (const [type, listener] of Object.entries(this.listeners)) addEventListener(type, listener, { capture: true });
+  }
+
+  /**
+   * The page is hidden or unloaded: an open session records `screen_left`, and the sink is told
+   * to send it now (`flush(true)`), before the page dies.
+   * @param {string} reason
+   */
+  pageGone(reason) {
+    if (!this.sessionOpen) return;
+    this.screenLeft(reason);
+    try {
+      this.sink.flush?.(true);
+    } catch (error) {
+      this.report(error);
+    }
+  }
+
+  /** Whether a session is under way: a pull, or a refresh not yet hidden. */
+  get sessionOpen() {
+    return this.session !== undefined && OPEN_PHASES.has(this.session.phase);
   }
 
   /** The session the next event joins unless it starts a new one. */
@@ -602,6 +662,25 @@ export class PullParityRecorder {
   /** @param {string} key */
   cacheInvalidated(key) { this.record('cache_invalidated', { key }); }
   fetchStart() { this.record('fetch_start'); }
+  /**
+   * The screen of the session went away: `screen_left` with `reason` (`navigation`,
+   * `background`, `closed`, or another token), recorded only while a session is open (a pull,
+   * or a refresh not yet hidden), so at most once per session. The session ends there: what
+   * else it would have recorded (a load ending, the indicator hidden on a page that lives on)
+   * is not written, and the next pull or refresh opens a new one. The recorder calls it itself
+   * on `pagehide` (`navigation`) and when the document is hidden (`background`); call it for a
+   * screen that goes away while the page stays (a single-page app's route change).
+   * @param {string} [reason]
+   */
+  screenLeft(reason) {
+    if (this.sessionOpen) this.record('screen_left', { reason });
+  }
+
+  /** Stops listening for the page going away (the recorder is no longer used). */
+  close() {
+    for (const [type, listener] of Object.entries(this.listeners)) removeEventListener(type, listener, { capture: true });
+    this.listeners = {};
+  }
 
   /** Ends the current session without an event (the screen went away): the next event opens one. */
   closeSession() {
@@ -627,6 +706,8 @@ export class PullParityRecorder {
       const refusal = this.refusal(type, payload);
       if (refusal) return this.report(refusal);
       const opens = !this.session || opensSession(type, payload, this.session.phase);
+      // The screen of that session went away: nothing more of it is recorded.
+      if (!opens && this.session.phase === Phase.left) return;
       if (opens) this.clock.reanchor();
       const ts = this.clock.now();
       if (opens) this.session = { id: this.ids.next(ts), nextSeq: 0, phase: Phase.idle };
@@ -718,6 +799,9 @@ export class PullParityRecorder {
   }
 }
 
+/** The phases of a session under way, which `screen_left` ends. */
+const OPEN_PHASES = new Set([Phase.pulling, Phase.armed, Phase.released, Phase.refreshing, Phase.holding]);
+
 /**
  * A refresh that no finger the recorder saw started: another trigger, or a pull only the app's
  * `onRefresh` heard of (`gesture_observed: false`).
@@ -732,7 +816,7 @@ function unstarted(payload) {
  * abandoned). Anything else joins, where a refresh during a refresh is the double refresh it is.
  */
 function opensSession(type, payload, phase) {
-  const ended = phase === Phase.done || phase === Phase.cancelled;
+  const ended = phase === Phase.done || phase === Phase.cancelled || phase === Phase.left;
   switch (type) {
     case 'pull_start': return true;
     case 'refresh_start':
@@ -767,6 +851,62 @@ function nextPhase(phase, type, payload, arming) {
       return pulling && !unstarted(payload) ? Phase.refreshing : phase;
     case 'load_complete': return phase === Phase.refreshing ? Phase.holding : phase;
     case 'indicator_hidden': return running ? Phase.done : phase;
+    case 'screen_left': return OPEN_PHASES.has(phase) ? Phase.left : phase;
     default: return phase;
   }
+}
+
+/**
+ * Records the refreshes of a library that draws its own spinner and shows it before it calls the
+ * app back (pulltorefresh.js shows it at the release and calls `onRefresh` 500 ms later): each
+ * time `shown()` turns true a refresh begins (`refreshStart('pull', { gestureObserved: false })`
+ * and `indicatorShown(indicator)`), and when it turns false again the indicator is hidden
+ * (`indicatorHidden()`), as the user sees it, not as the callback hears it. `shown` is asked
+ * again after every change under `root` (a MutationObserver on its subtree: elements added or
+ * removed, `class`, `style` and `hidden`), so it may look for an element the library has not
+ * made yet. The app records the load from its callback as usual (`fetchStart`,
+ * `loadComplete`), after calling `sync()`: a library that calls back in the task that showed
+ * the spinner would otherwise be heard before the observer reports the change. `shownForMs`
+ * says how long the user has already seen the spinner (measured from just after its
+ * `indicator_shown`), so that the app can hold it for the profile's minimum visible time.
+ * @param {PullParityRecorder} recorder
+ * @param {{shown: () => boolean, root?: Node, indicator?: IndicatorConfig,
+ *   monotonicNow?: () => number}} options
+ * @returns {{readonly shown: boolean, readonly shownForMs: number, sync(): void, disconnect(): void}}
+ */
+export function watchIndicator(recorder, {
+  shown, root = document, indicator = undefined, monotonicNow = () => performance.now(),
+}) {
+  let up = false;
+  let shownAt = 0;
+  const check = () => {
+    let now;
+    try {
+      now = Boolean(shown());
+    } catch (error) {
+      return recorder.report(error);
+    }
+    if (now === up) return;
+    up = now;
+    if (now) {
+      recorder.refreshStart('pull', { gestureObserved: false });
+      recorder.indicatorShown(indicator);
+      // After the line's `ts`: a hold of `min − shownForMs` never ends short of the minimum.
+      shownAt = monotonicNow();
+    } else {
+      recorder.indicatorHidden();
+    }
+  };
+  const observer = new MutationObserver(check);
+  observer.observe(root, { subtree: true, childList: true, attributes: true, attributeFilter: ['class', 'style', 'hidden'] });
+  check();
+  return {
+    get shown() { return up; },
+    get shownForMs() { return up ? monotonicNow() - shownAt : 0; },
+    sync() {
+      observer.takeRecords();
+      check();
+    },
+    disconnect() { observer.disconnect(); },
+  };
 }

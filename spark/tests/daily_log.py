@@ -92,7 +92,7 @@ def daily_lines(seed=29):
     m1 = DAY0 + DAY_MS
     log.pull("stuck-eod", m1 - 20_000, hide=False, install="i1")
     log.pull("dropped-eod", m1 - 600, refresh=False, install="i2")  # released at m1 - 190
-    log.refresh("rep-before", m1 - 1_400, install="i3")  # hidden at m1 - 90
+    log.refresh("rep-before", m1 - 700, install="i3")  # hidden at m1 + 610: rep-after starts while it runs
     log.refresh("rep-after", m1 + 200, install="i3")
     log.refresh("late-b", m1 - 3 * 3_600_000, install="i4")
     log.pull("moves-on", m1 + 3_600_000, install="i5")

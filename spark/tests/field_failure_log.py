@@ -16,14 +16,14 @@ VERDICTS = {
     "stuck-past": (1, 0, 0),       # never hidden; the data moves 300 s past it
     "dropped-past": (None, 1, None),  # armed release, no refresh_start ever
     "rep-a": (0, 0, 0),
-    "rep-b": (0, None, 1),         # install i3 on feed, 300 ms after rep-a hid
+    "rep-b": (0, None, 1),         # install i3 on feed, no pull, while rep-a still runs (v1.2)
     "rep-settings": (0, None, 0),  # install i3 too, but on another screen
     "tie-Z": (0, None, 0),         # tie-Z and tie-a start together: "Z" < "a" in byte order
     "tie-a": (0, None, 1),
     "noscreen-1": (0, None, 0),    # no screen: absent screens are one screen
     "noscreen-2": (0, None, 1),
     "far-1": (0, None, 0),
-    "far-2": (0, None, 0),         # exactly 1000 ms after far-1 hid: not within the window
+    "far-2": (0, None, 0),         # 2310 ms after far-1 started, 1000 ms after it hid: no repeat
     "stuck-edge": (None, 0, 0),    # never hidden, 11 s before the data ends: not judged yet
     "last-pwa": (0, 0, None),      # no install_id; moves the pwa data to T0 + 301,740
     "stuck-ios": (None, 0, 0),     # never hidden; the ios data ends with it
@@ -71,12 +71,12 @@ def field_failure_lines():
     log.pull("stuck-past", T0, hide=False, install="i1")
     log.pull("dropped-past", T0 + 1000, refresh=False, install="i2")
     log.pull("rep-a", T0 + 60000, install="i3")  # hidden at T0 + 61,740
-    log.refresh("rep-b", T0 + 62040, install="i3")
+    log.refresh("rep-b", T0 + 61040, install="i3")
     log.refresh("rep-settings", T0 + 62500, install="i3", screen="settings")
     log.refresh("tie-a", T0 + 90000, install="i4")
     log.refresh("tie-Z", T0 + 90000, install="i4")
     log.refresh("noscreen-1", T0 + 120000, install="i5", screen=None)
-    log.refresh("noscreen-2", T0 + 121810, install="i5", screen=None)
+    log.refresh("noscreen-2", T0 + 120900, install="i5", screen=None)
     log.refresh("far-1", T0 + 150000, install="i6")
     log.refresh("far-2", T0 + 152310, install="i6")
     log.pull("stuck-edge", T0 + 290000, hide=False, install="i7")

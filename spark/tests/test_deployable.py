@@ -1,5 +1,5 @@
 """The deployable binary (scripts/build-deployable.sh) runs the Spark job's verbs on a machine
-that has none of the Swift toolchain or Debian's -dev libraries, with the regular build's output.
+that has none of the Swift toolchain or Debian's -dev libraries, with the regular build's output (the debug build, PULLPARITY_REGULAR_BIN).
 
 The machine is a chroot holding the binary and only the files `ldd` says it loads (glibc's): a
 root barer than any Debian image (`debootstrap --variant=minbase` adds a shell, coreutils, apt…
@@ -40,6 +40,19 @@ def deployable():
                                                                    "pullparity")
     if not os.path.isfile(path):
         pytest.fail(f"no deployable binary at {path}: run scripts/build-deployable.sh or set PULLPARITY_DEPLOYABLE")
+    return path
+
+
+@pytest.fixture(scope="module")
+def regular(deployable):
+    """The regular (dynamically linked) build whose output the deployable one must match: the
+    debug build scripts/test.sh made (PULLPARITY_REGULAR_BIN), not PULLPARITY_BIN, which CI points
+    at the deployable binary itself (comparing it with itself would prove nothing)."""
+    path = os.environ.get("PULLPARITY_REGULAR_BIN") or os.path.join(REPO, ".build", "debug", "pullparity")
+    if not os.path.isfile(path):
+        pytest.fail(f"no regular build at {path}: run `swift build` or set PULLPARITY_REGULAR_BIN")
+    if os.path.samefile(path, deployable):
+        pytest.fail(f"PULLPARITY_REGULAR_BIN is the deployable binary itself ({path}): point it at a regular build")
     return path
 
 
@@ -136,19 +149,19 @@ def derive_input(binary, tsv):
 
 
 @pytest.mark.parametrize("glibc", ["debian-12", "ubuntu-22.04"])
-def test_the_spark_verbs_run_in_a_root_without_the_toolchain(deployable, binary, tmp_path, request, glibc):
+def test_the_spark_verbs_run_in_a_root_without_the_toolchain(deployable, regular, tmp_path, request, glibc):
     root = bare_root(tmp_path, deployable, request.getfixturevalue("jammy_glibc") if glibc == "ubuntu-22.04" else None)
     held = {path.name for path in root.rglob("*") if path.is_file()}
     assert held == {"pullparity", "libc.so.6", "libm.so.6", "ld-linux-x86-64.so.2"}, held
     tsv = sample_lines()
     decoded = in_root(root, ["/pullparity", "decode"], tsv)
-    assert decoded == subprocess.run([binary, "decode"], input=tsv, capture_output=True, check=True).stdout
+    assert decoded == subprocess.run([regular, "decode"], input=tsv, capture_output=True, check=True).stdout
     kinds = {line.split(b"\t")[0] for line in decoded.splitlines()}
     assert kinds == {b"event", b"rejected", b"blank"}
-    events = derive_input(binary, tsv)
+    events = derive_input(regular, tsv)
     derived = in_root(root, ["/pullparity", "derive"], events)
-    assert derived == subprocess.run([binary, "derive"], input=events, capture_output=True, check=True).stdout
+    assert derived == subprocess.run([regular, "derive"], input=events, capture_output=True, check=True).stdout
     tables = {json.loads(line)["table"] for line in derived.splitlines()}
     assert tables == {"sessions", "violations", "profiles"}
     version = in_root(root, ["/pullparity", "--version"], b"")
-    assert version == subprocess.run([binary, "--version"], capture_output=True, check=True).stdout
+    assert version == subprocess.run([regular, "--version"], capture_output=True, check=True).stdout

@@ -22,10 +22,14 @@ struct IngestScheduler: Service {
       try await spool.rotate()
       let ingest = SpoolIngest(directory: spool.directory, plan: plan)
       // An ingest blocks for as long as it takes: off the concurrency pool the server uses.
-      let summary = try await withCheckedThrowingContinuation { continuation in
+      let outcome = try await withCheckedThrowingContinuation { continuation in
         DispatchQueue.global().async { continuation.resume(with: Result { try ingest.run() }) }
       }
-      if let summary { log(summary) }
+      guard let outcome else { return }
+      log(outcome.summary)
+      if let failure = outcome.digestFailure {
+        logger.warning("the report digests were not brought up to date, retried next round: \(failure)")
+      }
     } catch {
       logger.error("scheduled ingest failed, retried next round: \(error)")
     }

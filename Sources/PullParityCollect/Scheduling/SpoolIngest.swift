@@ -12,19 +12,27 @@ struct SpoolIngest {
   let directory: SpoolDirectory
   let plan: ScheduledIngest
 
+  /// What one round did: the ingest's summary, and why the report digests were not brought up
+  /// to date, if they were not (stale digests cost reports speed, not correctness: the next
+  /// round brings them up to date), for the scheduler to log.
+  struct Outcome {
+    var summary: IngestSummary
+    var digestFailure: (any Error)?
+  }
+
   /// Returns nil when there was nothing to ingest.
-  func run() throws -> IngestSummary? {
+  func run() throws -> Outcome? {
     let files = try directory.closedFiles()
     guard !files.isEmpty else { return nil }
     let database = try PullParityDatabase(path: plan.databasePath, lockTimeout: plan.lockTimeout)
     let inputs = files.map { InputFile(name: $0, isGzip: false) }
     let summary = try Ingestor(database: database, options: plan.options).run(inputs)
-    // Stale digests cost reports speed, not correctness: the next run brings them up to date.
-    _ = try? DigestRefresh.run(database)
+    var digestFailure: (any Error)?
+    do { try DigestRefresh.run(database) } catch { digestFailure = error }
     // A file that could not be read stays, with the others, for the next round (which skips
     // what this one stored).
     if summary.inputErrors.isEmpty { try moveAside(files) }
-    return summary
+    return Outcome(summary: summary, digestFailure: digestFailure)
   }
 
   private func moveAside(_ files: [String]) throws {

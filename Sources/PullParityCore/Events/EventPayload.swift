@@ -21,6 +21,9 @@ public enum EventPayload: Equatable, Sendable {
   case loadComplete(ok: Bool, error: String?)
   case errorShown(message: String?)
   case contentCleared
+  /// v1.2: the screen went away; `reason` is `navigation`, `background`, `closed` or another
+  /// token the client sent, kept as it is.
+  case screenLeft(reason: String?)
 
   public var type: EventType {
     switch self {
@@ -41,6 +44,7 @@ public enum EventPayload: Equatable, Sendable {
     case .loadComplete: .loadComplete
     case .errorShown: .errorShown
     case .contentCleared: .contentCleared
+    case .screenLeft: .screenLeft
     }
   }
 }

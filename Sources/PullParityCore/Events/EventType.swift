@@ -17,4 +17,6 @@ public enum EventType: String, CaseIterable, Sendable {
   case loadComplete = "load_complete"
   case errorShown = "error_shown"
   case contentCleared = "content_cleared"
+  /// v1.2: the session's screen went away (navigation, background, closed).
+  case screenLeft = "screen_left"
 }

@@ -74,6 +74,13 @@ enum GestureReducer {
   /// profile's resistance. A gap between samples counts only when the finger moved during it by
   /// more than the drag tolerance (drawn): a still finger sends no `touchmove`, and the
   /// indicator cannot lag a finger that did not move.
+  ///
+  /// v1.2, by pace: a gap longer than an ordinary step (`SessionMetrics.ordinaryStepMs`) counts
+  /// only when the movement across it is in proportion to it: at least `stutterShare` of what
+  /// the pull's own pace (drawn movement over time, across its ordinary steps so far) covers in
+  /// that time. A page that froze shows the finger's travel during the freeze in one jump; a
+  /// finger that rested and moved on shows one step at the pull's pace. Before any ordinary
+  /// step there is no pace, and a long gap counts (the page may have been frozen from the touch).
   private static func recordSample(
     _ state: inout SessionState, at: Double, distance: Double, offset: Double?, profile: Profile
   ) {
@@ -81,13 +88,58 @@ enum GestureReducer {
     // Samples are most of a log's events: the drawn offset is worked out once per sample.
     let drawn = profile.resistance.drawn(atFinger: distance)
     if let last = state.lastPullSampleAt {
-      let moved = abs(drawn - profile.resistance.drawn(atFinger: state.lastPullDistance ?? 0))
-      if moved > SessionMetrics.dragTolerance + SessionMetrics.comparisonSlack {
-        state.maxSampleGapMs = max(state.maxSampleGapMs ?? 0, at - last)
-      }
+      let lastDrawn = profile.resistance.drawn(atFinger: state.lastPullDistance ?? 0)
+      if !closeGap(&state, at: at, drawn: drawn) { measureStep(&state, from: last, lastDrawn, to: at, drawn) }
     }
     state.lastPullSampleAt = at
     state.lastPullDistance = distance
     if let offset { state.maxOffsetError = max(state.maxOffsetError ?? 0, abs(offset - drawn)) }
+  }
+
+  /// One step from the last sample: an ordinary one adds to the pace; one that moved counts its
+  /// gap when in proportion, and a long one that is not yet stays open (`closeGap`).
+  private static func measureStep(
+    _ state: inout SessionState, from last: Double, _ lastDrawn: Double, to at: Double, _ drawn: Double
+  ) {
+    let moved = abs(drawn - lastDrawn)
+    let gap = at - last
+    let slack = SessionMetrics.comparisonSlack
+    if gap <= SessionMetrics.ordinaryStepMs + slack {
+      state.paceMoved += moved
+      state.paceMs += gap
+    }
+    if moved > SessionMetrics.dragTolerance + slack, inProportion(state, moved: moved, gap: gap) {
+      state.maxSampleGapMs = max(state.maxSampleGapMs ?? 0, gap)
+    } else if gap > SessionMetrics.ordinaryStepMs + slack {
+      state.openGap = PullGap(from: last, fromDrawn: lastDrawn, to: at)
+    }
+  }
+
+  /// The samples within an ordinary step after a long gap are judged with it, from the sample
+  /// before the gap: a frozen page's catch-up jump counts the gap, a rest followed by the pull's
+  /// own pace never does (it covers at most an ordinary step's travel, under half of what the
+  /// pace covers across the gap and the step). They add nothing to the pace. Returns whether
+  /// an open gap took the sample.
+  private static func closeGap(_ state: inout SessionState, at: Double, drawn: Double) -> Bool {
+    guard let open = state.openGap else { return false }
+    let slack = SessionMetrics.comparisonSlack
+    guard at - open.to <= SessionMetrics.ordinaryStepMs + slack else {
+      state.openGap = nil
+      return false
+    }
+    let moved = abs(drawn - open.fromDrawn)
+    if moved > SessionMetrics.dragTolerance + slack, inProportion(state, moved: moved, gap: at - open.from) {
+      state.maxSampleGapMs = max(state.maxSampleGapMs ?? 0, open.to - open.from)
+      state.openGap = nil
+    }
+    return true
+  }
+
+  /// A gap no longer than an ordinary step always counts; a longer one when the movement across
+  /// it is at least `stutterShare` of the pull's pace times the gap, or when no pace is known.
+  private static func inProportion(_ state: SessionState, moved: Double, gap: Double) -> Bool {
+    guard gap > SessionMetrics.ordinaryStepMs + SessionMetrics.comparisonSlack, state.paceMs > 0 else { return true }
+    let pace = state.paceMoved / state.paceMs
+    return moved >= SessionMetrics.stutterShare * pace * gap - SessionMetrics.comparisonSlack
   }
 }

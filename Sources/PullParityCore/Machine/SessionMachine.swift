@@ -3,8 +3,9 @@
 ///
 /// Like a reducer split by concern, each event goes to the part that owns it: the gesture
 /// (`GestureReducer`), what the user is shown while pulling (`FeedbackReducer`), the refresh's
-/// life (`RefreshReducer`) and what happens to the data (`ContentReducer`). A part answers `nil`
-/// when the event is not allowed in the current phase, and changes nothing then.
+/// life (`RefreshReducer`), what happens to the data (`ContentReducer`) and the screen going away
+/// (`LeaveReducer`). A part answers `nil` when the event is not allowed in the current phase, and
+/// changes nothing then.
 public enum SessionMachine {
   /// Applies `event` to `state` and returns the findings it raises.
   ///
@@ -27,6 +28,7 @@ public enum SessionMachine {
       ?? FeedbackReducer.reduce(&state, payload, at: at, profile: profile)
       ?? RefreshReducer.reduce(&state, payload, at: at, profile: profile)
       ?? ContentReducer.reduce(&state, payload, at: at, profile: profile)
+      ?? LeaveReducer.reduce(&state, payload, at: at)
     {
       return findings
     }

@@ -1,5 +1,6 @@
 /// Where a session is in the gesture (docs/events.md §4):
-/// `idle → pulling ⇄ armed → released → refreshing → holding → done`, and `→ cancelled`.
+/// `idle → pulling ⇄ armed → released → refreshing → holding → done`, and `→ cancelled`; v1.2's
+/// `screen_left` ends a pull as cancelled and a refresh as abandoned.
 public enum SessionPhase: String, CaseIterable, Sendable {
   case idle
   case pulling
@@ -11,4 +12,6 @@ public enum SessionPhase: String, CaseIterable, Sendable {
   case holding
   case done
   case cancelled
+  /// v1.2: the screen was left while refreshing or holding. Final, like done and cancelled.
+  case abandoned
 }

@@ -37,9 +37,22 @@ public struct SessionState: Equatable, Sendable {
   public var lastPullDistance: Double?
   /// Longest time between consecutive pull samples (`pull_start`, then each `pull_move`) during
   /// which the finger moved: a finger resting mid-pull sends nothing, and that is no stall.
+  /// v1.2: a gap longer than an ordinary step counts only when the movement across it is in
+  /// proportion to the pull's pace (`GestureReducer`): a rest followed by one step is no stall.
   public var maxSampleGapMs: Double?
+  /// v1.2: the pull's pace so far, drawn movement (pt/px) over time (ms), summed across its
+  /// ordinary steps (samples at most `SessionMetrics.ordinaryStepMs` apart).
+  public var paceMoved: Double
+  public var paceMs: Double
+  /// v1.2: a long gap whose first sample was not in proportion to the pull's pace, while the
+  /// samples of an ordinary step after it may still be: a page that froze delivers one ordinary
+  /// step first and the finger's travel during the freeze a few ms later (Chromium does).
+  public var openGap: PullGap?
   /// Largest |offset − distance × resistance| over the `pull_move`s that report an offset.
   public var maxOffsetError: Double?
+  /// v1.2: when a `screen_left` ended the session (a pull cancelled, a refresh abandoned); `nil`
+  /// when none did. The stuck and dropped refresh rules judge a left session at this time.
+  public var screenLeftAt: Double?
 
   public init(
     phase: SessionPhase = .idle, screen: String? = nil, pullStartedAt: Double? = nil,
@@ -50,7 +63,8 @@ public struct SessionState: Equatable, Sendable {
     loadCompletedAt: Double? = nil, loadSucceeded: Bool? = nil, hiddenBeforeLoad: Bool = false,
     errorShownAfterFailure: Bool = false, cacheInvalidated: Bool = false,
     labelViolations: Int = 0, lastPullSampleAt: Double? = nil, lastPullDistance: Double? = nil,
-    maxSampleGapMs: Double? = nil, maxOffsetError: Double? = nil
+    maxSampleGapMs: Double? = nil, paceMoved: Double = 0, paceMs: Double = 0, openGap: PullGap? = nil,
+    maxOffsetError: Double? = nil, screenLeftAt: Double? = nil
   ) {
     self.phase = phase
     self.screen = screen
@@ -74,6 +88,22 @@ public struct SessionState: Equatable, Sendable {
     self.lastPullSampleAt = lastPullSampleAt
     self.lastPullDistance = lastPullDistance
     self.maxSampleGapMs = maxSampleGapMs
+    self.paceMoved = paceMoved
+    self.paceMs = paceMs
+    self.openGap = openGap
     self.maxOffsetError = maxOffsetError
+    self.screenLeftAt = screenLeftAt
+  }
+}
+
+/// A long gap between pull samples: from the sample before it (its time and drawn distance) to
+/// the first after it.
+public struct PullGap: Equatable, Sendable {
+  public var from: Double
+  public var fromDrawn: Double
+  public var to: Double
+
+  public init(from: Double, fromDrawn: Double, to: Double) {
+    (self.from, self.fromDrawn, self.to) = (from, fromDrawn, to)
   }
 }

@@ -18,8 +18,8 @@ public struct DerivedSession: Equatable, Sendable {
   public var endedAt: Double
   public var finalPhase: SessionPhase
   public var metrics: SessionMetrics
-  /// When its refresh started and when its indicator hid: what the next refresh on the same
-  /// install and screen is judged against.
+  /// When its refresh started and when it ended (its indicator hid, or v1.2 its screen was
+  /// left): what the next refresh on the same install and screen is judged against.
   public var refreshStartedAt: Double?
   public var refreshEndedAt: Double?
   /// The earliest horizon (see ``SessionContext``) at which a judgement still open can be made:
@@ -27,4 +27,6 @@ public struct DerivedSession: Equatable, Sendable {
   public var judgeAgainAt: Double?
   /// In the order they were found: per event, then the end-of-session findings.
   public var violations: [Violation]
+  /// v1.2: the judgements still waiting for the data, each with the time it must reach.
+  public var pending: [PendingJudgement] = []
 }

@@ -30,16 +30,19 @@ package struct ReducedSession: Sendable {
 
   /// The session as derived with `context`.
   package func finalize(_ context: SessionContext) -> DerivedSession {
-    let (metrics, endFindings, judgeAgainAt) = SessionMetrics.finalize(
+    let (metrics, endFindings, judgeAgainAt, pending) = SessionMetrics.finalize(
       state, profile: profile, installID: labels.installID,
       horizon: max(context.horizon ?? endedAt, endedAt),
-      previousRefreshEndedAt: context.previousRefreshEndedAt)
-    return DerivedSession(
+      previous: context)
+    var session = DerivedSession(
       sessionID: sessionID, app: app, platform: platform, profileName: profile.name,
       profileVersion: profile.version, appVersion: labels.appVersion, osVersion: labels.osVersion,
       device: labels.device, screen: state.screen ?? labels.screen, installID: labels.installID,
       empty: labels.empty, eventCount: eventCount, startedAt: startedAt, endedAt: endedAt,
       finalPhase: state.phase, metrics: metrics, refreshStartedAt: state.refreshStartedAt,
-      refreshEndedAt: state.indicatorHiddenAt, judgeAgainAt: judgeAgainAt, violations: violations + endFindings)
+      refreshEndedAt: state.indicatorHiddenAt ?? (state.phase == .abandoned ? state.screenLeftAt : nil),
+      judgeAgainAt: judgeAgainAt, violations: violations + endFindings)
+    session.pending = pending
+    return session
   }
 }

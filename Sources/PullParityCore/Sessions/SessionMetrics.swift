@@ -33,12 +33,15 @@ public struct SessionMetrics: Equatable, Sendable {
   /// Released while armed and no `refresh_start` within `refresh_within_ms`; `nil` without an
   /// armed release, or while the data has not moved past that time.
   public var droppedRefresh: Bool?
-  /// The refresh started within `repeat_within_ms` of the previous one's end on the same install
-  /// and screen; `nil` without an `install_id` or a refresh.
+  /// v1.2: a refresh whose session recorded no pull, started while the previous one on the same
+  /// install and screen ran or within `repeat_within_ms` of its start; `nil` without an
+  /// `install_id` or a refresh.
   public var repeatedRefresh: Bool?
   /// A cancelled pull that reached `nearMissShare` of the threshold (drawn); `nil` unless
   /// cancelled under a profile with a threshold.
   public var nearMiss: Bool?
+  /// v1.2: the screen was left during the refresh (outcome `abandoned`); `nil` without a refresh.
+  public var abandonedDuringRefresh: Bool?
 
   public init(
     outcome: SessionOutcome, trigger: RefreshTrigger? = nil, timeToArmMs: Double? = nil,
@@ -47,7 +50,8 @@ public struct SessionMetrics: Equatable, Sendable {
     prematureHide: Bool? = nil, lateHide: Bool? = nil, holdCompliant: Bool? = nil,
     labelViolations: Int? = nil, armMismatch: Bool? = nil, loadSucceeded: Bool? = nil, maxSampleGapMs: Double? = nil,
     maxOffsetError: Double? = nil, gestureObserved: Bool? = nil, stuckRefresh: Bool? = nil,
-    droppedRefresh: Bool? = nil, repeatedRefresh: Bool? = nil, nearMiss: Bool? = nil
+    droppedRefresh: Bool? = nil, repeatedRefresh: Bool? = nil, nearMiss: Bool? = nil,
+    abandonedDuringRefresh: Bool? = nil
   ) {
     self.outcome = outcome
     self.trigger = trigger
@@ -71,6 +75,7 @@ public struct SessionMetrics: Equatable, Sendable {
     self.droppedRefresh = droppedRefresh
     self.repeatedRefresh = repeatedRefresh
     self.nearMiss = nearMiss
+    self.abandonedDuringRefresh = abandonedDuringRefresh
   }
 
   /// How far (pt/px) the client may arm from the profile's arming sample.
@@ -79,6 +84,16 @@ public struct SessionMetrics: Equatable, Sendable {
   /// How far (drawn pt/px) the indicator may stray from the finger: the drag-tracking check's
   /// tolerance, and the movement below which a gap between samples is a resting finger.
   public static let dragTolerance = 2.0
+
+  /// v1.2, drag tracking by pace: samples at most this far apart (ms) are ordinary steps, which
+  /// measure the pull's pace; 100 ms is 10 frames a second, where a drag visibly stutters (the
+  /// QA checklist's longest gap).
+  public static let ordinaryStepMs = 100.0
+
+  /// v1.2: a gap longer than an ordinary step is a stutter only when the finger's drawn movement
+  /// across it is at least this share of what the pull's pace covers in that time. A frozen page
+  /// shows about all of it (1); a rest of 400 ms then one 16 ms step shows 16/400 = 0.04.
+  public static let stutterShare = 0.5
 
   /// The share of the threshold (drawn) a cancelled pull must reach to be a near miss.
   public static let nearMissShare = 0.8
@@ -94,11 +109,12 @@ public struct SessionMetrics: Equatable, Sendable {
   ///
   /// `horizon` is how far the data has moved (at least the session's last event): the stuck and
   /// dropped refresh rules wait for it to pass their time. `judgeAgainAt` is the earliest
-  /// horizon at which a judgement still open could be made.
+  /// horizon at which a judgement still open could be made. `previous` carries the previous
+  /// refresh on the same install and screen (its `horizon` is not read).
   public static func finalize(
     _ state: SessionState, profile: Profile, installID: String? = nil, horizon: Double = -.infinity,
-    previousRefreshEndedAt: Double? = nil
-  ) -> (metrics: SessionMetrics, findings: [Violation], judgeAgainAt: Double?) {
+    previous: SessionContext = SessionContext()
+  ) -> (metrics: SessionMetrics, findings: [Violation], judgeAgainAt: Double?, pending: [PendingJudgement]) {
     let outcome = SessionOutcome(phase: state.phase)
     var metrics = SessionMetrics(
       outcome: outcome,
@@ -115,7 +131,8 @@ public struct SessionMetrics: Equatable, Sendable {
       maxOffsetError: state.maxOffsetError,
       gestureObserved: state.trigger == .pull || (state.trigger == nil && state.pullStartedAt != nil)
         ? state.pullStartedAt != nil : nil,
-      nearMiss: nearMiss(state, outcome: outcome, profile: profile)
+      nearMiss: nearMiss(state, outcome: outcome, profile: profile),
+      abandonedDuringRefresh: state.refreshStartedAt == nil ? nil : outcome == .abandoned
     )
     var findings: [Violation] = []
     if outcome == .completed, let hiddenAt = state.indicatorHiddenAt {
@@ -134,9 +151,9 @@ public struct SessionMetrics: Equatable, Sendable {
     findings += waits.judge(&metrics)
     if let installID, !installID.isEmpty, let started = state.refreshStartedAt {
       findings += FieldFailures.judgeRepeat(
-        &metrics, startedAt: started, previousEndedAt: previousRefreshEndedAt, profile: profile)
+        &metrics, startedAt: started, pulled: state.pullStartedAt != nil, previous: previous, profile: profile)
     }
-    return (metrics, findings, waits.judgeAgainAt)
+    return (metrics, findings, waits.judgeAgainAt, waits.pending)
   }
 
   private static func nearMiss(_ state: SessionState, outcome: SessionOutcome, profile: Profile) -> Bool? {

@@ -37,6 +37,18 @@ package final class FileByteSource: ByteSource {
     }
   }
 
+  /// v1.2: whether the file at `path` starts with gzip's magic bytes (1f 8b): a gzip file is
+  /// recognised by its content, whatever its name. A file that cannot be read says no here;
+  /// opening it names the error.
+  package static func startsWithGzipMagic(path: String) -> Bool {
+    let fd = open(path, O_RDONLY)
+    guard fd >= 0 else { return false }
+    defer { _ = Glibc.close(fd) }
+    var magic: (UInt8, UInt8) = (0, 0)
+    let n = withUnsafeMutableBytes(of: &magic) { pread(fd, $0.baseAddress, 2, 0) }
+    return n == 2 && magic == (0x1f, 0x8b)
+  }
+
   package func close() {
     if ownsDescriptor { _ = Glibc.close(fd) }
   }

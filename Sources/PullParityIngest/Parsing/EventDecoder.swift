@@ -104,6 +104,7 @@ package enum EventDecoder {
       return .loadComplete(ok: ok, error: descriptiveText(f, .error))
     case .errorShown: return .errorShown(message: descriptiveText(f, .message))
     case .contentCleared: return .contentCleared
+    case .screenLeft: return .screenLeft(reason: descriptiveText(f, .reason))
     }
   }
 

@@ -56,33 +56,9 @@ struct JSONScanner {
 
   /// After a backslash: the escaped scalar, or nil for an invalid escape or a lone surrogate.
   private mutating func scanEscape() -> Unicode.Scalar? {
-    guard let byte = peek else { return nil }
-    index += 1
-    switch byte {
-    case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): return Unicode.Scalar(byte)
-    case UInt8(ascii: "b"): return "\u{08}"
-    case UInt8(ascii: "f"): return "\u{0C}"
-    case UInt8(ascii: "n"): return "\n"
-    case UInt8(ascii: "r"): return "\r"
-    case UInt8(ascii: "t"): return "\t"
-    case UInt8(ascii: "u"):
-      guard let unit = scanHex4() else { return nil }
-      if (0xDC00...0xDFFF).contains(unit) { return nil }
-      guard (0xD800...0xDBFF).contains(unit) else { return Unicode.Scalar(unit) }
-      guard peek == UInt8(ascii: "\\"), index + 1 < bytes.count, bytes[index + 1] == UInt8(ascii: "u") else {
-        return nil
-      }
-      index += 2
-      guard let low = scanHex4(), (0xDC00...0xDFFF).contains(low) else { return nil }
-      return Unicode.Scalar(0x10000 + ((unit - 0xD800) << 10) + (low - 0xDC00))
-    default: return nil
-    }
-  }
-
-  private mutating func scanHex4() -> UInt32? {
-    guard let value = bytes.jsonHex4(at: index) else { return nil }
-    index += 4
-    return value
+    guard let (scalar, next) = bytes.jsonEscape(at: index) else { return nil }
+    index = next
+    return scalar
   }
 
   /// Steps over one number (`-?(0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?`); returns its range.

@@ -41,7 +41,9 @@ package struct CrossSessionJudge {
   }
 
   /// The refreshes whose stored repeated-refresh verdict is not what their predecessor on the
-  /// same screen says, and those that repeat (so their finding names today's gap).
+  /// same screen says, and those that repeat (so their finding names today's gap). v1.2: a
+  /// refresh whose session recorded no pull repeats when the predecessor still ran (no end, or
+  /// an end after this start) or started within the profile's `repeat_within_ms`.
   func misjudgedRepeats(_ refreshes: [CrossSessionQueries.Refresh]) -> [Int64] {
     var misjudged: [Int64] = []
     var previous: CrossSessionQueries.Refresh?
@@ -50,7 +52,12 @@ package struct CrossSessionJudge {
       let sameScreen = previous.map { $0.screen.map(ByteIdentity.init) == refresh.screen.map(ByteIdentity.init) }
       let predecessor = sameScreen == true ? previous : nil
       let window = profiles.resolve(refresh.profile).repeatWithinMs
-      let repeats = predecessor?.endedAt.map { refresh.startedAt - $0 < window - SessionMetrics.comparisonSlack }
+      let slack = SessionMetrics.comparisonSlack
+      let repeats = predecessor.map { before in
+        guard !refresh.pulled else { return false }
+        let running = before.endedAt.map { $0 > refresh.startedAt + slack } ?? true
+        return running || refresh.startedAt - before.startedAt < window - slack
+      }
       if repeats == true || refresh.repeated != (repeats ?? false) { misjudged.append(refresh.ref) }
       previous = refresh
     }

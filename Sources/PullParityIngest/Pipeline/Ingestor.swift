@@ -104,7 +104,10 @@ package struct Ingestor {
   static func open(_ input: InputFile) throws -> any ByteSource {
     // zlib reads plain data through unchanged, so standard input may be gzip or not.
     if input.isStandardInput { return try GzipByteSource(descriptor: 0, name: "-") }
-    return input.isGzip ? try GzipByteSource(path: input.name) : try FileByteSource(path: input.name)
+    // A file is gzip by its content (v1.2), not only by a `.gz` name: a compressed log saved
+    // under another name is read, not quarantined line by line as compressed bytes.
+    let isGzip = input.isGzip || FileByteSource.startsWithGzipMagic(path: input.name)
+    return isGzip ? try GzipByteSource(path: input.name) : try FileByteSource(path: input.name)
   }
 
   static func totalBytes(_ inputs: [InputFile]) -> Int? {

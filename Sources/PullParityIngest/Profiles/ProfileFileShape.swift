@@ -20,7 +20,9 @@ indirect enum ProfileFileShape: Sendable {
     Dictionary(uniqueKeysWithValues: Profile.CodingKeys.allCases.map { ($0.rawValue, shape(of: $0)) }))
 
   /// The whole file: `{"profiles": [ … ]}` or a bare array; the array's entries are profiles.
-  static let file: ProfileFileShape = .object(["profiles": .scalar])
+  /// `not_proposed` and `capped` are the notes `pullparity budgets --format json` writes beside
+  /// its profiles (which rules kept their budget, which were held below 100 %): read by people.
+  static let file: ProfileFileShape = .object(["profiles": .scalar, "not_proposed": .scalar, "capped": .scalar])
 
   private static func shape(of key: Profile.CodingKeys) -> ProfileFileShape {
     switch key {

@@ -31,7 +31,7 @@ public enum EventLineEncoder {
       json.number("offset", offset)
     case .armed(let distance), .disarmed(let distance), .release(let distance):
       json.number("distance", distance)
-    case .cancel(let reason):
+    case .cancel(let reason), .screenLeft(let reason):
       json.string("reason", reason)
     case .label(let text, let state):
       json.string("text", text)

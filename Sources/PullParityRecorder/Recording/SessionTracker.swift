@@ -13,6 +13,8 @@ struct SessionTracker {
     var state = SessionState()
     /// The end-of-session findings were judged when the indicator hid or the pull cancelled.
     var judgedAtEnd = false
+    /// The screen of the session went away (`screen_left`): nothing more of it is recorded.
+    var left = false
   }
 
   let profile: Profile
@@ -25,6 +27,18 @@ struct SessionTracker {
   }
 
   var currentSessionID: String? { current?.id }
+
+  /// Whether a session is under way: a pull, or a refresh not yet hidden. Only such a session
+  /// can be left (`screen_left`).
+  var sessionOpen: Bool {
+    guard let phase = current?.state.phase else { return false }
+    return [.pulling, .armed, .released, .refreshing, .holding].contains(phase)
+  }
+
+  /// Whether `payload` would join a session whose screen went away: it is not recorded.
+  func joinsLeftSession(_ payload: EventPayload) -> Bool {
+    current?.left == true && !opensSession(with: payload)
+  }
 
   /// The session `payload` belongs to, opening one when it starts an interaction, and the
   /// last findings of the session that closes because of it.
@@ -58,7 +72,8 @@ struct SessionTracker {
     guard var session = current else { return [] }
     defer { current = session }
     var findings = SessionMachine.reduce(&session.state, event, profile: profile)
-    if !session.judgedAtEnd, session.state.phase == .done || session.state.phase == .cancelled {
+    if case .screenLeft = event.payload { session.left = true }
+    if !session.judgedAtEnd, [.done, .cancelled, .abandoned].contains(session.state.phase) {
       session.judgedAtEnd = true
       // A failed load's error may be shown after the indicator hides: that one waits for `close`.
       let end = SessionMetrics.finalize(session.state, profile: profile).findings
@@ -84,7 +99,7 @@ struct SessionTracker {
   /// `load_complete` or `error_shown` follow the hide; a refresh during a refresh joins too, where
   /// it is the `double_refresh` it is.
   private static func opensSession(_ payload: EventPayload, after phase: SessionPhase) -> Bool {
-    let ended = phase == .done || phase == .cancelled
+    let ended = phase == .done || phase == .cancelled || phase == .abandoned
     switch payload {
     case .pullStart:
       return true

@@ -62,13 +62,22 @@ package struct CohortComparison: Equatable, Sendable, Encodable {
         figure: figure, unit: figure.unit(distance: profile.unit.rawValue),
         baseline: figure.measure(before, profile: profile),
         candidate: figure.measure(after, profile: profile),
-        tolerance: figure.tolerance(context.tolerances),
+        tolerance: figure.allowedChange(context.tolerances, policy: context.policy, profile: profile),
         target: figure.target(profile) ?? figure.referenceTarget(referenceSessions, profile: profile),
         policy: context.policy)
     }
+    judgeTogether()
     if deltas.contains(where: { $0.target != nil }) {
       armTarget = profile.armThreshold != nil ? "the profile's arming point" : reference.map { "\($0.platform)'s p50" }
     }
+  }
+
+  /// Judges the figures as one family (`FamilyJudgement`): the comparison fails when any
+  /// figure regressed, with false alarms held to 5 % for the whole run.
+  private mutating func judgeTogether() {
+    let (judgements, summary) = FamilyJudgement.judge(deltas.map(\.evidence))
+    for index in deltas.indices { deltas[index].record(judgements[index]) }
+    context.family = summary
   }
 
   /// The figures that got worse beyond their tolerance, in order.

@@ -7,10 +7,19 @@ package struct CohortMeasure: Equatable, Sendable, Encodable {
   package var n: Int
   /// Rates only.
   package var rate: Rate?
+  /// Distributions only: what the median's interval is drawn from.
+  package var sample: MedianSample?
 
   package init(value: Double?, n: Int) {
     self.value = value
     self.n = n
+  }
+
+  /// A distribution's p50 with the sample its interval is drawn from.
+  package init(values: [Double]) {
+    let sample = MedianSample(values)
+    self.init(value: sample.median, n: sample.n)
+    self.sample = sample
   }
 
   package init(rate: Rate) {

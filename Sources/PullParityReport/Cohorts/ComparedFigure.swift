@@ -71,10 +71,27 @@ package enum ComparedFigure: Equatable, Sendable {
     return false
   }
 
-  /// The tolerance of the metric, or the rate tolerance for a rule.
-  package func tolerance(_ tolerances: ParityTolerances) -> Double {
+  /// The change allowed on the worse side before it is a regression: a rule's budget for its
+  /// rate (`--budget`, else the profile's), in percentage points of rise; the tolerance for a
+  /// distance, a time or the near-miss rate, which no rule budgets. Parity tolerances are for
+  /// differences between platforms; a change between releases is judged on its own interval.
+  package func allowedChange(_ tolerances: ParityTolerances, policy: VerdictPolicy, profile: Profile) -> Double {
+    if let rule = budgetedRule { return policy.budget(for: rule, in: profile) }
     if case .metric(let metric) = self { return tolerances.tolerance(for: metric) }
     return tolerances.ratePoints
+  }
+
+  /// The rule whose rate the figure is: a rule figure's own, or the rule a rate metric counts.
+  package var budgetedRule: ProfileRule? {
+    switch self {
+    case .rule(let rule): rule
+    case .metric(.flashRate): .flash
+    case .metric(.prematureHideRate): .prematureHide
+    case .metric(.holdComplianceRate): .holdCompliance
+    case .metric(.labelViolationRate): .labelText
+    case .metric(.armMismatchRate): .armMismatch
+    case .metric: nil
+    }
   }
 
   /// The cohort's figure: a p50 with its n, or a rate of sessions.
@@ -83,8 +100,7 @@ package enum ComparedFigure: Equatable, Sendable {
     case .metric(let metric) where metric.isRate:
       return CohortMeasure(rate: Rate(sessions.lazy.map { metric.flag($0.metrics) }))
     case .metric(let metric):
-      let distribution = Distribution(sessions.compactMap { metric.value($0.metrics) })
-      return CohortMeasure(value: distribution.p50, n: distribution.n)
+      return CohortMeasure(values: sessions.compactMap { metric.value($0.metrics) })
     case .rule(let rule):
       return CohortMeasure(rate: RuleEvaluator.judge(rule, sessions: sessions, profile: profile).rate)
     }

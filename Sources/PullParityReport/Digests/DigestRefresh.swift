@@ -19,7 +19,10 @@ package enum DigestRefresh {
         return digests.byCell.map { cell, digest in
           StoredDigest(
             day: day, cell: cell, sessions: digest.sessions,
-            outcomes: [.completed: digest.completed, .cancelled: digest.cancelled, .incomplete: digest.incomplete],
+            outcomes: [
+              .completed: digest.completed, .cancelled: digest.cancelled, .incomplete: digest.incomplete,
+              .abandoned: digest.abandoned,
+            ],
             version: SessionDigestCoding.version, bytes: SessionDigestCoding.encode(digest))
         }
       }

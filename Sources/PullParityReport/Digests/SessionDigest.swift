@@ -15,6 +15,8 @@ package struct SessionDigest: Equatable, Sendable {
   package var completed = 0
   package var cancelled = 0
   package var incomplete = 0
+  /// v1.2: the screen was left during the refresh.
+  package var abandoned = 0
   /// By `valueMetrics` index: the values of the sessions that have one, in no particular order.
   package var values: [[Double]] = Array(repeating: [], count: valueMetrics.count)
   /// By `rateMetrics` index.
@@ -45,6 +47,7 @@ package struct SessionDigest: Equatable, Sendable {
     case .completed: completed += 1
     case .cancelled: cancelled += 1
     case .incomplete: incomplete += 1
+    case .abandoned: abandoned += 1
     }
     for (index, metric) in Self.valueMetrics.enumerated() {
       if let value = metric.value(m) { values[index].append(value) }
@@ -88,6 +91,7 @@ package struct SessionDigest: Equatable, Sendable {
     completed += other.completed
     cancelled += other.cancelled
     incomplete += other.incomplete
+    abandoned += other.abandoned
     for index in values.indices { values[index] += other.values[index] }
     for index in rates.indices {
       rates[index].numerator += other.rates[index].numerator

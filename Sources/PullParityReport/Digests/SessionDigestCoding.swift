@@ -9,12 +9,15 @@ package enum SessionDigestCoding {
   /// version are not read and are rebuilt by the next write.
   /// 2: checklist items count only sessions whose measure exists, and label copy only
   /// sessions that logged a label. 3: the v1.1 rules and the near-miss rate; drag tracking
-  /// counts only gaps the finger moved through.
-  package static let version = 3
+  /// counts only gaps the finger moved through. 4: contract v1.2, abandoned sessions counted,
+  /// drag tracking by pace, repeated refreshes as v1.2 defines them.
+  package static let version = 4
 
   package static func encode(_ digest: SessionDigest) -> [UInt8] {
     var out = Writer()
-    for count in [digest.sessions, digest.completed, digest.cancelled, digest.incomplete] { out.int(count) }
+    for count in [digest.sessions, digest.completed, digest.cancelled, digest.incomplete, digest.abandoned] {
+      out.int(count)
+    }
     out.optional(digest.firstStartedMs)
     out.optional(digest.lastStartedMs)
     out.int(digest.values.count)
@@ -47,9 +50,9 @@ package enum SessionDigestCoding {
   package static func decode(_ bytes: [UInt8]) -> SessionDigest? {
     var input = Reader(bytes: bytes)
     var digest = SessionDigest()
-    guard let counts = input.ints(4) else { return nil }
-    (digest.sessions, digest.completed, digest.cancelled, digest.incomplete) = (
-      counts[0], counts[1], counts[2], counts[3]
+    guard let counts = input.ints(5) else { return nil }
+    (digest.sessions, digest.completed, digest.cancelled, digest.incomplete, digest.abandoned) = (
+      counts[0], counts[1], counts[2], counts[3], counts[4]
     )
     guard let first = input.optional(), let last = input.optional() else { return nil }
     (digest.firstStartedMs, digest.lastStartedMs) = (first, last)

@@ -15,8 +15,11 @@ struct GroupJudge {
       ? ParityReportBuilder.referencePlatform(profile: profile, among: platforms.map(\.platform)) : nil
     var comparisons: [MetricComparison] = []
     if let reference, let referenceSummary = platforms.first(where: { $0.platform == reference }) {
+      let referenceDigest = byPlatform[reference]!
       for other in platforms where other.platform != reference {
-        comparisons += ParityMetric.allCases.map { compare($0, other, against: referenceSummary) }
+        comparisons += ParityMetric.allCases.map {
+          compare($0, other, byPlatform[other.platform]!, against: referenceSummary, referenceDigest)
+        }
       }
     }
     return ParityGroup(
@@ -42,22 +45,26 @@ struct GroupJudge {
       incomplete: digest.incomplete, distributions: distributions, rates: rates, rules: rules)
   }
 
+  /// A metric of `platform` against the reference: the evidence its verdict is drawn from once
+  /// the whole run's figures are known (`FamilyJudgement`); a difference either way beyond the
+  /// tolerance fails parity.
   private func compare(
-    _ metric: ParityMetric, _ platform: PlatformSummary, against reference: PlatformSummary
+    _ metric: ParityMetric, _ platform: PlatformSummary, _ digest: SessionDigest,
+    against reference: PlatformSummary, _ referenceDigest: SessionDigest
   ) -> MetricComparison {
     let tolerance = context.tolerances.tolerance(for: metric)
     var comparison = MetricComparison(
       metric: metric, platform: platform.platform, reference: reference.platform, value: nil,
       referenceValue: nil, difference: nil, interval: nil, tolerance: tolerance, n: 0, verdict: .noData)
+    var evidence: Evidence?
     if metric.isRate, let rate = platform.rate(metric), let referenceRate = reference.rate(metric) {
       comparison.value = rate.percent
       comparison.referenceValue = referenceRate.percent
-      comparison.interval = RateDifference(rate, minus: referenceRate)
-      comparison.difference = comparison.interval?.points
-      comparison.n = min(rate.denominator, referenceRate.denominator)
-      comparison.verdict = context.policy.judge(n: comparison.n) {
-        comparison.interval?.exceeds(tolerance: tolerance) ?? false
+      if let value = rate.percent, let referenceValue = referenceRate.percent {
+        comparison.difference = value - referenceValue
       }
+      comparison.n = min(rate.denominator, referenceRate.denominator)
+      evidence = .rateChange(after: rate, before: referenceRate, allowed: tolerance, direction: .eitherIsWorse)
     } else if let distribution = platform.distribution(metric),
       let referenceDistribution = reference.distribution(metric)
     {
@@ -67,9 +74,17 @@ struct GroupJudge {
         comparison.difference = value - referenceValue
       }
       comparison.n = min(distribution.n, referenceDistribution.n)
-      comparison.verdict = context.policy.judge(n: comparison.n) {
-        abs(comparison.difference ?? 0) > tolerance + Measured.slack
+      if comparison.n >= context.policy.minSessions {
+        evidence = .medianChange(
+          after: MedianSample(digest.values(of: metric)), before: MedianSample(referenceDigest.values(of: metric)),
+          allowed: tolerance, direction: .eitherIsWorse)
       }
+    }
+    comparison.verdict = context.policy.judge(n: comparison.n) { false }
+    if comparison.verdict.isJudged, evidence?.canBeBounded == false { comparison.verdict = .insufficientData }
+    if comparison.verdict.isJudged, let evidence {
+      comparison.evidence = evidence
+      comparison.record(FamilyJudgement.alone(evidence))
     }
     return comparison
   }

@@ -17,38 +17,9 @@ package enum MetricDirection: String, Sendable, Codable {
     switch metric {
     case .armDistance, .clientArmDistance, .timeToArmMs, .visibleMs: self = .eitherIsWorse
     case .holdComplianceRate: self = .lowerIsWorse
-    case .flashRate, .prematureHideRate, .labelViolationRate, .armMismatchRate, .nearMissRate: self = .higherIsWorse
+    case .flashRate, .prematureHideRate, .labelViolationRate, .armMismatchRate, .nearMissRate,
+      .abandonedDuringRefreshRate:
+      self = .higherIsWorse
     }
-  }
-
-  /// The verdict on `delta` = candidate − baseline. A change of exactly the tolerance is still
-  /// unchanged, as parity is in `report`. With an `interval` (rates), the whole interval must
-  /// lie beyond the tolerance: a change that may be chance is not a regression.
-  package func verdict(delta: Double, interval: RateDifference? = nil, tolerance: Double) -> CohortVerdict {
-    // The same hair of slack as `report`, for values equal in decimal but not in binary.
-    let limit = tolerance + Measured.slack
-    if let interval {
-      let worse = self == .lowerIsWorse ? interval.high < -limit : interval.low > limit
-      let better = self == .lowerIsWorse ? interval.low > limit : interval.high < -limit
-      return worse ? .regression : better ? .improvement : .unchanged
-    }
-    switch self {
-    case .higherIsWorse:
-      return delta > limit ? .regression : delta < -limit ? .improvement : .unchanged
-    case .lowerIsWorse:
-      return delta < -limit ? .regression : delta > limit ? .improvement : .unchanged
-    case .eitherIsWorse, .towardTarget:
-      return abs(delta) > limit ? .regression : .unchanged
-    }
-  }
-
-  /// The verdict on a move from `before` to `after` when the spec names `target`: how much
-  /// nearer or farther from it the figure got. A figure within the tolerance of the target is at
-  /// the spec and never regressed, however it moved.
-  package static func towardTarget(before: Double, after: Double, target: Double, tolerance: Double) -> CohortVerdict {
-    let limit = tolerance + Measured.slack
-    let farther = abs(after - target) - abs(before - target)
-    if farther > limit, abs(after - target) > limit { return .regression }
-    return farther < -limit ? .improvement : .unchanged
   }
 }

@@ -35,6 +35,11 @@ package struct ParityGroup: Equatable, Sendable, Encodable {
     comparisonIndex = index
   }
 
+  /// Changes every comparison in place, in order (their metrics and platforms stay).
+  package mutating func updateComparisons(_ change: (inout MetricComparison) -> Void) {
+    for index in comparisons.indices { change(&comparisons[index]) }
+  }
+
   /// The reference platform first, then the others in name order: the column order of every
   /// format.
   package var orderedPlatforms: [PlatformSummary] {

@@ -15,6 +15,10 @@ package enum ParityMetric: String, CaseIterable, Sendable, Codable {
   /// Cancelled pulls that reached 80 % of the threshold: the share of users who pulled almost
   /// far enough (is the threshold too high on this platform?). A figure, not a violation.
   case nearMissRate = "near_miss_rate"
+  /// v1.2: sessions whose screen was left during the refresh, over the sessions with a refresh.
+  /// A figure compared like the others, not a violation: users leave, but a platform whose
+  /// refreshes lose far more of them than another's is slower or stuck more often.
+  case abandonedDuringRefreshRate = "abandoned_during_refresh_rate"
 
   package var isRate: Bool {
     switch self {
@@ -35,6 +39,7 @@ package enum ParityMetric: String, CaseIterable, Sendable, Codable {
     case .labelViolationRate: "label violations"
     case .armMismatchRate: "arm mismatch"
     case .nearMissRate: "near-miss cancels"
+    case .abandonedDuringRefreshRate: "abandoned during refresh"
     }
   }
 
@@ -67,6 +72,7 @@ package enum ParityMetric: String, CaseIterable, Sendable, Codable {
     case .labelViolationRate: m.labelViolations.map { $0 > 0 }
     case .armMismatchRate: m.armMismatch
     case .nearMissRate: m.nearMiss
+    case .abandonedDuringRefreshRate: m.abandonedDuringRefresh
     default: nil
     }
   }

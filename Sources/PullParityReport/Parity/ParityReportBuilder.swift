@@ -75,7 +75,9 @@ package struct ParityReportBuilder {
       if stamps[profile] == nil { stamps[profile] = profiles.profile(key.profile.text, version: key.version).stamp }
     }
     context.profiles = stamps.sorted { $0.key < $1.key }.map(\.value)
-    return ParityReport(context: context, groupedBy: dimension, apps: apps)
+    var report = ParityReport(context: context, groupedBy: dimension, apps: apps)
+    report.judgeTogether()
+    return report
   }
 
   private func appParity(

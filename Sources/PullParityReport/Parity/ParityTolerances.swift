@@ -19,6 +19,10 @@ package struct ParityTolerances: Equatable, Sendable, Codable {
 
   package static let `default` = ParityTolerances()
 
+  /// Between two cohorts of one app (`compare`): no change is allowed beyond what its interval
+  /// says may be chance. The tolerances above are for differences between platforms.
+  package static let change = ParityTolerances(armDistance: 0, timeToArmMs: 0, visibleMs: 0, ratePoints: 0)
+
   /// The tolerance for `metric`, in its own unit (percentage points for rates).
   package func tolerance(for metric: ParityMetric) -> Double {
     switch metric {

@@ -41,7 +41,8 @@ package enum ParityVerdict {
   }
 
   /// What the outcome's headline names group by group: the failures, or the figures that
-  /// wanted data; nothing for the other outcomes.
+  /// wanted data; then, whatever the outcome, every rule broken on too few sessions for a
+  /// verdict with its example sessions, so a small sample never reads as a clean one.
   package static func details(_ report: ParityReport) -> [String] {
     let groups =
       switch report.outcome {
@@ -49,7 +50,15 @@ package enum ParityVerdict {
       case .insufficientData: wantingData(report)
       case .passed, .nothingJudged: [GroupFailure]()
       }
-    return groups.map { "\($0.app) \($0.group): \($0.summary)" }
+    return groups.map { "\($0.app) \($0.group): \($0.summary)" } + smallSamples(report)
+  }
+
+  /// "padel pull ios: 2 stuck refreshes in 5 sessions: too few for a verdict (e.g. s1, s2)".
+  package static func smallSamples(_ report: ParityReport) -> [String] {
+    SmallSample.all(report).map {
+      let examples = $0.examples.isEmpty ? "" : " (e.g. \($0.examples.joined(separator: ", ")))"
+      return "\($0.app) \($0.group) \($0.platform): \($0.note)\(examples)"
+    }
   }
 
   /// Groups with a comparison or rule whose verdict `matches`, with those metrics and rules in
@@ -82,6 +91,9 @@ package enum ParityVerdict {
   package static func headline(_ report: ParityReport) -> String {
     let minSessions = report.context.policy.minSessions
     switch report.outcome {
+    case .passed where report.count(.compared) == 0:
+      return "Pass: each app has one platform here, judged alone: every rule with enough sessions is within "
+        + "its budget (no platform to compare, so no parity was checked)."
     case .passed:
       return report.groups.flatMap(\.verdicts).contains(.insufficientData)
         ? "Pass on every figure with enough sessions: at parity and within the profile's rules; "

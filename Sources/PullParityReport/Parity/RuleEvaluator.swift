@@ -50,14 +50,18 @@ package enum RuleEvaluator {
     }
   }
 
-  /// `rule` judged from a tally already counted: its rate, budget and verdict.
+  /// `rule` judged from a tally already counted: its rate, budget and verdict, judged alone
+  /// until the run's figures are judged together (`FamilyJudgement`): the rate fails when its
+  /// interval lies above the budget (against a 0 % budget, when any session broke it).
   package static func result(_ rule: ProfileRule, tally: SessionTally, profile: Profile, policy: VerdictPolicy)
     -> RuleResult
   {
     let rate = tally.rate
     let budget = policy.budget(for: rule, in: profile)
-    let verdict = policy.judge(n: tally.judged) { (rate.percent ?? 0) > budget + Measured.slack }
-    return RuleResult(rule: rule, rate: rate, budgetPercent: budget, verdict: verdict, examples: tally.examples)
+    let verdict = policy.judge(n: tally.judged) { false }
+    return RuleResult(
+      rule: rule, rate: rate, budgetPercent: budget, verdict: verdict, examples: tally.examples,
+      evidence: verdict.isJudged ? .rate(rate, budgetPercent: budget) : nil)
   }
 
   /// The rule judged for one platform: its rate, budget and verdict.

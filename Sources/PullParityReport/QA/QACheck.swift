@@ -1,4 +1,4 @@
-internal import PullParityCore
+package import PullParityCore
 
 /// The checklist items. The first six are the Padel parity spec's QA checklist; the others are
 /// the same kind of check for the FFCI ticket's and the Phlock indicator's rules. Which apply to an app follows from its profile,
@@ -22,6 +22,10 @@ package enum QACheck: String, CaseIterable, Sendable, Codable {
   case refreshEnds = "refresh_ends"
   case armedReleaseRefreshes = "armed_release_refreshes"
   case noEarlyRefresh = "no_early_refresh"
+  // So that `qa` fails on every rule `report --check` fails on (issue #38).
+  case holdCompliant = "hold_compliant"
+  case noUnexpectedEvent = "no_unexpected_event"
+  case noRepeatedRefresh = "no_repeated_refresh"
 
   /// The number of the item in the Padel spec's checklist, for the six that come from it.
   package var seedItem: Int? {
@@ -55,12 +59,16 @@ package enum QACheck: String, CaseIterable, Sendable, Codable {
     case .refreshEnds: "Every refresh ends (no stuck spinner)"
     case .armedReleaseRefreshes: "Every armed release refreshes"
     case .noEarlyRefresh: "No refresh starts before the finger lifts"
+    case .holdCompliant: "Indicator holds as the profile says (no flash, early or late hide)"
+    case .noUnexpectedEvent: "Only events the state machine allows"
+    case .noRepeatedRefresh: "No refresh repeats right after the last one"
     }
   }
 
   /// The profile rule the item checks, for those that check one: the rule decides whether the
-  /// item applies to a profile.
-  var rule: ProfileRule? {
+  /// item applies to a profile, and the item is judged as `report` judges the rule (its rate
+  /// against its budget), so that `qa` and `report --check` fail on the same rules.
+  package var rule: ProfileRule? {
     switch self {
     case .armParity: .armMismatch
     case .noFlash: .flash
@@ -76,6 +84,9 @@ package enum QACheck: String, CaseIterable, Sendable, Codable {
     case .refreshEnds: .stuckRefresh
     case .armedReleaseRefreshes: .droppedRefresh
     case .noEarlyRefresh: .refreshBeforeRelease
+    case .holdCompliant: .holdCompliance
+    case .noUnexpectedEvent: .unexpectedEvent
+    case .noRepeatedRefresh: .repeatedRefresh
     case .dragTracking, .emptyState, .tabReselect: nil
     }
   }
@@ -92,6 +103,15 @@ package enum QACheck: String, CaseIterable, Sendable, Codable {
     default: nil
     }
   }
+
+  /// The rules of `report`'s rule table that no item checks: what `qa` says it does not judge.
+  /// Empty: every rule has its item (`QAAgreementTests`).
+  package static var rulesNotChecked: [ProfileRule] {
+    ProfileRule.allCases.filter { rule in !allCases.contains { $0.rule == rule } }
+  }
+
+  /// The items that check something no rule of `report` does: `qa` may fail on them alone.
+  package static var beyondTheRules: [QACheck] { allCases.filter { $0.rule == nil } }
 
   func applies(to profile: Profile) -> Bool {
     rule?.applies(to: profile) ?? true

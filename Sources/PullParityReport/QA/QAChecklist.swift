@@ -6,9 +6,11 @@ package import PullParityStore
 package struct QAChecklist {
   /// Drag tracking: how far the drawn offset may stray from `distance × resistance` (pt/px),
   /// and the longest gap between pull samples while the finger moves (ms) — 100 ms is 10
-  /// frames a second, where a drag visibly stutters.
+  /// frames a second, where a drag visibly stutters. v1.2: the machine counts a longer gap only
+  /// when the movement across it is in proportion to the pull's pace
+  /// (`SessionMetrics.stutterShare`), so a resting finger that moves on is no stutter.
   package static let maxOffsetError = SessionMetrics.dragTolerance
-  package static let maxSampleGapMs = 100.0
+  package static let maxSampleGapMs = SessionMetrics.ordinaryStepMs
 
   /// The profiles the sessions were derived with.
   package var profiles: SessionProfiles
@@ -93,7 +95,9 @@ package struct QAChecklist {
         }
       }
     }
-    return QAReport(context: context, items: items)
+    var report = QAReport(context: context, items: items)
+    report.judgeTogether()
+    return report
   }
 
   private struct Context {
@@ -117,7 +121,7 @@ package struct QAChecklist {
       case .emptyState: emptyState()
       case .tabReselect: tabReselect()
       case .indicatorConfig, .revealOrder, .cacheOrder, .contentKeptOnError, .errorShown, .noDoubleRefresh,
-        .refreshEnds, .armedReleaseRefreshes, .noEarlyRefresh:
+        .refreshEnds, .armedReleaseRefreshes, .noEarlyRefresh, .holdCompliant, .noUnexpectedEvent, .noRepeatedRefresh:
         // Items that are their rule's rate against its budget, and nothing more.
         ruleCheck(check, check.rule!)
       }
@@ -146,43 +150,64 @@ package struct QAChecklist {
       let armed = digest.tally(of: ProfileRule.armMismatch)
       let p50 = Distribution(digest.values(of: .clientArmDistance)).p50
       var distance = "; client p50 \(fmt(p50))"
-      var distanceOff = false
+      var parity: Evidence?
       if let referencePlatform, referencePlatform != platform, let reference {
-        let referenceP50 = Distribution(reference.values(of: .clientArmDistance)).p50
-        distance += " vs \(referencePlatform) \(fmt(referenceP50)) (±\(fmt(tolerances.armDistance)))"
-        if let p50, let referenceP50 { distanceOff = abs(p50 - referenceP50) > tolerances.armDistance + Measured.slack }
+        let referenceValues = reference.values(of: .clientArmDistance)
+        distance +=
+          " vs \(referencePlatform) \(fmt(Distribution(referenceValues).p50)) (±\(fmt(tolerances.armDistance)))"
+        parity = armDistanceParity(referenceValues)
       }
       var item = ruleResult(
         .armParity, .armMismatch, armed,
         evidence: "arm_mismatch in \(armed.failing) of \(armed.judged) sessions where the client armed",
         then: distance)
-      if distanceOff, item.status == .pass { item.status = .fail }
+      if let parity {
+        item.figures.append(parity)
+        if item.status == .pass, FamilyJudgement.alone(parity).verdict == .fail { item.status = .fail }
+      }
       return item
     }
 
+    /// The client's p50 against the reference's, as `report` judges parity: when both sides
+    /// have the minimum sample and enough values to bound their interval.
+    private func armDistanceParity(_ referenceValues: [Double]) -> Evidence? {
+      let values = digest.values(of: .clientArmDistance)
+      guard min(values.count, referenceValues.count) >= policy.minSessions else { return nil }
+      let evidence = Evidence.medianChange(
+        after: MedianSample(values), before: MedianSample(referenceValues), allowed: tolerances.armDistance,
+        direction: .eitherIsWorse)
+      return evidence.canBeBounded ? evidence : nil
+    }
+
+    /// Judged as `report` judges the flash rule (every refresh whose visible time was measured,
+    /// against the rule's budget), so that the budget `budgets` proposes holds here too; the
+    /// fast loads, where a flash shows, are the evidence.
     private func noFlash() -> QAItemResult {
       let minHold = profile.minHoldMs
       let fast = counted(.noFlash)
-      return result(
-        .noFlash, fast,
+      let flashes = digest.tally(of: ProfileRule.flash)
+      return ruleResult(
+        .noFlash, .flash, flashes,
         evidence:
-          "\(fast.failing) of \(fast.judged) fast loads (< \(fmt(minHold)) ms) hid before \(fmt(minHold)) ms"
-      )
+          "\(fast.failing) of \(fast.judged) fast loads (< \(fmt(minHold)) ms) hid before \(fmt(minHold)) ms; "
+          + "flash in \(flashes.failing) of \(flashes.judged) refreshes")
     }
 
+    /// Judged as `report` judges the premature hide rule, against its budget.
     private func noPrematureHide() -> QAItemResult {
-      let completed = counted(.noPrematureHide)
-      return result(
-        .noPrematureHide, completed,
+      let completed = digest.tally(of: ProfileRule.prematureHide)
+      return ruleResult(
+        .noPrematureHide, .prematureHide, completed,
         evidence:
           "\(completed.failing) of \(completed.judged) completed refreshes (\(digest.slowLoads) slow loads) hid before load_complete"
       )
     }
 
+    /// Judged as `report` judges the late hide rule, against its budget.
     private func noLateHide() -> QAItemResult {
-      let completed = counted(.noLateHide)
-      return result(
-        .noLateHide, completed,
+      let completed = digest.tally(of: ProfileRule.lateHide)
+      return ruleResult(
+        .noLateHide, .lateHide, completed,
         evidence:
           "\(completed.failing) of \(completed.judged) completed refreshes hid more than \(fmt(profile.hideSlackMs)) ms after the hold and load"
       )
@@ -236,6 +261,7 @@ package struct QAChecklist {
         check, tally, evidence: evidence + " (\(rate)budget \(NumberText.format(judged.budgetPercent))%)" + then)
       item.status = judged.verdict
       item.budgetPercent = judged.budgetPercent
+      item.figures = judged.evidence.map { [$0] } ?? []
       return item
     }
 

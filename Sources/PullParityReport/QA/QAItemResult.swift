@@ -17,6 +17,10 @@ package struct QAItemResult: Equatable, Sendable, Codable {
   /// For an item that counts one rule of the profile: the share (percent) of sessions that may
   /// break it, as the report's rule table judges it. Other items fail on any failing session.
   package var budgetPercent: Double?
+  /// What the item's statistical verdicts are drawn from (its rule's rate against the budget,
+  /// the client's p50 against the reference's), judged with the run's other items
+  /// (`QAReport.judgeTogether`); none for an item that fails on any failing session.
+  package var figures: [Evidence] = []
 
   enum CodingKeys: String, CodingKey {
     case app, platform, check, title, status, evidence, failing, checked, examples

@@ -26,10 +26,10 @@ package enum SessionQA {
     }
   }
 
-  /// Judged as `qa` judges it: by the item's own count, else by its rule.
+  /// Judged as `qa` judges it: by its rule, else by the item's own count.
   private static func failed(_ check: QACheck, _ record: SessionRecord, _ profile: DigestProfile) -> Bool? {
-    if let tally = check.tally { return tally.verdict(record, profile: profile) }
-    return check.rule.flatMap { RuleEvaluator.verdict($0, record, cacheScreens: profile.cacheScreens) }
+    if let rule = check.rule { return RuleEvaluator.verdict(rule, record, cacheScreens: profile.cacheScreens) }
+    return check.tally?.verdict(record, profile: profile)
   }
 
   /// The samples where the drawn offset strayed or a gap opened while the finger moved.
@@ -63,7 +63,7 @@ package enum SessionQA {
       case .noFlash: [.flash]
       case .noPrematureHide: [.prematureHide]
       case .noLateHide: [.lateHide]
-      case .tabReselect: [.flash, .prematureHide, .lateHide]
+      case .tabReselect, .holdCompliant: [.flash, .prematureHide, .lateHide]
       case .emptyState: [.labelText]
       default: Set([check.rule?.violationKind].compactMap { $0 })
       }

@@ -5,13 +5,13 @@ internal import PullParityStore
 /// platform × metric, then one per app × group × platform × rule, for spreadsheets and
 /// dashboards. Figures carry the text report's one decimal so every format shows the same
 /// numbers; the JSON format has full precision. CSV has no place for a preamble, so the
-/// report's context (database, filter, session span, tool, time) closes every row.
+/// report's context (database, filter, session span, tool, time, pending) closes every row.
 package struct CSVReportRenderer {
   package static let columns = [
     "app", "profile", "profile_version", "dimension", "group", "platform", "kind", "metric", "unit", "n", "p50",
     "p90", "p95", "numerator", "denominator", "rate_percent", "reference_platform", "difference", "ci_low",
-    "ci_high", "tolerance", "budget_percent", "verdict", "database", "filter", "first_session", "last_session",
-    "tool_version", "generated_at",
+    "ci_high", "ci_confidence", "tolerance", "budget_percent", "verdict", "database", "filter", "first_session",
+    "last_session", "tool_version", "generated_at", "pending", "examples", "note",
   ]
 
   package init() {}
@@ -28,10 +28,14 @@ package struct CSVReportRenderer {
           ]
           for metric in ParityMetric.allCases {
             lines.append(
-              Self.line(prefix + metricCells(metric, platform, group, unit: app.profile.unit.rawValue) + context))
+              Self.line(
+                prefix + metricCells(metric, platform, group, unit: app.profile.unit.rawValue) + context + ["", ""]))
           }
           for rule in platform.rules {
-            lines.append(Self.line(prefix + ruleCells(rule) + context))
+            // Whatever the verdict, the sessions that broke the rule (ids separated by spaces),
+            // and for a rule broken on too few sessions, that it had too few for a verdict.
+            let examples = rule.examples.map(Self.text).joined(separator: " ")
+            lines.append(Self.line(prefix + ruleCells(rule) + context + [examples, rule.tooFewNote ?? ""]))
           }
         }
       }
@@ -39,8 +43,8 @@ package struct CSVReportRenderer {
     // The `unexpected_event` breakdown: a row per arrival, its count as n.
     for a in report.unexpectedArrivals {
       var cells = [Self.text(a.app), "", "", "", "", Self.text(a.platform), "unexpected_arrival", Self.text(a.arrival)]
-      cells += ["events", "\(a.count)"] + Array(repeating: "", count: 13)
-      lines.append(Self.line(cells + context))
+      cells += ["events", "\(a.count)"] + Array(repeating: "", count: 14)
+      lines.append(Self.line(cells + context + ["", ""]))
     }
     return lines.joined()
   }
@@ -63,16 +67,29 @@ package struct CSVReportRenderer {
     let comparison = group.comparison(of: metric, for: platform.platform)
     cells += [
       Self.text(group.referencePlatform ?? ""), Self.number(comparison?.difference),
-      Self.number(comparison?.interval?.low),
-      Self.number(comparison?.interval?.high), comparison.map { NumberText.format($0.tolerance) } ?? "", "",
-      comparison?.verdict.rawValue ?? "",
     ]
+    cells +=
+      Self.interval(comparison?.interval) + [
+        comparison.map { NumberText.format($0.tolerance) } ?? "", "", comparison?.verdict.rawValue ?? "",
+      ]
     return cells
   }
 
   private func ruleCells(_ result: RuleResult) -> [String] {
     ["rule", result.rule.rawValue, "%", "\(result.rate.denominator)", "", "", ""] + Self.rate(result.rate)
-      + ["", "", "", "", "", NumberText.format(result.budgetPercent), result.verdict.rawValue]
+      + ["", ""] + Self.interval(result.interval) + [
+        "", NumberText.format(result.budgetPercent), result.verdict.rawValue,
+      ]
+  }
+
+  /// The interval of a verdict and its confidence (`0.9979`); blank for a bound the data
+  /// cannot set, and without a verdict.
+  private static func interval(_ interval: JudgedInterval?) -> [String] {
+    [
+      number(interval.flatMap { JudgedInterval.finite($0.low) }),
+      number(interval.flatMap { JudgedInterval.finite($0.high) }),
+      interval.map { NumberText.format(Measured.rounded($0.confidence, places: 4)) } ?? "",
+    ]
   }
 
   private static func context(_ context: ReportContext) -> [String] {
@@ -81,6 +98,8 @@ package struct CSVReportRenderer {
       context.firstSessionMs.map(ReportContext.rfc3339) ?? "",
       context.lastSessionMs.map(ReportContext.rfc3339) ?? "", context.toolVersion,
       ReportContext.rfc3339(context.generatedAtMs),
+      // v1.2: the judgements waiting for the data, said on every row; empty when none is.
+      text(ReportHeader.pending(context.pending) ?? ""),
     ]
   }
 

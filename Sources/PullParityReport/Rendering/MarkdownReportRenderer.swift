@@ -35,12 +35,13 @@ package struct MarkdownReportRenderer {
 
   private func summary(_ report: ParityReport) -> String {
     let headline = Self.escape(ParityVerdict.headline(report))
+    let list = ParityVerdict.details(report).map(Self.escape)
+    let details = list.isEmpty ? "" : " — " + list.joined(separator: "; ")
     switch report.outcome {
     case .passed:
-      return "✅ **\(headline)**"
+      return "✅ **\(headline)**" + details
     case .failed, .insufficientData, .nothingJudged:
-      let list = ParityVerdict.details(report).map(Self.escape)
-      return "❌ **\(headline)**" + (list.isEmpty ? "" : " — " + list.joined(separator: "; "))
+      return "❌ **\(headline)**" + details
     }
   }
 
@@ -74,7 +75,7 @@ package struct MarkdownReportRenderer {
       }
     var alignment = [":--"] + ordered.map { _ in "--:" }
     for other in others {
-      header += ["Δ \(Self.escape(other.platform)) (95% CI)", "parity \(Self.escape(other.platform))"]
+      header += ["Δ \(Self.escape(other.platform)) (CI)", "parity \(Self.escape(other.platform))"]
       alignment += ["--:", ":--"]
     }
     var out = [Self.row(header), Self.row(alignment)]
@@ -94,7 +95,7 @@ package struct MarkdownReportRenderer {
       }
       for other in others {
         let comparison = group.comparison(of: metric, for: other.platform)
-        let ci = comparison?.interval.map { " (\(NumberText.interval($0)))" } ?? ""
+        let ci = comparison?.interval.map { " (\(NumberText.interval($0)), \(NumberText.confidence($0)))" } ?? ""
         cells += [NumberText.signed(comparison?.difference) + ci, verdict(comparison, unit: unit)]
       }
       out.append(Self.row(cells))
@@ -124,13 +125,17 @@ package struct MarkdownReportRenderer {
     return out
   }
 
+  /// The figure, then (whatever the verdict) the sessions that broke the rule, by id prefix.
   private func ruleCell(_ result: RuleResult?) -> String {
     guard let result else { return "–" }
     let figure = NumberText.percent(result.rate)
+    let ids = result.examples.map { String($0.prefix(13)) }.joined(separator: ", ")
+    let examples = ids.isEmpty ? "" : " · e.g. " + Self.escape(ids)
     switch result.verdict {
-    case .pass: return "✅ " + figure
-    case .fail: return "❌ " + figure
-    case .insufficientData: return "too few: " + figure
+    case .pass: return "✅ " + figure + examples
+    case .fail: return "❌ " + figure + examples
+    case .insufficientData:
+      return "too few: " + (result.tooFewNote.map(Self.escape) ?? figure) + examples
     case .noData, .noProfile: return "no data"
     }
   }

@@ -13,8 +13,17 @@ extension NumberText {
     metric.isRate ? "±\(format(value)) pts" : "±\(format(value)) \(metric.unit(distance: unit))"
   }
 
-  /// A confidence interval of a rate difference: `-47.9…-30.2` points.
-  static func interval(_ difference: RateDifference) -> String {
-    "\(oneDecimal(difference.low))…\(oneDecimal(difference.high))"
+  /// An interval of a verdict: `-47.9…-30.2`; a bound the data cannot set is `-∞` or `∞`.
+  static func interval(_ interval: JudgedInterval) -> String {
+    func bound(_ x: Double) -> String { x.isFinite ? oneDecimal(x) : x < 0 ? "-∞" : "∞" }
+    return "\(bound(interval.low))…\(bound(interval.high))"
+  }
+
+  /// `99.79% CI`: the confidence the run judged the figure at (5 % shared by its figures).
+  static func confidence(_ interval: JudgedInterval) -> String { level(interval) + " CI" }
+
+  /// `99.79%`: the confidence alone, rounded down so that it never claims more.
+  static func level(_ interval: JudgedInterval) -> String {
+    "\(format((interval.confidence * 10_000).rounded(.down) / 100))%"
   }
 }

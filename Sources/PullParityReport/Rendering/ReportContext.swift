@@ -20,6 +20,10 @@ package struct ReportContext: Equatable, Sendable, Encodable {
   package var policy: VerdictPolicy
   /// Selected sessions with more events than any gesture has, biggest first.
   package var suspectSessions: [SuspectSession] = []
+  /// How many figures the gate judged together, once they are (`FamilyJudgement`).
+  package var family: FamilyJudgement.Summary?
+  /// v1.2: selected sessions whose judgement waits for the data, by app and platform.
+  package var pending: [PendingCell] = []
 
   package init(
     database: String, filter: SessionFilter, toolVersion: String, generatedAtMs: Double,
@@ -70,6 +74,9 @@ package struct ReportContext: Equatable, Sendable, Encodable {
     case requireData = "require_data"
     case budgets = "budget_overrides"
     case suspectSessions = "suspect_sessions"
+    case family = "figures_judged"
+    case falseAlarmRate = "false_alarm_rate"
+    case pending
   }
 
   package func encode(to encoder: any Encoder) throws {
@@ -85,7 +92,12 @@ package struct ReportContext: Equatable, Sendable, Encodable {
     try container.encode(policy.minSessions, forKey: .minSessions)
     try container.encode(policy.requireData, forKey: .requireData)
     try container.encode(policy.budgets, forKey: .budgets)
+    if let family {
+      try container.encode(family, forKey: .family)
+      try container.encode(FamilyJudgement.alpha, forKey: .falseAlarmRate)
+    }
     if !suspectSessions.isEmpty { try container.encode(suspectSessions, forKey: .suspectSessions) }
+    if !pending.isEmpty { try container.encode(pending, forKey: .pending) }
   }
 
   /// UTC with milliseconds: `2026-11-20T10:15:02.345Z`.

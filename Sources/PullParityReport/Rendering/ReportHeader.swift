@@ -33,6 +33,7 @@ package enum ReportHeader {
       "\(stamp.name) v\(stamp.version) (\(stamp.contentHash)\(stamp.stored ? "" : ", not stored"))"
     }
     var rules = "a verdict needs \(context.policy.minSessions) sessions"
+    if let family = context.family { rules += "; " + Self.family(family) }
     if context.policy.requireData { rules += "; too few sessions or none fail the check (--require-data)" }
     if !context.policy.budgets.isEmpty {
       let budgets = context.policy.budgets.sorted { $0.key.rawValue < $1.key.rawValue }
@@ -52,7 +53,32 @@ package enum ReportHeader {
       lines.insert(("No profile", note), at: 4)
     }
     if let suspects = suspects(context.suspectSessions) { lines.append(("Suspect sessions", suspects)) }
+    if let pending = pending(context.pending) { lines.append(("Pending", pending)) }
     return lines
+  }
+
+  /// `24 figures judged: 10 by interval, false alarms held to 5 % for the run (Holm), 14 exactly`.
+  package static func family(_ family: FamilyJudgement.Summary) -> String {
+    let percent = NumberText.format(FamilyJudgement.alpha * 100)
+    var text =
+      "\(family.judged) figures judged: \(family.tested) by interval, false alarms held to \(percent)% "
+      + "for the run (Holm)"
+    if family.exact > 0 { text += ", \(family.exact) against a 0% budget (one break fails)" }
+    return text
+  }
+
+  /// v1.2: `padel/pwa 1 session (stuck or dropped refresh not judged until the data reaches
+  /// 2026-…Z)`: pending is said, never counted as a pass.
+  package static func pending(_ cells: [PendingCell]) -> String? {
+    guard !cells.isEmpty else { return nil }
+    return cells.map { cell in
+      let until =
+        cell.firstDecidedAtMs == cell.lastDecidedAtMs
+        ? ReportContext.rfc3339(cell.lastDecidedAtMs)
+        : "\(ReportContext.rfc3339(cell.firstDecidedAtMs)) to \(ReportContext.rfc3339(cell.lastDecidedAtMs))"
+      return "\(cell.app)/\(cell.platform) \(cell.sessions) session\(cell.sessions == 1 ? "" : "s") waiting for the "
+        + "data to reach \(until) (stuck or dropped refresh not judged yet)"
+    }.joined(separator: "; ")
   }
 
   /// `1 with more than 100000 events (one constant session_id?): undefined 1000000`, the

@@ -40,6 +40,8 @@ package enum CrossSessionQueries {
     package var endedAt: Double?
     package var repeated: Bool?
     package var profile: String
+    /// v1.2: its session recorded a pull (`gesture_observed` 1): never a repeat.
+    package var pulled: Bool
   }
 
   /// The install's refreshes, screen by screen, in the order they started (ties by session id,
@@ -48,7 +50,8 @@ package enum CrossSessionQueries {
     let statement = try RawStatement(
       db,
       """
-      SELECT session_ref, screen, refresh_started_at_ms, refresh_ended_at_ms, repeated_refresh, profile
+      SELECT session_ref, screen, refresh_started_at_ms, refresh_ended_at_ms, repeated_refresh, profile,
+        gesture_observed IS 1
       FROM sessions WHERE install_id = ?1 AND refresh_started_at_ms IS NOT NULL
       ORDER BY screen, refresh_started_at_ms, session_id
       """)
@@ -56,12 +59,12 @@ package enum CrossSessionQueries {
     return try statement.rows("reading an install's refreshes") { row in
       Refresh(
         ref: row.int64(0), screen: row.optionalString(1), startedAt: row.double(2), endedAt: row.optionalDouble(3),
-        repeated: row.optionalFlag(4), profile: row.string(5))
+        repeated: row.optionalFlag(4), profile: row.string(5), pulled: row.int64(6) != 0)
     }
   }
 
   /// What the stored session `ref` is judged with besides its events: its app and platform's
-  /// horizon, and the end of the refresh before its own on the same install and screen.
+  /// horizon, and the start and end of the refresh before its own on the same install and screen.
   package static func context(of ref: Int64, _ db: Database) throws -> SessionContext {
     let horizon = try RawStatement(
       db,
@@ -72,7 +75,7 @@ package enum CrossSessionQueries {
     let previous = try RawStatement(
       db,
       """
-      SELECT p.refresh_ended_at_ms FROM sessions s JOIN sessions p
+      SELECT p.refresh_started_at_ms, p.refresh_ended_at_ms FROM sessions s JOIN sessions p
         ON p.install_id = s.install_id AND p.screen IS s.screen AND p.refresh_started_at_ms IS NOT NULL
         AND (p.refresh_started_at_ms < s.refresh_started_at_ms
           OR (p.refresh_started_at_ms = s.refresh_started_at_ms AND p.session_id < s.session_id))
@@ -80,8 +83,9 @@ package enum CrossSessionQueries {
       ORDER BY p.refresh_started_at_ms DESC, p.session_id DESC LIMIT 1
       """)
     previous.bind(1, ref)
+    let refresh = try previous.rows("reading the previous refresh") { ($0.double(0), $0.optionalDouble(1)) }.first
     return SessionContext(
       horizon: try horizon.rows("reading a session's horizon") { $0.optionalDouble(0) }.first ?? nil,
-      previousRefreshEndedAt: try previous.rows("reading the previous refresh") { $0.optionalDouble(0) }.first ?? nil)
+      previousRefreshStartedAt: refresh?.0, previousRefreshEndedAt: refresh?.1)
   }
 }

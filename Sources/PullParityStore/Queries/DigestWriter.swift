@@ -39,15 +39,15 @@ package struct DigestWriter {
         """
         INSERT INTO session_digests (day, app, profile, profile_version, platform, "trigger", screen,
                                      app_version, sessions, completed, cancelled, incomplete,
-                                     digest_version, digest)
-        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                                     abandoned, digest_version, digest)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
         """)
       for digest in digests {
         let (cell, outcomes) = (digest.cell, digest.outcomes)
         let values: [(any DatabaseValueConvertible)?] = [
           day, cell.app, cell.profile, cell.profileVersion, cell.platform, cell.trigger, cell.screen,
           cell.appVersion, digest.sessions, outcomes[.completed] ?? 0, outcomes[.cancelled] ?? 0,
-          outcomes[.incomplete] ?? 0, digest.version, Data(digest.bytes),
+          outcomes[.incomplete] ?? 0, outcomes[.abandoned] ?? 0, digest.version, Data(digest.bytes),
         ]
         for (index, value) in values.enumerated() { insert.bind(Int32(index + 1), value?.databaseValue ?? .null) }
         try insert.execute("writing the digests of day \(day)")

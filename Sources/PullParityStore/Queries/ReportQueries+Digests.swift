@@ -60,7 +60,7 @@ extension ReportQueries {
       db,
       """
       SELECT s.day, s.app, s.profile, s.profile_version, s.platform, s."trigger", s.screen, s.app_version,
-             s.sessions, s.completed, s.cancelled, s.incomplete, s.digest
+             s.sessions, s.completed, s.cancelled, s.incomplete, s.abandoned, s.digest
       FROM session_digests s WHERE \(clause)
       """)
     for (index, value) in values.enumerated() { statement.bind(Int32(index + 1), value) }

@@ -10,7 +10,8 @@ struct SessionRecordColumns {
     s.client_arm_distance, s.release_distance, s.load_ms, s.visible_ms, s.flash,
     s.premature_hide, s.late_hide, s.hold_compliant, \(labelViolations), s.arm_mismatch,
     s.load_ok, s.max_sample_gap_ms, s.max_offset_error, s.event_count, s.gesture_observed, s.stuck_refresh,
-    s.dropped_refresh, s.repeated_refresh, s.near_miss
+    s.dropped_refresh, s.repeated_refresh, s.near_miss,
+    CASE WHEN s.refresh_started_at_ms IS NOT NULL THEN s.outcome = 'abandoned' END AS abandoned_during_refresh
     """
 
   /// `label_violations` as reports read it: NULL, nothing judged, for a session that logged no
@@ -35,6 +36,7 @@ struct SessionRecordColumns {
   private let visibleMs, flash, prematureHide, lateHide, holdCompliant, labelViolations, armMismatch: Int32
   private let loadOk, maxSampleGap, maxOffsetError, eventCount, sessionRef: Int32
   private let gestureObserved, stuckRefresh, droppedRefresh, repeatedRefresh, nearMiss: Int32
+  private let abandonedDuringRefresh: Int32
 
   init(_ s: RawStatement) {
     (sessionID, app, profile) = (s.column("session_id"), s.column("app"), s.column("profile"))
@@ -53,6 +55,7 @@ struct SessionRecordColumns {
     (gestureObserved, stuckRefresh) = (s.column("gesture_observed"), s.column("stuck_refresh"))
     (droppedRefresh, repeatedRefresh) = (s.column("dropped_refresh"), s.column("repeated_refresh"))
     nearMiss = s.column("near_miss")
+    abandonedDuringRefresh = s.column("abandoned_during_refresh")
   }
 
   /// The current row; rows come in `session_ref` order, as `kinds` is walked. An outcome or
@@ -74,7 +77,7 @@ struct SessionRecordColumns {
       maxSampleGapMs: s.optionalDouble(maxSampleGap), maxOffsetError: s.optionalDouble(maxOffsetError),
       gestureObserved: s.optionalFlag(gestureObserved), stuckRefresh: s.optionalFlag(stuckRefresh),
       droppedRefresh: s.optionalFlag(droppedRefresh), repeatedRefresh: s.optionalFlag(repeatedRefresh),
-      nearMiss: s.optionalFlag(nearMiss))
+      nearMiss: s.optionalFlag(nearMiss), abandonedDuringRefresh: s.optionalFlag(abandonedDuringRefresh))
     return SessionRecord(
       sessionID: s.string(sessionID), app: s.string(app), profile: s.string(profile),
       profileVersion: Int(s.int64(profileVersion)), platform: s.string(platform),

@@ -9,12 +9,16 @@ struct ExportFrontend {
   /// Bytes gathered before each write.
   static let bufferBytes = 1 << 20
 
-  func export(_ selection: RawEventSelection, to output: FileHandleOutput) throws {
+  /// Returns how many lines it wrote.
+  @discardableResult
+  func export(_ selection: RawEventSelection, to output: FileHandleOutput) throws -> Int {
     let escape = output.isTerminal
+    var written = 0
     var buffer: [UInt8] = []
     buffer.reserveCapacity(Self.bufferBytes + 4096)
     try database.read { db in
       try StoredEventReader.forEach(selection, in: db) { event in
+        written += 1
         if withOrigin {
           buffer += Array(try Self.originPrefix(event.info).utf8)
           append(event.raw, to: &buffer, escape: escape)
@@ -30,6 +34,7 @@ struct ExportFrontend {
       }
     }
     try output.write(buffer)
+    return written
   }
 
   /// The line's bytes; on a terminal, with the scalars that act on one written as JSON

@@ -26,13 +26,24 @@ struct IngestFrontend {
     return summary
   }
 
+  /// The run's rate: lines read a second, which every run has, and the events stored a second
+  /// when it stored any. A re-ingest stores nothing and said "0 events/s" of a run that read
+  /// every line.
+  static func rate(_ c: RunCounts, seconds: Double) -> String {
+    let lines = c.linesRead + c.linesResumed
+    let read = "\(NumberText.thousands(Int(Double(lines) / seconds))) lines/s"
+    guard c.eventsStored > 0 else { return read + " (nothing new stored)" }
+    return read + ", \(NumberText.thousands(Int(Double(c.eventsStored) / seconds))) events/s stored"
+  }
+
   func describe(_ summary: IngestSummary) throws -> String {
     let c = summary.counts
     let seconds = max(summary.durationSeconds, 0.001)
     var lines: [String] = []
     let files = summary.sources.count == 1 ? "1 input" : "\(summary.sources.count) inputs"
     lines.append(
-      "Ingested \(files) in \(NumberText.seconds(summary.durationSeconds)): \(NumberText.thousands(c.linesRead + c.linesResumed)) lines, \(NumberText.thousands(Int(Double(c.eventsStored) / seconds))) events/s"
+      "Ingested \(files) in \(NumberText.seconds(summary.durationSeconds)): \(NumberText.thousands(c.linesRead + c.linesResumed)) lines, "
+        + Self.rate(c, seconds: seconds)
     )
     var table: [(String, Int, String)] = [
       ("events stored", c.eventsStored, ""),
@@ -62,8 +73,9 @@ struct IngestFrontend {
     let total = outcomes.values.reduce(0, +)
     lines.append(
       "\(database.path): \(NumberText.thousands(total)) sessions — "
-        + SessionOutcome.allCases.map { "\(NumberText.thousands(outcomes[$0] ?? 0)) \($0.rawValue)" }.joined(
-          separator: ", "))
+        // Abandoned (v1.2) only when a log says the screen was left: older logs never can.
+        + SessionOutcome.allCases.filter { $0 != .abandoned || outcomes[$0] ?? 0 > 0 }
+        .map { "\(NumberText.thousands(outcomes[$0] ?? 0)) \($0.rawValue)" }.joined(separator: ", "))
     return lines.joined(separator: "\n") + "\n"
   }
 

@@ -17,11 +17,16 @@ struct ReportFrontend {
   var nowMs: Double = ReportClock.nowMs()
 
   var queries: ReportQueries { ReportQueries(database) }
+  /// Digests or sessions: Report's choice (`SelectionRead`), not this frontend's.
+  var read: SelectionRead { SelectionRead(queries, fromSessions: fromSessions) }
 
   func context(_ filter: SessionFilter) -> ReportContext {
-    ReportContext(
+    var context = ReportContext(
       database: databaseName, filter: filter, toolVersion: PullParity.version, generatedAtMs: nowMs,
       tolerances: tolerances, policy: policy)
+    // v1.2: every format says what is pending (a file too old for the query says nothing).
+    context.pending = (try? queries.pending(filter)) ?? []
+    return context
   }
 
   func profiles() throws -> SessionProfiles { SessionProfiles(stored: try queries.storedProfiles()) }
@@ -49,13 +54,9 @@ struct ReportFrontend {
 
   /// The QA checklist of `filter`'s sessions.
   func qa(_ filter: SessionFilter) throws -> QAReport {
-    let checklist = QAChecklist(profiles: try profiles())
-    if let digests = try digests(filter, profiles: checklist.profiles),
-      let report = checklist.evaluate(context: context(filter), digests: digests)
-    {
-      return report
+    try read.qa(QAChecklist(profiles: try profiles()), context: context(filter), filter: filter) { add in
+      try forEachSession(filter, add)
     }
-    return try checklist.evaluate(context: context(filter)) { add in try forEachSession(filter, add) }
   }
 
   /// The report and, for formats that draw them, the sessions and example timelines behind it.
@@ -64,9 +65,9 @@ struct ReportFrontend {
   {
     let builder = ParityReportBuilder(profiles: try profiles(), dimension: dimension)
     guard format.needsSessionDetail else {
-      let report =
-        try digests(filter, profiles: builder.profiles).map { builder.build(context: context(filter), digests: $0) }
-        ?? builder.build(context: context(filter)) { add in try forEachSession(filter, add) }
+      let report = try read.report(builder, context: context(filter), filter: filter) { add in
+        try forEachSession(filter, add)
+      }
       return ReportRenderInput(report: try withArrivals(report, filter), style: style)
     }
     // Charts draw every session's values: only these formats keep the sessions after the build.
@@ -81,6 +82,9 @@ struct ReportFrontend {
   /// as its command line would with these cohorts (pulls only, its default).
   private func releases(_ sessions: [SessionRecord], filter: SessionFilter) throws -> [CohortComparison] {
     let pulls = sessions.filter { $0.metrics.trigger == .pull }
+    // With compare's own tolerances, so that the panel says what the command it prints says.
+    var compare = self
+    compare.tolerances = .change
     return try ReleasePair.pairs(pulls).map { pair in
       var within = filter
       within.app = pair.app
@@ -90,7 +94,7 @@ struct ReportFrontend {
         narrowed.appVersion = version
         return Cohort(name: name, selector: "app_version=\(version),platform=\(pair.platform)", filter: narrowed)
       }
-      return try CompareFrontend(report: self).comparison(
+      return try CompareFrontend(report: compare).comparison(
         cohort("baseline", pair.previous), cohort("candidate", pair.newest), trigger: .pull, within: within)
     }
   }
@@ -104,27 +108,6 @@ struct ReportFrontend {
     var report = report
     report.unexpectedArrivals = try queries.unexpectedArrivals(filter, limit: Self.arrivalsShown)
     return report
-  }
-
-  /// The selection's digests by cell, from the stored day digests and the sessions of days
-  /// whose digests are stale; nil when they cannot be used: a time range that cuts a day
-  /// (digests are by whole UTC day), no current digest, one that does not decode, or
-  /// `fromSessions`.
-  private func digests(_ filter: SessionFilter, profiles: SessionProfiles) throws -> [SessionCell: SessionDigest]? {
-    guard !fromSessions, StoredDigest.days(of: filter) != nil else { return nil }
-    var digests = CellDigests(profiles: profiles)
-    var undecodable = false
-    let used = try queries.forEachDigestOrSession(
-      filter, version: SessionDigestCoding.version,
-      digest: { stored in
-        guard let digest = SessionDigestCoding.decode(stored.bytes) else {
-          undecodable = true
-          return
-        }
-        digests.add(digest, of: stored.cell)
-      },
-      session: { digests.add($0) })
-    return used && !undecodable ? digests.byCell : nil
   }
 
   /// A session for each failing rule, app and platform (at most `SessionTimeline.maxExamples`),

@@ -1,89 +1,53 @@
 import ArgumentParser
-import PullParityCollect
-import PullParityIngest
-import PullParityStore
+import Foundation
+
+#if canImport(Glibc)
+  import Glibc
+#endif
 
 extension PullParity {
-  struct Collect: AsyncParsableCommand {
+  /// The HTTP collector is an executable of its own, `pullparity-collect`, so that building
+  /// `pullparity` (the quick start's `swift run pullparity …`) never compiles the HTTP stack.
+  /// `pullparity collect ARGS` becomes that program in the same process (exec): same process id,
+  /// standard streams and signals, so scripts and service managers see no difference.
+  struct Collect: ParsableCommand {
     static let configuration = CommandConfiguration(
       abstract: "Receive the recorders' events over HTTP into a spool directory (and ingest it).",
       discussion: """
-        POST /events takes a body of JSON lines (the recorders' HTTP sinks) and answers 204 only once the body is on disk; GET /health answers 200. The open spool file is hidden; closed files are DIR/<UTC time>-<sequence>.jsonl, which `pullparity ingest DIR` takes in order. With --db, closed files are ingested every --ingest-every seconds in this process and then moved to DIR/.ingested. A bearer token, if wanted, comes from --token-file or the environment variable PULLPARITY_COLLECT_TOKEN. SIGTERM or SIGINT: stop accepting, finish the requests in flight, close the spool file, exit 0.
-
-        Example:
-          pullparity collect --listen 127.0.0.1:8787 --spool spool --allow-origin https://app.example --db parity.sqlite --ingest-every 10
+        Runs `pullparity-collect` with the same arguments: the one beside this executable, else the first on PATH. `swift build` builds both; `swift build --product pullparity-collect` builds the collector alone. `pullparity collect --help` shows its options.
         """)
 
-    @Option(help: ArgumentHelp("Address to listen on; port 0 picks a free one.", valueName: "host:port"))
-    var listen = ListenAddress(argument: "127.0.0.1:8787")!
+    @Argument(parsing: .captureForPassthrough, help: "The collector's options (see `pullparity collect --help`).")
+    var arguments: [String] = []
 
-    @Option(help: ArgumentHelp("The spool directory (created if missing).", valueName: "dir"))
-    var spool: String
-
-    @Option(help: ArgumentHelp("Larger bodies are refused with 413, unread.", valueName: "bytes"))
-    var maxBodyBytes = 1 << 20
-
-    @Option(help: ArgumentHelp("Close the spool file once it holds this many bytes.", valueName: "bytes"))
-    var rotateBytes = SpoolLimits.defaultRotateBytes
-
-    @Option(help: ArgumentHelp("Close the spool file once it is this old.", valueName: "seconds"))
-    var rotateSeconds = SpoolLimits.defaultRotateSeconds
-
-    @Option(help: ArgumentHelp("An origin whose pages may post (CORS); repeatable.", valueName: "origin"))
-    var allowOrigin: [String] = []
-
-    @Option(help: ArgumentHelp("A file holding the bearer token POST /events requires.", valueName: "path"))
-    var tokenFile: String?
-
-    @Option(help: ArgumentHelp("The longest a request may take to send its body (408 after).", valueName: "seconds"))
-    var requestSeconds = 30.0
-
-    @Option(help: ArgumentHelp("Close a connection idle for this long.", valueName: "seconds"))
-    var idleSeconds = 30.0
-
-    @Option(
-      name: .customLong("db"), help: ArgumentHelp("Ingest closed spool files into this database.", valueName: "file"))
-    var database: String?
-
-    @Option(help: ArgumentHelp("With --db: seconds between ingests.", valueName: "seconds"))
-    var ingestEvery = 10.0
-
-    @Option(help: ArgumentHelp("With --db: seconds to wait for another writer of the database.", valueName: "seconds"))
-    var lockTimeout = PullParityDatabase.defaultLockTimeout
-
-    @OptionGroup var profiles: ProfileOptions
-
-    func validate() throws {
-      guard maxBodyBytes > 0, rotateBytes > 0 else { throw ValidationError("byte limits must be positive") }
-      for (name, value) in [
-        ("--rotate-seconds", rotateSeconds), ("--request-seconds", requestSeconds), ("--idle-seconds", idleSeconds),
-        ("--ingest-every", ingestEvery),
-      ] where !(value > 0 && value <= 86_400) {
-        throw ValidationError("\(name) must be more than 0 and at most 86400 (seconds)")
-      }
+    func run() throws {
+      let executable = try Self.collectorExecutable()
+      let argv = [executable] + arguments
+      var cArguments = argv.map { strdup($0) } + [nil]
+      execv(executable, &cArguments)
+      let reason = String(cString: strerror(errno))
+      throw CommandError("cannot run \(executable): \(reason)")
     }
 
-    func run() async throws {
-      let frontend = CollectFrontend(configuration: try configuration())
-      try await frontend.run()
-    }
+    static let executableName = "pullparity-collect"
 
-    private func configuration() throws -> CollectorConfiguration {
-      var configuration = CollectorConfiguration(spoolDirectory: spool)
-      configuration.host = listen.host
-      configuration.port = listen.port
-      configuration.limits = SpoolLimits(rotateBytes: rotateBytes, rotateSeconds: rotateSeconds)
-      configuration.maxBodyBytes = maxBodyBytes
-      configuration.allowedOrigins = allowOrigin
-      configuration.token = try CollectFrontend.token(file: tokenFile)
-      configuration.requestSeconds = requestSeconds
-      configuration.idleSeconds = idleSeconds
-      if let database {
-        let options = IngestOptions(profiles: try profiles.catalog(), toolVersion: PullParity.version)
-        configuration.ingest = ScheduledIngest(
-          databasePath: database, everySeconds: ingestEvery, options: options, lockTimeout: lockTimeout)
+    /// `pullparity-collect` beside this executable (a build directory, an install prefix), else
+    /// the first on PATH.
+    static func collectorExecutable() throws -> String {
+      let manager = FileManager.default
+      var folders: [String] = []
+      if let own = try? manager.destinationOfSymbolicLink(atPath: "/proc/self/exe") {
+        folders.append((own as NSString).deletingLastPathComponent)
       }
-      return configuration
+      let path = ProcessInfo.processInfo.environment["PATH"] ?? ""
+      folders += path.split(separator: ":").map(String.init)
+      for folder in folders where !folder.isEmpty {
+        let candidate = (folder as NSString).appendingPathComponent(executableName)
+        if manager.isExecutableFile(atPath: candidate) { return candidate }
+      }
+      throw CommandError(
+        "no \(executableName) beside this executable or on PATH: build it with "
+          + "`swift build --product \(executableName)` (or `swift build`), or install it beside `pullparity`")
     }
   }
 }

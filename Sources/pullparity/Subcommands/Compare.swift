@@ -66,7 +66,7 @@ extension PullParity {
       let frontend = CompareFrontend(
         report: ReportFrontend(
           database: try database.open(readOnly: true), databaseName: database.path,
-          tolerances: tolerances.tolerances, policy: verdicts.policy))
+          tolerances: tolerances.tolerances(default: .change), policy: verdicts.policy))
       let comparison = try frontend.comparison(
         baselineCohort, candidateCohort, trigger: trigger.trigger, within: try filters.filter())
       try FileHandleOutput.standardOutput.write(

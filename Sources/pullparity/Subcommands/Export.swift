@@ -47,11 +47,18 @@ extension PullParity {
         untilMs: try FilterOptions.time(until, "--until"), runID: runID)
       let opened = try database.open(readOnly: true)
       let frontend = ExportFrontend(database: opened, withOrigin: withOrigin)
-      try frontend.export(selection, to: .standardOutput)
+      let written = try frontend.export(selection, to: .standardOutput)
       let instead =
         "export writes the events stored in the file; theirs are in each run's json/events files "
         + "(`pullparity session ID --read-events` reads one session's)"
-      if let note = try LeftEventsNote.text(opened, instead: instead) { try FileHandleOutput.standardError.write(note) }
+      let note = try LeftEventsNote.text(opened, instead: instead)
+      if let note { try FileHandleOutput.standardError.write(note) }
+      // Nothing matched: exit 2, so that a script archiving before `retain` stops instead of
+      // archiving nothing and dropping the data. A file whose events were left in their run
+      // directories holds none: the note above says where they are, and that is no error.
+      guard written > 0 || note != nil else {
+        throw CommandError("no stored event matches the filters; nothing was exported")
+      }
     }
   }
 }

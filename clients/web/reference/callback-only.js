@@ -4,8 +4,10 @@
 // session of its own. clients/web/tests/test_callback_only.py drives it with real touches.
 //
 // Query string, for the tests: `load` (ms a load takes, default 600), `fail=1` (loads fail).
+// Planted library bug: `again=MS` (the library calls `onRefresh` a second time, MS after the
+// first refresh was done).
 import { HttpEventSink, PullParityRecorder } from '../pullparity-recorder.js';
-import { attachPullToRefresh } from './refresh-library.js';
+import { attachPullToRefresh as attachLibrary } from './refresh-library.js';
 
 const query = new URLSearchParams(location.search);
 const sink = new HttpEventSink('/events', { flushIntervalMs: 500, retryDelayMs: 300 });
@@ -21,6 +23,12 @@ const app = {
 window.callbackApp = app;
 
 const feed = document.getElementById('feed');
+
+/** The library, with the planted bug if the query asks for it. */
+function attachPullToRefresh(scroller, options) {
+  const callsAgainAfterMs = query.has('again') ? Number(query.get('again')) : undefined;
+  return attachLibrary(scroller, { ...options, callsAgainAfterMs });
+}
 
 attachPullToRefresh(feed, {
   async onRefresh(done) {

@@ -8,9 +8,12 @@
  * Gives `scroller` a pull-to-refresh: a pull of `threshold` px of spinner (the finger's travel
  * × `resistance`) released calls `onRefresh(done)`; the spinner turns until the app calls `done`.
  * @param {HTMLElement} scroller
- * @param {{onRefresh: (done: () => void) => void, threshold?: number, resistance?: number}} options
+ * `callsAgainAfterMs` plants a library bug: the callback comes a second time, that long after the
+ * app said the first refresh was done, with no pull of its own.
+ * @param {{onRefresh: (done: () => void) => void, threshold?: number, resistance?: number,
+ *   callsAgainAfterMs?: number}} options
  */
-export function attachPullToRefresh(scroller, { onRefresh, threshold = 60, resistance = 0.5 }) {
+export function attachPullToRefresh(scroller, { onRefresh, threshold = 60, resistance = 0.5, callsAgainAfterMs }) {
   const spinner = document.createElement('div');
   spinner.className = 'lib-ptr';
   spinner.setAttribute('aria-hidden', 'true');
@@ -37,6 +40,10 @@ export function attachPullToRefresh(scroller, { onRefresh, threshold = 60, resis
     if (startY === null) return;
     startY = null;
     if (pulled < threshold) return show(0);
+    refresh(callsAgainAfterMs);
+  });
+
+  function refresh(again) {
     refreshing = true;
     spinner.classList.add('lib-ptr-spinning');
     show(threshold);
@@ -45,8 +52,9 @@ export function attachPullToRefresh(scroller, { onRefresh, threshold = 60, resis
       refreshing = false;
       spinner.classList.remove('lib-ptr-spinning');
       show(0);
+      if (again !== undefined) setTimeout(() => refresh(undefined), again);
     });
-  });
+  }
 
   scroller.addEventListener('touchcancel', () => {
     startY = null;

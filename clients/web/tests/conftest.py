@@ -1,6 +1,10 @@
 """One headless Chromium per test module, with touch emulation, driven through Debian's
 chromedriver (given explicitly, so Selenium never looks for a driver online)."""
 
+import json
+import sqlite3
+import subprocess
+
 import pytest
 from selenium import webdriver
 from selenium.webdriver.chrome.service import Service
@@ -36,3 +40,5 @@ def browser():
     driver.set_script_timeout(15)
     yield driver
     driver.quit()
+
+

@@ -1,9 +1,12 @@
 """Drives the reference PWA with W3C touch-pointer actions, one gesture plan per page visit, and
 counts what the page should have recorded."""
 
+import json
 import time
+import urllib.request
 from dataclasses import dataclass, field
 
+import websocket
 from selenium.webdriver.common.actions import interaction
 from selenium.webdriver.common.actions.action_builder import ActionBuilder
 from selenium.webdriver.common.actions.pointer_input import PointerInput
@@ -42,6 +45,9 @@ class Pull:
     # The finger rests `rest_ms` at the first step at or past `rest_at` px on the way out.
     rest_at: float | None = None
     rest_ms: int = 300
+    # How far the finger's first move after the rest goes: a restart past touch slop by default,
+    # or an ordinary step (`FINE_STEP_PX`) for a finger that simply moves on.
+    restart_px: float = RESTART_PX
 
     @property
     def refreshes(self) -> bool:
@@ -71,14 +77,14 @@ class Tally:
 
 
 def touch_drag(driver, distance: float, back_to: float | None = None, rest_at: float | None = None,
-               rest_ms: int = 300) -> None:
+               rest_ms: int = 300, restart_px: float = RESTART_PX) -> None:
     """One finger down, moved to `distance` (resting `rest_ms` on the way, at `rest_at`, and
-    moving on by `RESTART_PX` first), back to `back_to`, lifted. The whole drag is one action
+    moving on by `restart_px` first), back to `back_to`, lifted. The whole drag is one action
     sequence: chromedriver plays the rest as a pause, with no touch event during it."""
     finger = PointerInput(interaction.POINTER_TOUCH, "finger")
     actions = ActionBuilder(driver, mouse=finger, duration=0)
     actions.pointer_action.move_to_location(START_X, START_Y).pointer_down()
-    for y in _path(distance, back_to, rest_at):
+    for y in _path(distance, back_to, rest_at, restart_px):
         if y is REST:
             actions.pointer_action.pause(rest_ms / 1000)
         else:
@@ -90,17 +96,18 @@ def touch_drag(driver, distance: float, back_to: float | None = None, rest_at: f
 REST = None  # in a path: the finger stays where it is, sending nothing
 
 
-def _path(distance: float, back_to: float | None, rest_at: float | None = None) -> list[float | None]:
+def _path(distance: float, back_to: float | None, rest_at: float | None = None,
+          restart_px: float = RESTART_PX) -> list[float | None]:
     """The finger's travel at each touch event: out to `distance` (with a `REST` once it reached
-    `rest_at`, then a `RESTART_PX` move), then back to `back_to`."""
+    `rest_at`, then a `restart_px` move), then back to `back_to`."""
     out: list[float | None] = []
     y = 0.0
     while y < distance:
         y = min(distance, y + (FINE_STEP_PX if y < FINE_UNTIL_PX else COARSE_STEP_PX))
         out.append(y)
         if rest_at is not None and y >= rest_at and y < distance:
-            out += [REST, y + RESTART_PX]
-            y += RESTART_PX
+            y += restart_px
+            out += [REST, y]
             rest_at = None
     while back_to is not None and y > back_to:
         y = max(back_to, y - COARSE_STEP_PX)
@@ -145,7 +152,7 @@ def visit(driver, url: str, plan: list[Pull], refresh_gap_s: float = REFRESH_GAP
             "referenceApp.loadMs = arguments[0]; referenceApp.loadFails = arguments[1];"
             "referenceApp.loadGate = arguments[2] ? new Promise((resolve) => { referenceApp.endLoad = resolve; })"
             " : undefined;", pull.load_ms, pull.fails, gated)
-        touch_drag(driver, pull.distance, pull.back_to, pull.rest_at, pull.rest_ms)
+        touch_drag(driver, pull.distance, pull.back_to, pull.rest_at, pull.rest_ms, pull.restart_px)
         tally.gestures += 1
         tally.pulls += 1
         if pull.refreshes:
@@ -165,3 +172,41 @@ def visit(driver, url: str, plan: list[Pull], refresh_gap_s: float = REFRESH_GAP
     tally.touches = driver.execute_script("return window.touchesSeen")
     driver.get("about:blank")
     return tally
+
+
+def paced_touch_drag(driver, distance: float, back_to: float | None = None, step_px: float = 3,
+                     interval_s: float = 0.016) -> None:
+    """One finger down, moved `step_px` every `interval_s` (a finger's ordinary pace at 60 Hz) to
+    `distance` and back to `back_to`, lifted, sent straight to Chromium's DevTools without waiting for the page: a
+    finger goes on moving while the page's main thread is busy, and Chromium queues and
+    coalesces its touch events as it does on a phone (chromedriver waits for the page to handle
+    each event before it sends the next, as if the finger stopped whenever the page did)."""
+    address = driver.capabilities["goog:chromeOptions"]["debuggerAddress"]
+    with urllib.request.urlopen(f"http://{address}/json", timeout=10) as answer:
+        targets = json.load(answer)
+    page = next(t for t in targets if t["type"] == "page" and t["url"] == driver.current_url)
+    socket = websocket.create_connection(page["webSocketDebuggerUrl"], suppress_origin=True, timeout=30)
+    try:
+        sent = 0
+
+        def send(kind: str, y: float | None) -> None:
+            nonlocal sent
+            sent += 1
+            points = [] if y is None else [{"x": START_X, "y": START_Y + y}]
+            socket.send(json.dumps({"id": sent, "method": "Input.dispatchTouchEvent",
+                                    "params": {"type": kind, "touchPoints": points}}))
+
+        send("touchStart", 0)
+        path = [min(distance, step_px * i) for i in range(1, int(-(-distance // step_px)) + 1)]
+        if back_to is not None:
+            path += [max(back_to, distance - step_px * i) for i in range(1, int(-(-(distance - back_to) // step_px)) + 1)]
+        next_at = time.monotonic()
+        for y in path:
+            next_at += interval_s
+            time.sleep(max(0.0, next_at - time.monotonic()))
+            send("touchMove", y)
+        send("touchEnd", None)
+        answers = [json.loads(socket.recv()) for _ in range(sent)]
+        assert all("error" not in a for a in answers), answers
+    finally:
+        socket.close()

@@ -71,3 +71,73 @@ def collect(server: EventServer, refreshes: int, timeout: float = 10) -> list[st
             assert complete, f"the collector is missing lines: {types}"
             return list(by_id.values())
         time.sleep(0.05)
+
+
+def test_a_second_on_refresh_with_no_pull_is_a_repeated_refresh(browser, pullparity, tmp_path):
+    # A library bug: one real pull, and the library calls `onRefresh` again 300 ms after the
+    # first refresh was done. The recipe records two refreshes no gesture of theirs explains.
+    log = tmp_path / "events.jsonl"
+    with EventServer(log) as server:
+        browser.get(f"{server.url}/reference/callback-only.html?load=200&again=300")
+        WebDriverWait(browser, 10, poll_frequency=0.05).until(lambda d: d.execute_script("return !!window.callbackApp"))
+        touch_drag(browser, 160)
+        collect_until(server, lambda types: types.count("indicator_hidden") == 2)
+        browser.get("about:blank")
+        lines = collect(server, 2)
+
+    pullparity.ingest(log)
+    assert pullparity.query("SELECT count(*) FROM quarantine") == [(0,)]
+    sessions = pullparity.query("SELECT outcome, repeated_refresh FROM sessions ORDER BY started_at_ms")
+    assert sessions == [("completed", 0), ("completed", 1)], sessions
+    assert len({json.loads(line)["session_id"] for line in lines}) == 2
+
+
+def test_a_library_that_shows_its_spinner_first_is_recorded_from_its_spinner(browser, pullparity, tmp_path):
+    # reference/spinner-first.html: the library shows its spinner at the release and calls
+    # `onRefresh` 500 ms later (as pulltorefresh.js does); the page holds the spinner padel's
+    # 1200 ms from the release. Recorded from the callback, every fast load would be a flash
+    # (700 ms); recorded from the spinner, none is.
+    log = tmp_path / "events.jsonl"
+    pulls = 3
+    with EventServer(log) as server:
+        browser.get(f"{server.url}/reference/spinner-first.html?load=200")
+        WebDriverWait(browser, 10, poll_frequency=0.05).until(lambda d: d.execute_script("return !!window.spinnerFirstApp"))
+        # When the spinner really turned and stopped, as the page's own style says.
+        browser.execute_script(
+            "window.spins = []; new MutationObserver(() => { const on = !!document.querySelector('.ptr--refresh');"
+            " if (on !== (spins.length % 2 === 1)) spins.push(performance.now()); })"
+            ".observe(document.body, { subtree: true, attributes: true, attributeFilter: ['class'] });")
+        for done in range(1, pulls + 1):
+            touch_drag(browser, 160)
+            WebDriverWait(browser, 10, poll_frequency=0.05).until(
+                lambda d: d.execute_script("return spins.length") == 2 * done)
+        spins = browser.execute_script("return spins")
+        browser.get("about:blank")
+        lines = collect(server, pulls)
+
+    seen = [b - a for a, b in zip(spins[::2], spins[1::2])]
+    assert all(1190 <= ms < 1500 for ms in seen), seen
+    pullparity.ingest(log)
+    assert pullparity.query("SELECT count(*) FROM quarantine") == [(0,)]
+    sessions = pullparity.query(
+        "SELECT outcome, trigger, gesture_observed, flash, visible_ms, load_ms FROM sessions ORDER BY started_at_ms")
+    assert [s[:4] for s in sessions] == [("completed", "pull", 0, 0)] * pulls, sessions
+    for (*_, visible_ms, load_ms), user_saw in zip(sessions, seen):
+        # The log says what the user saw, within a frame or two; the load began after the
+        # library's 500 ms.
+        assert abs(visible_ms - user_saw) < 50 and load_ms >= 500 + 200, (visible_ms, load_ms, user_saw)
+    assert len(lines) == 5 * pulls
+    # Refreshes with no pull of their own, each starting more than 1 s after the last one's start:
+    # no repeated refresh by v1.2 (v1.1 counted from the last one's end).
+    assert pullparity.query("SELECT kind, count(*) FROM violations GROUP BY kind") == []
+
+
+def collect_until(server: EventServer, test, timeout: float = 10) -> None:
+    """Waits until the types of the collector's distinct events pass `test`."""
+    deadline = time.monotonic() + timeout
+    while True:
+        types = [json.loads(line)["type"] for line in {json.loads(l)["event_id"]: l for l in server.lines()}.values()]
+        if test(types) or time.monotonic() > deadline:
+            assert test(types), types
+            return
+        time.sleep(0.05)

@@ -1,7 +1,7 @@
 """docs/instrumenting.md's "Web (PWA)" shows the reference PWA's own code: every JavaScript block
 in it is copied from reference/app.js, and those of "Libraries that only give onRefresh" from
-reference/callback-only.js, which the browser tests drive, so the documentation cannot drift
-from code that works. The README, which sends a newcomer there, links it."""
+reference/callback-only.js and reference/spinner-first.js, which the browser tests drive, so the
+documentation cannot drift from code that works. The README, which sends a newcomer there, links it."""
 
 import re
 from pathlib import Path
@@ -39,9 +39,13 @@ def test_the_web_section_comes_first_in_instrument_your_app():
     assert "](docs/instrumenting.md" in readme[readme.index("## Instrument your app\n"):]
 
 
-def test_the_on_refresh_recipe_for_the_web_is_the_callback_only_pages_code():
-    page = (REPO / "clients" / "web" / "reference" / "callback-only.js").read_text(encoding="utf-8")
+def test_the_on_refresh_recipes_for_the_web_are_the_callback_only_pages_code():
+    reference = REPO / "clients" / "web" / "reference"
     blocks = re.findall(r"```js\n(.*?)```", section("Libraries that only give `onRefresh`"), flags=re.S)
-    assert len(blocks) == 1
-    assert blocks[0] in page, f"docs/instrumenting.md block not found in callback-only.js:\n{blocks[0]}"
+    assert len(blocks) == 2
+    # The callback's recipe, then the spinner's, for a library that shows it first.
+    for block, page in zip(blocks, ("callback-only.js", "spinner-first.js")):
+        assert block in (reference / page).read_text(encoding="utf-8"), \
+            f"docs/instrumenting.md block not found in {page}:\n{block}"
     assert "refreshStart('pull', { gestureObserved: false })" in blocks[0]
+    assert "watchIndicator(recorder, {" in blocks[1]

@@ -58,8 +58,20 @@ struct HTMLReleaseSections {
         + "(of every group) that broke it. A break in a line is a day with no session the rule applies to.</p>",
     ]
     if trends.isEmpty {
-      let why = FailingRule.all(input.report).isEmpty ? "No rule fails." : "No sessions to count days from."
-      out.append("<p class=\"note\">\(why)</p>")
+      // "No rule fails." only when no session broke any rule: rules broken on too few sessions
+      // for a verdict are named, with their sessions, rather than called clean.
+      let few = ParityVerdict.smallSamples(input.report)
+      let why =
+        if !FailingRule.all(input.report).isEmpty {
+          "No sessions to count days from."
+        } else if !few.isEmpty {
+          "No rule fails with enough sessions for a verdict, but: " + few.joined(separator: "; ") + "."
+        } else if !FailingRule.broken(input.report).isEmpty {
+          "No rule fails: the sessions that broke a rule are within its budget."
+        } else {
+          "No rule fails."
+        }
+      out.append("<p class=\"note\">\(e(why))</p>")
     }
     out.append("<div class=\"charts\">")
     for (index, trend) in trends.enumerated() {

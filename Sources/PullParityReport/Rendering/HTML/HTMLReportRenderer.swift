@@ -147,12 +147,12 @@ package struct HTMLReportRenderer {
 
   private func verdict(_ report: ParityReport) -> String {
     let headline = e(ParityVerdict.headline(report))
+    let list = ParityVerdict.details(report)
+    let details = list.isEmpty ? "" : " <span>— \(e(list.joined(separator: "; ")))</span>"
     switch report.outcome {
     case .passed:
-      return "<p class=\"verdict good\">✓ \(headline)</p>"
+      return "<p class=\"verdict good\">✓ \(headline)\(details)</p>"
     case .failed, .insufficientData, .nothingJudged:
-      let list = ParityVerdict.details(report)
-      let details = list.isEmpty ? "" : " <span>— \(e(list.joined(separator: "; ")))</span>"
       return "<p class=\"verdict bad\">✗ \(headline)\(details)</p>"
     }
   }
@@ -330,7 +330,10 @@ package struct HTMLReportRenderer {
         }
       }
       for (comparison, other) in zip(comparisons, others) {
-        let ci = comparison?.interval.map { "<span class=\"sub\">95% CI \(e(NumberText.interval($0)))</span>" } ?? ""
+        let ci =
+          comparison?.interval.map {
+            "<span class=\"sub\">\(NumberText.confidence($0)) \(e(NumberText.interval($0)))</span>"
+          } ?? ""
         row += HTMLCell.td("\(NumberText.signed(comparison?.difference))\(ci)", label: "Δ \(e(other.platform))")
         row +=
           comparison.map { verdictCell($0, unit: unit, label: "parity \(e(other.platform))") }
@@ -356,8 +359,9 @@ package struct HTMLReportRenderer {
     guard !input.timelines.isEmpty else { return "" }
     var out = ["<section id=\"examples\">", "<h2>Example failing sessions</h2>"]
     out.append(
-      "<p class=\"note\">A session for each rule that fails, per app and platform (the first by id that broke "
-        + "it, at most \(SessionTimeline.maxExamples) in all). The green band is the time the indicator was visible; the dashed line, where the profile's minimum hold ends. "
+      "<p class=\"note\">A session for each rule that some session broke, per app and platform, whatever its "
+        + "verdict (the first by id that broke it; failing rules first, then those with too few sessions for a "
+        + "verdict; at most \(SessionTimeline.maxExamples) in all). The green band is the time the indicator was visible; the dashed line, where the profile's minimum hold ends. "
         + "Replay one with <code>pullparity session &lt;id&gt;</code>.</p>")
     for (index, timeline) in input.timelines.enumerated() {
       out += figure(timeline, index: index, input)
@@ -378,7 +382,10 @@ package struct HTMLReportRenderer {
     let example = timeline.example.map {
       " data-app=\"\(e($0.app))\" data-platform=\"\(e($0.platform))\" data-rule=\"\(e($0.rule.rawValue))\""
     }
-    let heading = timeline.example.map { "Example of \(e($0.rule.title)) · \(e($0.app)) on \(e($0.platform))<br>" }
+    let heading = timeline.example.map { example in
+      let verdict = Self.exampleVerdict(example, input.report).map { " · \(e($0))" } ?? ""
+      return "Example of \(e(example.rule.title)) · \(e(example.app)) on \(e(example.platform))\(verdict)<br>"
+    }
     var out = [
       "<figure class=\"chart timeline\"\(example ?? "")>",
       "<figcaption>\(heading ?? "")<strong>\(e(timeline.title))</strong><br><small>session <code>\(e(timeline.sessionID))</code></small></figcaption>",
@@ -421,10 +428,23 @@ extension HTMLReportRenderer {
   /// The failing rules no example was drawn for (beyond the bound, or no stored session found).
   private func withoutExample(_ input: ReportRenderInput) -> [String] {
     let drawn = input.timelines.compactMap(\.example)
-    let missing = FailingRule.all(input.report).filter { !drawn.contains($0) }
+    let missing = (FailingRule.all(input.report) + FailingRule.tooFew(input.report)).filter { !drawn.contains($0) }
     guard !missing.isEmpty else { return [] }
     let names = missing.map { "\($0.rule.title) (\($0.app) on \($0.platform))" }.joined(separator: ", ")
     return ["<p class=\"note\">No example drawn for: \(e(names)).</p>"]
+  }
+}
+
+extension HTMLReportRenderer {
+  /// What the example's rule came to where it was judged: a failure, or (for a rule broken on
+  /// too few sessions) "2 stuck refreshes in 5 sessions: too few for a verdict".
+  fileprivate static func exampleVerdict(_ example: FailingRule, _ report: ParityReport) -> String? {
+    let results = report.apps.filter { ByteIdentity($0.app) == ByteIdentity(example.app) }
+      .flatMap(\.groups).flatMap(\.platforms)
+      .filter { ByteIdentity($0.platform) == ByteIdentity(example.platform) }
+      .compactMap { $0.rule(example.rule) }
+    if results.contains(where: { $0.verdict == .fail }) { return "fails" }
+    return results.lazy.compactMap(\.tooFewNote).first ?? (results.isEmpty ? nil : "within its budget")
   }
 }
 

@@ -63,6 +63,7 @@ enum HTMLStyleSheet {
     td.ok { color: var(--good); text-align: left; }
     td.fail { color: var(--bad); text-align: left; font-weight: 600; }
     td.na { color: var(--muted); text-align: left; }
+    td.few-broken { color: var(--bad); text-align: left; white-space: normal; min-width: 12em; }
     .ref { color: var(--muted); font-weight: 400; font-size: 0.85em; }
     .charts { display: grid; grid-template-columns: repeat(auto-fill, minmax(min(100%, 400px), 1fr)); gap: 14px; margin-top: 8px; }
     .legend { margin-top: 12px; font-size: 0.85rem; }

@@ -35,9 +35,13 @@ package struct CohortComparisonTextRenderer {
       style.dim(
         """
         Distances and times: p50 (n = sessions with a value); rates: % of sessions
-        judged, with the 95% interval of the change. Worse if higher: flash, premature
-        hide, label violations, arm mismatch, near misses and the rules; if lower: hold
-        compliant; either way: times, and distances (the goal is the spec, not less).
+        judged. Each change has its interval at the confidence the run judged it at
+        (false alarms held to 5% for the whole comparison); it regresses when the
+        interval lies beyond what is allowed on the worse side: a rule's budget for a
+        rate's rise, the tolerance for a distance or a time (0 unless given). Worse if
+        higher: flash, premature hide, label violations, arm mismatch, near misses and
+        the rules; if lower: hold compliant; either way: times, and distances (the goal
+        is the spec, not less).
         \(armingNote(comparison))Verdicts need \(comparison.context.policy.minSessions) sessions on each side.
         """))
     return out.joined(separator: "\n") + "\n"
@@ -64,7 +68,7 @@ package struct CohortComparisonTextRenderer {
         Self.measure(delta.candidate), NumberText.signed(delta.delta), verdict(delta.verdict),
       ])
       if let interval = delta.interval, delta.delta != nil {
-        table.add(["  95% CI \(NumberText.interval(interval))"])
+        table.add(["  CI \(NumberText.interval(interval))", "", "", "", NumberText.level(interval)])
       }
     }
     return table.render()

@@ -38,15 +38,23 @@ package struct SessionTraceRenderer {
     }
     out.append(table.render())
     out.append("")
-    out.append(contentsOf: Self.packed(metrics(m)))
+    out.append(contentsOf: Self.packed(metrics(m, pending: Set(session.pending.map(\.kind)))))
     let endFindings = session.violations.dropFirst(steps.reduce(0) { $0 + $1.findings.count })
     for finding in endFindings { findingLines.append(describe(finding, start: start)) }
     out.append("")
-    if findingLines.isEmpty {
+    // v1.2: a judgement waiting for the data is said, never shown as "no findings".
+    if findingLines.isEmpty && session.pending.isEmpty {
       out.append(style.good("No findings."))
+    } else if findingLines.isEmpty {
+      out.append(style.bold("No findings yet: \(session.pending.count) pending"))
     } else {
       out.append(style.bold("Findings"))
       out.append(contentsOf: findingLines)
+    }
+    if !session.pending.isEmpty {
+      out.append("")
+      out.append(style.bold("Pending (judged when the data reaches the time)"))
+      for wait in session.pending { out.append(Self.pendingLine(wait, start: start)) }
     }
     if !qa.isEmpty {
       out.append("")
@@ -65,9 +73,17 @@ package struct SessionTraceRenderer {
       + " at +\(NumberText.oneDecimal(v.at - start)) ms: expected \(TerminalText.escaped(v.expected)); got \(TerminalText.escaped(v.actual))"
   }
 
+  /// `  stuck_refresh pending until the data reaches 2026-…Z (+30000.0 ms)`.
+  static func pendingLine(_ wait: PendingJudgement, start: Double) -> String {
+    "  \(wait.kind.rawValue) pending until the data reaches \(ReportContext.rfc3339(wait.decidedAt)) "
+      + "(+\(NumberText.oneDecimal(wait.decidedAt - start)) ms)"
+  }
+
   private func flag(_ value: Bool?) -> String { value.map { $0 ? "yes" : "no" } ?? "–" }
 
-  private func metrics(_ m: SessionMetrics) -> [String] {
+  private func flag(_ value: Bool?, pending: Bool) -> String { pending ? "pending" : flag(value) }
+
+  private func metrics(_ m: SessionMetrics, pending: Set<ViolationKind>) -> [String] {
     [
       "outcome \(m.outcome.rawValue)", "trigger \(m.trigger?.rawValue ?? "–")",
       "time to arm \(NumberText.oneDecimalOrDash(m.timeToArmMs)) ms",
@@ -77,8 +93,10 @@ package struct SessionTraceRenderer {
       "visible \(NumberText.oneDecimalOrDash(m.visibleMs)) ms", "flash \(flag(m.flash))",
       "premature \(flag(m.prematureHide))",
       "late \(flag(m.lateHide))", "hold compliant \(flag(m.holdCompliant))",
-      "label violations \(m.labelViolations.map(String.init) ?? "–")", "stuck \(flag(m.stuckRefresh))",
-      "dropped \(flag(m.droppedRefresh))", "repeated \(flag(m.repeatedRefresh))",
+      "label violations \(m.labelViolations.map(String.init) ?? "–")",
+      "stuck \(flag(m.stuckRefresh, pending: pending.contains(.stuckRefresh)))",
+      "dropped \(flag(m.droppedRefresh, pending: pending.contains(.droppedRefresh)))",
+      "repeated \(flag(m.repeatedRefresh))",
     ]
   }
 

@@ -54,7 +54,21 @@ package struct TextReportRenderer {
     lines.append(metricTable(group, unit: app.profile.unit.rawValue))
     lines.append("")
     lines.append(ruleTable(group, profile: app.profile))
+    lines += brokenSessions(group)
     return lines.joined(separator: "\n")
+  }
+
+  /// Whatever the verdict, the sessions that broke each rule (id prefixes: `pullparity session`
+  /// takes one), and for a rule broken on too few sessions, that it had too few for a verdict.
+  private func brokenSessions(_ group: ParityGroup) -> [String] {
+    group.orderedPlatforms.flatMap { platform in
+      platform.rules.filter { !$0.examples.isEmpty }.map { result in
+        let ids = result.examples.map { TerminalText.escaped(String($0.prefix(13))) }.joined(separator: ", ")
+        let note = result.tooFewNote.map { " — " + style.bad($0) } ?? ""
+        return "  \(result.rule.title) on \(TerminalText.escaped(platform.platform)): e.g. \(ids)\(note)"
+          .wrapped(width: 80, indent: "    ")
+      }
+    }
   }
 
   private func metricTable(_ group: ParityGroup, unit: String) -> String {
@@ -78,7 +92,14 @@ package struct TextReportRenderer {
       for (other, comparison) in zip(others, comparisons) {
         guard let interval = comparison?.interval else { continue }
         let name = others.count > 1 ? " \(TerminalText.escaped(other.platform))" : ""
-        table.add(["  95% CI\(name) \(NumberText.interval(interval))"])
+        // One compared platform: the confidence under the verdict it decided, so the label stays
+        // as narrow as a metric's. More: one cell a row, so the table stays linear in platforms.
+        guard others.count == 1 else {
+          table.add(["  CI\(name) \(NumberText.interval(interval)) at \(NumberText.level(interval))"])
+          continue
+        }
+        table.add(
+          ["  CI \(NumberText.interval(interval))"] + ordered.map { _ in "" } + ["", NumberText.level(interval)])
       }
     }
     return table.render()

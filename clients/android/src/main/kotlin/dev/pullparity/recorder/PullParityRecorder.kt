@@ -17,6 +17,7 @@ package dev.pullparity.recorder
  * | [fetchStart], [loadComplete] | `fetch_start`, `load_complete` |
  * | [errorShown], [contentCleared] | `error_shown`, `content_cleared` |
  * | [reveal], [scrollToTop], [cacheInvalidated] | `reveal`, `scroll_to_top`, `cache_invalidated` |
+ * | [screenLeft] (reason) | `screen_left`, only while a session is open; the session ends there |
  * | [closeSession] | no event: the next event opens a session |
  *
  * Each event is stamped with a time-ordered `event_id` (UUIDv7, [EventIdSource]), the
@@ -159,6 +160,17 @@ class PullParityRecorder(
 
     fun fetchStart() = record("fetch_start", Step.Other)
 
+    /**
+     * The screen of the session went away (contract v1.2): `screen_left` with [reason]
+     * (`navigation`, `background`, `closed`, or another token), recorded only while a session
+     * is open (a pull, or a refresh not yet hidden), so at most once per session. The session
+     * ends there: what else it would record (a load that ends, the indicator hidden later) is
+     * not written, and the next pull or refresh opens a new session. Call it from the
+     * screen's `onPause` or `onStop` (docs/instrumenting.md, "Android").
+     */
+    fun screenLeft(reason: String? = null) =
+        record("screen_left", Step.ScreenLeft) { it.string("reason", reason) }
+
     /** Ends the current session without an event (the screen went away): the next event opens one. */
     fun closeSession() = synchronized(lock) { tracker.close() }
 
@@ -191,6 +203,9 @@ class PullParityRecorder(
         type: String, step: Step, payload: (JsonObjectWriter) -> Unit, failures: MutableList<PullParityError>
     ) {
         readInstallId()?.let { failures += it }
+        // Nothing open to leave; nothing more of a session whose screen went away.
+        if (step is Step.ScreenLeft && !tracker.sessionOpen) return
+        if (tracker.joinsLeftSession(step)) return
         // The clock is read under the lock so that `ts` and `seq` agree on the order.
         val opens = tracker.opensSession(step)
         if (opens) clock = clock.reanchored()

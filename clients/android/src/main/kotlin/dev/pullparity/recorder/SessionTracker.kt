@@ -1,7 +1,10 @@
 package dev.pullparity.recorder
 
 /** Where a session is, as far as it decides when the next one starts (the Core machine's phases). */
-internal enum class Phase { IDLE, PULLING, ARMED, RELEASED, REFRESHING, HOLDING, DONE, CANCELLED }
+internal enum class Phase { IDLE, PULLING, ARMED, RELEASED, REFRESHING, HOLDING, DONE, CANCELLED, LEFT }
+
+/** The phases of a session under way: the ones `screen_left` ends. */
+internal val OPEN_PHASES = setOf(Phase.PULLING, Phase.ARMED, Phase.RELEASED, Phase.REFRESHING, Phase.HOLDING)
 
 /** An event as far as session splitting needs it. */
 internal sealed class Step {
@@ -17,6 +20,8 @@ internal sealed class Step {
     object ScrollToTop : Step()
     object LoadComplete : Step()
     object IndicatorHidden : Step()
+    /** `screen_left`: the screen of the session went away; the session is over. */
+    object ScreenLeft : Step()
     object Other : Step()
 }
 
@@ -35,6 +40,12 @@ internal class SessionTracker(private val behaviour: PullToRefreshBehaviour, pri
     private var current: Open? = null
 
     val currentSessionId: String? get() = current?.id
+
+    /** Whether a session is under way: a pull, or a refresh not yet hidden. */
+    val sessionOpen: Boolean get() = current?.phase in OPEN_PHASES
+
+    /** Whether [step], which does not open a session, belongs to one whose screen went away. */
+    fun joinsLeftSession(step: Step): Boolean = current?.phase == Phase.LEFT && !opensSession(step)
 
     /** Whether [step] opens a session rather than joining the current one (read before the clock). */
     fun opensSession(step: Step): Boolean {
@@ -63,7 +74,7 @@ internal class SessionTracker(private val behaviour: PullToRefreshBehaviour, pri
      * refresh joins too, where it is the `double_refresh` it is.
      */
     private fun opensSession(step: Step, phase: Phase): Boolean {
-        val ended = phase == Phase.DONE || phase == Phase.CANCELLED
+        val ended = phase == Phase.DONE || phase == Phase.CANCELLED || phase == Phase.LEFT
         return when (step) {
             is Step.PullStart -> true
             is Step.RefreshStart -> ended || (step.unobserved && (phase == Phase.PULLING || phase == Phase.ARMED))
@@ -91,6 +102,7 @@ internal class SessionTracker(private val behaviour: PullToRefreshBehaviour, pri
                 if (phase == Phase.RELEASED || (phase == Phase.IDLE && step.unobserved)) Phase.REFRESHING else phase
             is Step.LoadComplete -> if (phase == Phase.REFRESHING) Phase.HOLDING else phase
             is Step.IndicatorHidden -> if (running) Phase.DONE else phase
+            is Step.ScreenLeft -> if (phase in OPEN_PHASES) Phase.LEFT else phase
             is Step.ScrollToTop, is Step.Other -> phase
         }
     }

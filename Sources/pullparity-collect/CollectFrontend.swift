@@ -3,6 +3,13 @@ import Logging
 import PullParityCollect
 import PullParityReport
 
+/// A value the collector cannot start with: exit 2, the message without the usage text.
+struct CollectError: Error, CustomStringConvertible {
+  var description: String
+
+  init(_ description: String) { self.description = description }
+}
+
 /// Runs the collector for the command line: logs to standard error, says where it listens, and
 /// returns once a signal has stopped it gracefully.
 struct CollectFrontend {
@@ -15,10 +22,11 @@ struct CollectFrontend {
     let openFiles = OpenFileLimit.raiseToHardLimit()
     LoggingSystem.bootstrap(StreamLogHandler.standardError)
     let running = try await Collector.start(configuration, stopsOnSignals: true)
-    if let recovery = running.spool.recovery { try FileHandleOutput.standardError.write(describe(recovery)) }
-    try FileHandleOutput.standardOutput.write(
+    if let recovery = running.spool.recovery { FileHandle.standardError.write(Data(describe(recovery).utf8)) }
+    let listening =
       "Collecting on http://\(hostForURL):\(running.port)/events into \(TerminalText.escaped(configuration.spoolDirectory)) "
-        + "(up to \(openFiles) open files)\n")
+      + "(up to \(openFiles) open files)\n"
+    FileHandle.standardOutput.write(Data(listening.utf8))
     try await running.wait()
   }
 
@@ -38,7 +46,7 @@ struct CollectFrontend {
     let text: String
     if let file {
       do { text = try String(contentsOfFile: file, encoding: .utf8) } catch {
-        throw CommandError("cannot read the token file \(file): \(error.localizedDescription)")
+        throw CollectError("cannot read the token file \(file): \(error.localizedDescription)")
       }
     } else if let value = ProcessInfo.processInfo.environment[tokenVariable] {
       text = value
@@ -47,7 +55,7 @@ struct CollectFrontend {
     }
     let token = text.trimmingCharacters(in: .whitespacesAndNewlines)
     guard !token.isEmpty, token.allSatisfy({ $0.isASCII && !$0.isWhitespace }) else {
-      throw CommandError("the bearer token must be printable ASCII without spaces, and not empty")
+      throw CollectError("the bearer token must be printable ASCII without spaces, and not empty")
     }
     return token
   }

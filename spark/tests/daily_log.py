@@ -100,7 +100,7 @@ def daily_lines(seed=29):
         arrive(line)
     late_refresh = Log()
     late_refresh.lines = ["placeholder"] * len(log.lines)  # event ids go on after the log's
-    late_refresh.refresh("late-a", m1 - 3 * 3_600_000 - 1_800, install="i4")  # hidden 490 ms before late-b
+    late_refresh.refresh("late-a", m1 - 3 * 3_600_000 - 1_000, install="i4")  # still running when late-b starts
     for line in late_refresh.lines[len(log.lines):]:
         arrive(line, 1)
     # Bad lines: each day its own, two of the first day's again the next day, and blank lines.

@@ -149,6 +149,29 @@ import Testing
     #expect(state.paceMs == 160 + (c.gapMs <= SessionMetrics.ordinaryStepMs ? c.gapMs : 0))
   }
 
+  /// Chromium on a page whose main thread blocks at the pull's second touch: one quick step
+  /// (3 px in 5 ms) before the freeze, an ordinary step after it, the catch-up 4 ms later, then
+  /// the finger's own pace (3 px / 16 ms). Against the one quick step the catch-up is out of
+  /// proportion; against the whole pull it is a stutter. A rest in its place never is.
+  @Test(arguments: [("frozen page", 75.0, 400.0 as Double?), ("rest", 0.0, nil)])
+  func aLongGapIsJudgedAgainstTheWholePullsPace(name: String, catchUp: Double, counted: Double?) {
+    var f = EventFactory()
+    var state = SessionState()
+    var events = [f.at(0, .pullStart), f.at(5, .pullMove(distance: 3, offset: nil))]
+    events += [
+      f.at(405, .pullMove(distance: 6, offset: nil)), f.at(409, .pullMove(distance: 6 + catchUp, offset: nil)),
+    ]
+    for event in events { _ = SessionMachine.reduce(&state, event, profile: padel) }
+    // The pace so far is the one quick step (its 5 ms gap counts): 0.5 × 3 / 5 × 404 > the catch-up.
+    #expect(state.maxSampleGapMs == 5, "\(name)")
+    for step in 1...25 {
+      let sample = f.at(409 + 16 * Double(step), .pullMove(distance: 6 + catchUp + 3 * Double(step), offset: nil))
+      _ = SessionMachine.reduce(&state, sample, profile: padel)
+    }
+    #expect(state.maxSampleGapMs == (counted ?? 16), "\(name)")
+    #expect(state.longGaps.map(\.ms) == [400] && state.openGap == nil)
+  }
+
   // MARK: - Judged at the end, with the store's context
 
   /// Derives `events` as the store would with `context`.

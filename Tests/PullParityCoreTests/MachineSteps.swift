@@ -35,7 +35,7 @@ struct MachineSteps {
     expected.lastPullDistance = distance
     expected.furthestDistance = distance
     // The gap counts only when the finger moved more than the drag tolerance (drawn).
-    if profile.resistance.drawn(atFinger: distance) > SessionMetrics.dragTolerance { expected.maxSampleGapMs = gap }
+    if profile.resistance.drawn(atFinger: distance) > SessionMetrics.dragTolerance { expected.maxStepGapMs = gap }
     // An ordinary step (≤ 100 ms) measures the pull's pace.
     if gap <= SessionMetrics.ordinaryStepMs {
       expected.paceMoved = profile.resistance.drawn(atFinger: distance)

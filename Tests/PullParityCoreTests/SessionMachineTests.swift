@@ -33,7 +33,7 @@ import Testing
     expected.lastPullSampleAt = t0 + 16
     expected.lastPullDistance = 10
     expected.furthestDistance = 10
-    expected.maxSampleGapMs = 16
+    expected.maxStepGapMs = 16
     expected.maxOffsetError = abs(7.5 - 10 * 0.72)
     pace(0, 10, 16)
     step(f.at(16, .pullMove(distance: 10, offset: 7.5)))
@@ -44,7 +44,7 @@ import Testing
     expected.lastPullSampleAt = t0 + 60
     expected.lastPullDistance = 34
     expected.furthestDistance = 34
-    expected.maxSampleGapMs = 44
+    expected.maxStepGapMs = 44
     pace(10, 34, 44)
     step(f.at(60, .pullMove(distance: 34, offset: 24.48)))
 
@@ -219,7 +219,7 @@ import Testing
     machine.expected.lastPullSampleAt = t0 + 40
     machine.expected.lastPullDistance = 40
     machine.expected.furthestDistance = 40
-    machine.expected.maxSampleGapMs = 20
+    machine.expected.maxStepGapMs = 20
     machine.pace(from: 20, to: 40, gap: 20)
     machine.step(f.at(40, .pullMove(distance: 40, offset: nil)))
     machine.expected.phase = .released

@@ -77,10 +77,10 @@ enum GestureReducer {
   ///
   /// v1.2, by pace: a gap longer than an ordinary step (`SessionMetrics.ordinaryStepMs`) counts
   /// only when the movement across it is in proportion to it: at least `stutterShare` of what
-  /// the pull's own pace (drawn movement over time, across its ordinary steps so far) covers in
-  /// that time. A page that froze shows the finger's travel during the freeze in one jump; a
-  /// finger that rested and moved on shows one step at the pull's pace. Before any ordinary
-  /// step there is no pace, and a long gap counts (the page may have been frozen from the touch).
+  /// the pull's own pace (drawn movement over time, across all its ordinary steps) covers in
+  /// that time (`SessionState.maxSampleGapMs`). A page that froze shows the finger's travel
+  /// during the freeze in one jump; a finger that rested and moved on shows one step at the
+  /// pull's pace. A pull with no ordinary step has no pace, and a long gap counts.
   private static func recordSample(
     _ state: inout SessionState, at: Double, distance: Double, offset: Double?, profile: Profile
   ) {
@@ -89,15 +89,15 @@ enum GestureReducer {
     let drawn = profile.resistance.drawn(atFinger: distance)
     if let last = state.lastPullSampleAt {
       let lastDrawn = profile.resistance.drawn(atFinger: state.lastPullDistance ?? 0)
-      if !closeGap(&state, at: at, drawn: drawn) { measureStep(&state, from: last, lastDrawn, to: at, drawn) }
+      if !extendGap(&state, at: at, drawn: drawn) { measureStep(&state, from: last, lastDrawn, to: at, drawn) }
     }
     state.lastPullSampleAt = at
     state.lastPullDistance = distance
     if let offset { state.maxOffsetError = max(state.maxOffsetError ?? 0, abs(offset - drawn)) }
   }
 
-  /// One step from the last sample: an ordinary one adds to the pace; one that moved counts its
-  /// gap when in proportion, and a long one that is not yet stays open (`closeGap`).
+  /// One step from the last sample: an ordinary one adds to the pace and counts its gap when the
+  /// finger moved; a long one opens a gap, judged later against the whole pull's pace.
   private static func measureStep(
     _ state: inout SessionState, from last: Double, _ lastDrawn: Double, to at: Double, _ drawn: Double
   ) {
@@ -107,39 +107,28 @@ enum GestureReducer {
     if gap <= SessionMetrics.ordinaryStepMs + slack {
       state.paceMoved += moved
       state.paceMs += gap
-    }
-    if moved > SessionMetrics.dragTolerance + slack, inProportion(state, moved: moved, gap: gap) {
-      state.maxSampleGapMs = max(state.maxSampleGapMs ?? 0, gap)
-    } else if gap > SessionMetrics.ordinaryStepMs + slack {
-      state.openGap = PullGap(from: last, fromDrawn: lastDrawn, to: at)
+      if moved > SessionMetrics.dragTolerance + slack { state.maxStepGapMs = max(state.maxStepGapMs ?? 0, gap) }
+    } else {
+      var open = PullGap(from: last, fromDrawn: lastDrawn, to: at)
+      open.take(moved: moved, over: gap)
+      state.openGap = open
     }
   }
 
-  /// The samples within an ordinary step after a long gap are judged with it, from the sample
-  /// before the gap: a frozen page's catch-up jump counts the gap, a rest followed by the pull's
-  /// own pace never does (it covers at most an ordinary step's travel, under half of what the
-  /// pace covers across the gap and the step). They add nothing to the pace. Returns whether
-  /// an open gap took the sample.
-  private static func closeGap(_ state: inout SessionState, at: Double, drawn: Double) -> Bool {
-    guard let open = state.openGap else { return false }
-    let slack = SessionMetrics.comparisonSlack
-    guard at - open.to <= SessionMetrics.ordinaryStepMs + slack else {
-      state.openGap = nil
+  /// The samples within an ordinary step after a long gap are measured with it, from the sample
+  /// before the gap: a frozen page's catch-up jump moves the gap, a rest followed by the pull's
+  /// own pace never does enough (it covers at most an ordinary step's travel, under half of what
+  /// the pace covers across the gap and the step). They add nothing to the pace. Returns whether
+  /// the open gap took the sample; a sample past it closes the gap.
+  private static func extendGap(_ state: inout SessionState, at: Double, drawn: Double) -> Bool {
+    guard var open = state.openGap else { return false }
+    state.openGap = nil
+    guard at - open.to <= SessionMetrics.ordinaryStepMs + SessionMetrics.comparisonSlack else {
+      if open.moved > 0 { state.longGaps.append(open) }
       return false
     }
-    let moved = abs(drawn - open.fromDrawn)
-    if moved > SessionMetrics.dragTolerance + slack, inProportion(state, moved: moved, gap: at - open.from) {
-      state.maxSampleGapMs = max(state.maxSampleGapMs ?? 0, open.to - open.from)
-      state.openGap = nil
-    }
+    open.take(moved: abs(drawn - open.fromDrawn), over: at - open.from)
+    state.openGap = open
     return true
-  }
-
-  /// A gap no longer than an ordinary step always counts; a longer one when the movement across
-  /// it is at least `stutterShare` of the pull's pace times the gap, or when no pace is known.
-  private static func inProportion(_ state: SessionState, moved: Double, gap: Double) -> Bool {
-    guard gap > SessionMetrics.ordinaryStepMs + SessionMetrics.comparisonSlack, state.paceMs > 0 else { return true }
-    let pace = state.paceMoved / state.paceMs
-    return moved >= SessionMetrics.stutterShare * pace * gap - SessionMetrics.comparisonSlack
   }
 }

@@ -6,8 +6,6 @@ user who pulls again right after a refresh is never a repeated refresh."""
 import json
 import time
 
-import pytest
-
 from event_server import EventServer
 from gestures import FINE_STEP_PX, Pull, paced_touch_drag, visit, wait_until_idle
 from selenium.webdriver.support.wait import WebDriverWait
@@ -54,10 +52,6 @@ def test_a_finger_that_rests_then_moves_on_at_an_ordinary_pace_tracks_the_drag(b
     assert (item["status"], item["checked"]) == ("pass", len(RESTING_THEN_MOVING_ON)), json.dumps(item, indent=1)
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "known gap in the v1.2 pace rule: Chromium's touches here give one ordinary step (3 px in 5 ms) before the freeze, "
-    "so the pull's pace is read from that one step and the catch-up jump after the gap is under half of it; a pace "
-    "judged over the whole pull (steps after the gap too) would see it"))
 def test_a_main_thread_blocked_mid_pull_fails_drag_tracking(browser, pullparity, tmp_path):
     log = tmp_path / "events.jsonl"
     with EventServer(log) as server:

@@ -1,3 +1,4 @@
+import PullParityTestSupport
 import Testing
 
 @testable import PullParityReport
@@ -105,14 +106,62 @@ import Testing
     #expect(broken.pValue == 0)
   }
 
-  /// The p-value of a searched figure is where its interval's worse bound meets the limit.
-  @Test func medianChangePValueMatchesItsInterval() {
+  /// Moses' interval and the Mann–Whitney count against every pairwise difference listed and
+  /// sorted (the sweep and the bisection never list them), on samples with ties.
+  @Test(arguments: [(40, 50, UInt64(1)), (31, 30, 2), (60, 45, 3)])
+  func shiftAgreesWithEveryDifferenceListed(n: Int, m: Int, seed: UInt64) {
+    var random = SplitMix64(seed: seed)
+    let after = (0..<n).map { _ in Double(Int.random(in: 0..<400, using: &random)) / 2 + 20 }
+    let before = (0..<m).map { _ in Double(Int.random(in: 0..<400, using: &random)) / 2 }
+    let differences = after.flatMap { a in before.map { a - $0 } }.sorted()
+    let shift = Shift(after: MedianSample(after), before: MedianSample(before))
+    let pairs = Double(n * m)
+    let spread = (pairs * Double(n + m + 1) / 12).squareRoot()
+    for tail in [0.025, 0.001] {
+      let k = Int((pairs / 2 - Normal.quantile(upperTail: tail) * spread).rounded(.down))
+      let interval = shift.interval(tail: tail)
+      #expect(abs(interval.low - differences[k - 1]) < 1e-6 && abs(interval.high - differences[n * m - k]) < 1e-6)
+    }
+    for d in [-10.0, 0, 20, 35.5] {
+      let (above, below) = (differences.count { $0 > d }, differences.count { $0 < d })
+      #expect(abs(shift.z(above: d) - (Double(above) - pairs / 2 - 1) / spread) < 1e-9)
+      #expect(abs(shift.z(below: d) - (Double(below) - pairs / 2 - 1) / spread) < 1e-9)
+    }
+  }
+
+  /// A p50 between two humps moved 150 ms with the whole distribution: the two medians'
+  /// intervals cannot tell it from noise, the shift's can, and two draws of one behaviour stay
+  /// within it.
+  @Test func aShiftBetweenHumpsIsSeen() {
+    var random = SplitMix64(seed: 7)
+    func release(_ moved: Double) -> MedianSample {
+      MedianSample(
+        (0..<500).map { index in
+          let load =
+            index % 2 == 0 ? Double.random(in: 150...1100, using: &random) : .random(in: 1300...3000, using: &random)
+          return max(1200, load) + .random(in: 16...64, using: &random) + moved
+        })
+    }
+    let (before, same, after) = (release(0), release(0), release(150))
+    let interval = Shift(after: after, before: before).interval(tail: 0.001)
+    #expect(interval.low > 130 && interval.high < 170)
+    let medians = (after.interval(tail: 0.0005), before.interval(tail: 0.0005))
+    #expect(medians.0.low - medians.1.high < 0)
+    #expect(Evidence.shift(after: after, before: before, allowed: 100, direction: .higherIsWorse).pValue < 1e-6)
+    #expect(Evidence.shift(after: same, before: before, allowed: 0, direction: .eitherIsWorse).pValue > 0.01)
+  }
+
+  /// A shift's p-value and its interval agree, ties with the limit included (the differences
+  /// are multiples of ½, 15 of them zero): the interval's worse bound crosses the limit at the
+  /// p-value's level, either way.
+  @Test(arguments: [(15.0, MetricDirection.higherIsWorse), (-15, .lowerIsWorse)])
+  func shiftPValueMatchesItsInterval(moved: Double, direction: MetricDirection) {
     let before = MedianSample((0..<400).map { 200 + Double($0) / 2 })
-    let after = MedianSample((0..<400).map { 240 + Double($0) / 2 })
-    let evidence = Evidence.medianChange(after: after, before: before, allowed: 0, direction: .higherIsWorse)
+    let after = MedianSample((0..<400).map { 200 + moved + Double($0) / 2 })
+    let evidence = Evidence.shift(after: after, before: before, allowed: 0, direction: direction)
     let p = evidence.pValue
-    #expect(p > 0 && p < 0.001)
-    #expect(evidence.interval(level: p * 1.01).low > 0)
-    #expect(evidence.interval(level: p * 0.99).low <= 0)
+    #expect(p > 1e-6 && p < 0.01)
+    let (above, below) = (evidence.interval(level: p * 1.001), evidence.interval(level: p * 0.999))
+    #expect(moved > 0 ? above.low > 0 && below.low <= 0 : above.high < 0 && below.high >= 0)
   }
 }

@@ -61,7 +61,7 @@ package struct CohortDelta: Equatable, Sendable, Encodable {
     }
     guard let a = after.sample, let b = before.sample else { return nil }
     if let target { return .medianTowardTarget(after: a, before: b, target: target, allowed: allowed) }
-    return .medianChange(after: a, before: b, allowed: allowed, direction: figure.direction)
+    return .shift(after: a, before: b, allowed: allowed, direction: figure.direction)
   }
 
   /// Takes the run's judgement: a failure is a regression; a change that would fail the other

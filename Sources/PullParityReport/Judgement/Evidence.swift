@@ -10,9 +10,9 @@ package enum Evidence: Equatable, Sendable {
   /// A rate's change, `after` − `before` in points, against the change allowed (points), worse
   /// the way `direction` says: Miettinen–Nurminen's score interval.
   case rateChange(after: Rate, before: Rate, allowed: Double, direction: MetricDirection)
-  /// A median's change, `after` − `before`, against the change allowed: the order-statistic
-  /// interval of each median at half the tail, combined into the interval of their difference.
-  case medianChange(after: MedianSample, before: MedianSample, allowed: Double, direction: MetricDirection)
+  /// A distribution's change, `after` − `before`, against the change allowed: the shift of the
+  /// whole distribution (`Shift`: Hodges–Lehmann, Moses' interval, the Mann–Whitney test).
+  case shift(after: MedianSample, before: MedianSample, allowed: Double, direction: MetricDirection)
   /// An arm distance's change when the profile names the arming point: it fails when `after`
   /// lies off the point by more than `allowed` and farther from it than `before`, both beyond
   /// their intervals.
@@ -55,7 +55,16 @@ package enum Evidence: Equatable, Sendable {
       case .lowerIsWorse: return better
       case .eitherIsWorse: return min(1, 2 * min(worse, better))
       }
-    case .medianChange, .medianTowardTarget: return searchedPValue()
+    case .shift(let after, let before, let allowed, let direction):
+      let shift = Shift(after: after, before: before)
+      let worse = Normal.upperTail(shift.z(above: allowed))
+      let better = Normal.upperTail(shift.z(below: -allowed))
+      switch direction {
+      case .higherIsWorse, .towardTarget: return worse
+      case .lowerIsWorse: return better
+      case .eitherIsWorse: return min(1, 2 * min(worse, better))
+      }
+    case .medianTowardTarget: return searchedPValue()
     }
   }
 
@@ -71,7 +80,9 @@ package enum Evidence: Equatable, Sendable {
     case .rateChange(let after, let before, _, _):
       let bounds = RateScore(after: after, before: before).interval(tail: tail)
       (low, high) = (bounds.low * 100, bounds.high * 100)
-    case .medianChange(let after, let before, _, _), .medianTowardTarget(let after, let before, _, _):
+    case .shift(let after, let before, _, _):
+      (low, high) = Shift(after: after, before: before).interval(tail: tail)
+    case .medianTowardTarget(let after, let before, _, _):
       (low, high) = Self.difference(after, before, tail: tail)
     }
     return JudgedInterval(low: low, high: high, confidence: 1 - 2 * tail)
@@ -85,9 +96,9 @@ package enum Evidence: Equatable, Sendable {
     case .rateChange(let after, let before, let allowed, let direction):
       return direction == .eitherIsWorse
         ? nil : .rateChange(after: before, before: after, allowed: allowed, direction: direction)
-    case .medianChange(let after, let before, let allowed, let direction):
+    case .shift(let after, let before, let allowed, let direction):
       return direction == .eitherIsWorse
-        ? nil : .medianChange(after: before, before: after, allowed: allowed, direction: direction)
+        ? nil : .shift(after: before, before: after, allowed: allowed, direction: direction)
     case .medianTowardTarget(let after, let before, let target, let allowed):
       return .medianTowardTarget(after: before, before: after, target: target, allowed: allowed)
     }
@@ -101,7 +112,7 @@ package enum Evidence: Equatable, Sendable {
 
   private func tail(_ alpha: Double) -> Double {
     if case .rateChange(_, _, _, .eitherIsWorse) = self { return alpha / 2 }
-    if case .medianChange(_, _, _, .eitherIsWorse) = self { return alpha / 2 }
+    if case .shift(_, _, _, .eitherIsWorse) = self { return alpha / 2 }
     return alpha
   }
 
@@ -126,14 +137,6 @@ package enum Evidence: Equatable, Sendable {
   private func fails(level alpha: Double) -> Bool {
     let tail = self.tail(alpha)
     switch self {
-    case .medianChange(let after, let before, let allowed, let direction):
-      let (low, high) = Self.difference(after, before, tail: tail)
-      let limit = allowed + Measured.slack
-      switch direction {
-      case .higherIsWorse, .towardTarget: return low > limit
-      case .lowerIsWorse: return high < -limit
-      case .eitherIsWorse: return low > limit || high < -limit
-      }
     case .medianTowardTarget(let after, let before, let target, let allowed):
       let a = after.interval(tail: tail / 2)
       let b = before.interval(tail: tail / 2)
@@ -141,7 +144,7 @@ package enum Evidence: Equatable, Sendable {
       let nearest = a.low > target ? a.low - target : a.high < target ? target - a.high : 0
       let farthest = max(abs(b.low - target), abs(b.high - target))
       return nearest > allowed + Measured.slack && nearest > farthest + Measured.slack
-    case .rate, .rateChange: return pValue <= alpha
+    case .rate, .rateChange, .shift: return pValue <= alpha
     }
   }
 

@@ -75,7 +75,7 @@ struct GroupJudge {
       }
       comparison.n = min(distribution.n, referenceDistribution.n)
       if comparison.n >= context.policy.minSessions {
-        evidence = .medianChange(
+        evidence = .shift(
           after: MedianSample(digest.values(of: metric)), before: MedianSample(referenceDigest.values(of: metric)),
           allowed: tolerance, direction: .eitherIsWorse)
       }

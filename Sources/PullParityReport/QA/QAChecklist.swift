@@ -173,7 +173,7 @@ package struct QAChecklist {
     private func armDistanceParity(_ referenceValues: [Double]) -> Evidence? {
       let values = digest.values(of: .clientArmDistance)
       guard min(values.count, referenceValues.count) >= policy.minSessions else { return nil }
-      let evidence = Evidence.medianChange(
+      let evidence = Evidence.shift(
         after: MedianSample(values), before: MedianSample(referenceValues), allowed: tolerances.armDistance,
         direction: .eitherIsWorse)
       return evidence.canBeBounded ? evidence : nil

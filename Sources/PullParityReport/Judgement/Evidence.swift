@@ -25,8 +25,8 @@ package enum Evidence: Equatable, Sendable {
     return budget <= 0 || budget >= 100
   }
 
-  /// Whether the samples can bound the interval at all at the run's α: a median of a handful
-  /// of sessions cannot (the order statistics run out), and such a figure has too few sessions
+  /// Whether the samples can bound the interval at all at the run's α: a median or a shift of a
+  /// handful of sessions cannot (the ranks run out), and such a figure has too few sessions
   /// for a verdict, whatever `--min-sessions` allows.
   package var canBeBounded: Bool {
     let interval = self.interval(level: FamilyJudgement.alpha)

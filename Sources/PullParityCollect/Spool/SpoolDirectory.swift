@@ -1,4 +1,5 @@
 package import Foundation
+import PullParityIngest
 
 #if canImport(Glibc)
   import Glibc
@@ -9,7 +10,7 @@ package import Foundation
 /// closed and a sequence number, so sorting by name (as ingest does) is sorting by age.
 /// Ingested files move to a hidden folder, which ingest skips too.
 package struct SpoolDirectory: Sendable {
-  package static let openFileName = ".open.jsonl"
+  package static let openFileName = InputCatalog.openSpoolFileName
   package static let ingestedFolderName = ".ingested"
 
   package let path: String

@@ -10,6 +10,9 @@ package enum InputCatalog {
   /// File names taken from a directory: JSON lines, optionally gzip-compressed. Plain `.json`
   /// is left out on purpose: next to logs it is usually a manifest or a config file.
   package static let logExtensions = [".jsonl", ".ndjson"]
+  /// The file a collector's spool writes to until it closes it: hidden, so that ingest never
+  /// reads a file being written (the collector's `SpoolDirectory` names it from here).
+  package static let openSpoolFileName = ".open.jsonl"
 
   package static func expand(_ paths: [String]) throws -> [InputFile] {
     var files: [InputFile] = []
@@ -26,7 +29,10 @@ package enum InputCatalog {
       }
       if isDirectory.boolValue {
         let found = try logFiles(under: path)
-        guard !found.isEmpty else { throw IngestError.noInput(path: path) }
+        guard !found.isEmpty else {
+          let openSpoolFile = fileManager.fileExists(atPath: path + "/" + openSpoolFileName)
+          throw IngestError.noInput(path: path, openSpoolFile: openSpoolFile)
+        }
         files.append(contentsOf: found)
       } else {
         files.append(InputFile(name: normalized(path), isGzip: path.hasSuffix(".gz")))

@@ -3,7 +3,9 @@
 package enum IngestError: Error, CustomStringConvertible, Equatable {
   case cannotOpen(path: String, reason: String)
   case readFailed(path: String, reason: String)
-  case noInput(path: String)
+  /// A directory with no log to read; `openSpoolFile` when it holds the file a collector's spool
+  /// writes to (hidden while open): one left by a crash holds acknowledged lines.
+  case noInput(path: String, openSpoolFile: Bool = false)
   /// A gzip stream that ends before its end: the lines before the cut are stored, the cut
   /// line is not (it would be quarantined, and stay so when the whole file arrives).
   case truncated(path: String)
@@ -29,7 +31,13 @@ package enum IngestError: Error, CustomStringConvertible, Equatable {
     switch self {
     case .cannotOpen(let path, let reason): "cannot open \(path): \(reason)"
     case .readFailed(let path, let reason): "cannot read \(path): \(reason)"
-    case .noInput(let path): "\(path): no .jsonl or .ndjson files (optionally .gz) found"
+    case .noInput(let path, let openSpoolFile):
+      "\(path): no .jsonl or .ndjson files (optionally .gz) found"
+        + (openSpoolFile
+          ? "; \(path)/\(InputCatalog.openSpoolFileName) is a collector's spool file left open (a crash, or a "
+            + "collector still writing it), which ingest skips: start the collector on this spool again "
+            + "(`pullparity collect --spool \(path)`), which closes it as its first step, then ingest"
+          : "")
     case .truncated(let path):
       "\(path): the gzip stream is truncated: the lines before the cut were read, the cut line and the rest are missing"
     case .damaged(let path, let reason, let offset):

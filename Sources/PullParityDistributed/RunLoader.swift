@@ -33,6 +33,7 @@ package struct RunLoader {
   package func load(directory: String, leavingEvents: Bool = false) throws -> Outcome {
     let summary = try Self.summary(in: directory)
     try Self.requireJSONTables(in: directory)
+    try Self.refuseNestedRun(in: directory)
     let profiles = try Self.profiles(in: directory)
     let started = database.clock.elapsed()
     // Refused before the run is recorded, so a refused load leaves the file as it was.
@@ -156,7 +157,22 @@ package struct RunLoader {
   package static func check(directory: String) throws {
     _ = try summary(in: directory)
     try requireJSONTables(in: directory)
+    try refuseNestedRun(in: directory)
     _ = try profiles(in: directory)
+  }
+
+  /// A run's output holds `parquet/`, `json/` and its summary, never another run: a folder of
+  /// it with a summary of its own is a newer run copied into the old one (`hdfs dfs -get` or
+  /// `cp -r` into a folder that exists nests it), and loading the outer folder would load the
+  /// old run again and report nothing new. Refused, naming the run to load.
+  static func refuseNestedRun(in directory: String) throws {
+    let entries = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
+    for entry in entries.sorted() where FileManager.default.fileExists(atPath: "\(directory)/\(entry)/summary.json") {
+      throw IngestError.cannotOpen(
+        path: directory,
+        reason: "\(directory)/\(entry) holds another run's output, copied into this one (a copy into a folder "
+          + "that exists nests it): load \(directory)/\(entry), or replace \(directory) with it")
+    }
   }
 
   /// `load` reads the tables' JSON lines (Swift has no Parquet reader here): a run written

@@ -88,6 +88,7 @@ import Testing
     (["ingest", "missing.jsonl"], "cannot open missing.jsonl: No such file or directory"),
     (["ingest", "logs"], "logs: no .jsonl or .ndjson files"), (["load", "logs"], "logs/summary.json: no run summary"),
     (["load", "parquet-only"], "parquet-only/json: no JSON tables: load reads them; run the job with --json-for-load"),
+    (["load", "day1"], "cannot open day1: day1/run-2 holds another run's output, copied into this one"),
   ])
   func aCommandWithNoInputLeavesNoDatabase(command: [String], says: String) throws {
     let dir = try TemporaryDirectory()
@@ -97,11 +98,19 @@ import Testing
     try FileManager.default.createDirectory(
       at: dir.url.appendingPathComponent("parquet-only/parquet"), withIntermediateDirectories: true)
     _ = try dir.write("parquet-only/summary.json", Self.runSummary)
+    // Day 1's run with day 2's copied into it (`hdfs dfs -get …/run-2 day1` nests it).
+    for folder in ["day1/json", "day1/run-2/json"] {
+      try FileManager.default.createDirectory(
+        at: dir.url.appendingPathComponent(folder), withIntermediateDirectories: true)
+    }
+    _ = try dir.write("day1/summary.json", Self.runSummary)
+    _ = try dir.write("day1/run-2/summary.json", Self.runSummary)
     let run = try CommandRun.pullparity(
       [command[0], "--db", "new.sqlite"] + command.dropFirst(), currentDirectory: dir.url)
     #expect(run.exitCode == 2)
     #expect(run.stderr.contains(says), "\(run.stderr)")
-    #expect(try FileManager.default.contentsOfDirectory(atPath: dir.url.path).sorted() == ["logs", "parquet-only"])
+    #expect(
+      try FileManager.default.contentsOfDirectory(atPath: dir.url.path).sorted() == ["day1", "logs", "parquet-only"])
   }
 
   static let runSummary = """

@@ -116,6 +116,30 @@ import Testing
         == "cb=1 p1=0 p2=0")
   }
 
+  /// `session` lists each finding the store holds for the session once: the machine's step
+  /// findings (a `cancel` while refreshing), then those judged at the end with other sessions'
+  /// data (a stuck refresh once the data moved past it, a repeated refresh), never one twice
+  /// in place of another.
+  @Test(arguments: [
+    ("left", #""type":"cancel""#, ["unexpected_event", "stuck_refresh"]),
+    ("twice", #""type":"refresh_start","gesture_observed":false"#, ["double_refresh", "stuck_refresh"]),
+  ])
+  func eachFindingIsListedOnce(session: String, end: String, kinds: [String]) throws {
+    let dir = try TemporaryDirectory()
+    let db = dir.path("once.sqlite")
+    let lines =
+      Self.refreshLeft(session, at: Self.day, end: end)
+      + [Self.line("later", "later", Self.day + 40_000, #""type":"pull_start""#)]
+    let log = try dir.write("once.jsonl", lines.joined(separator: "\n") + "\n")
+    #expect(try CommandRun.pullparity(["ingest", "--quiet", "--db", db, log]).exitCode == 0)
+    let stored = try Self.sql(db, "SELECT kind FROM violations WHERE session_id = '\(session)' ORDER BY kind")
+    #expect(stored == kinds.sorted().joined(separator: "\n"))
+    let output = try CommandRun.pullparity(["session", session, "--db", db]).stdout
+    let findings = output.components(separatedBy: "\nFindings\n").last?.components(separatedBy: "\n\n").first ?? ""
+    let listed = findings.split(separator: "\n").map { $0.split(separator: " ").first.map(String.init) ?? "" }
+    #expect(listed.sorted() == kinds.sorted(), "\(output)")
+  }
+
   /// A gzip file whose name does not say so is read by its content, not quarantined.
   @Test func aGzipFileIsRecognisedByItsContent() throws {
     let dir = try TemporaryDirectory()

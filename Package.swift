@@ -54,6 +54,7 @@ let package = Package(
         .embedInCode("0011_compressed_raw_events.sql"),
         .embedInCode("0012_events_left_in_runs.sql"),
         .embedInCode("0013_screen_left.sql"),
+        .embedInCode("0014_block_checksums.sql"),
         .embedInCode("README.md"),
       ]
     ),
@@ -75,7 +76,7 @@ let package = Package(
     .target(
       name: "PullParityStore",
       dependencies: [
-        "PullParityCore", "PullParitySchema", "CZstd",
+        "PullParityCore", "PullParitySchema", "CZstd", "CXXHash",
         .product(name: "GRDB", package: "GRDB.swift"),
       ]
     ),

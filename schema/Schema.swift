@@ -16,6 +16,7 @@ package enum Schema {
     ("0011_compressed_raw_events", text(PackageResources._011_compressed_raw_events_sql)),
     ("0012_events_left_in_runs", text(PackageResources._012_events_left_in_runs_sql)),
     ("0013_screen_left", text(PackageResources._013_screen_left_sql)),
+    ("0014_block_checksums", text(PackageResources._014_block_checksums_sql)),
   ]
 
   /// Migrations that change only views for dashboards, which no command reads: a read-only

@@ -154,7 +154,7 @@ struct LoadWriter {
     let added = try Array(row.raw.utf8).withUnsafeBytes { raw in
       try tx.quarantine(
         source: row.source, line: row.line, byteOffset: row.byteOffset, category: RejectionReason.conflict.rawValue,
-        reason: "event_id \"\(row.eventID)\" is already stored with other content; the stored version is kept",
+        reason: IngestTransaction.conflictReason(row.eventID),
         raw: raw, rawIsUTF8: true, eventID: row.eventID, runID: runID)
     }
     if added { counts.conflicts += 1 } else { counts.alreadyQuarantined += 1 }

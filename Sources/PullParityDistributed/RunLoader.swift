@@ -65,6 +65,7 @@ package struct RunLoader {
         try TableFiles(directory: directory, table: "quarantine").forEachRow(QuarantineTableRow.self) {
           try writer.quarantine($0)
         }
+        try tx.finishBlocks()
         try writer.saveSessions(sessions)
         try ProfileRegistry.store(profiles, in: db, at: database.clock.now())
         // The run derived each session alone; what their context decides is judged here, as

@@ -23,7 +23,7 @@ struct PullParity: ParsableCommand {
     subcommands: [
       Ingest.self, Report.self, QA.self, Compare.self, Session.self, Replay.self, Profiles.self,
       Budgets.self, SchemaDocs.self, Quarantine.self, Runs.self, Decode.self, Derive.self, Load.self, Export.self,
-      Retain.self, Collect.self,
+      Retain.self, Collect.self, Verify.self,
     ]
   )
 

@@ -206,7 +206,7 @@ import Testing
       let views = try Self.rows(database, "SELECT name FROM sqlite_master WHERE type = 'view' ORDER BY name")
       #expect(
         views == [
-          ["daily_parity"], ["percentile_inputs"], ["quarantine_summary"], ["session_violations"],
+          ["daily_parity"], ["percentile_inputs"], ["quarantine"], ["quarantine_summary"], ["session_violations"],
           ["violation_counts"],
         ])
       let migrations = try database.appliedMigrations()
@@ -215,7 +215,7 @@ import Testing
           "0001_events_and_sessions", "0002_dashboard_views", "0003_profiles", "0004_exact_run_ledger",
           "0005_time_ordered_event_keys", "0006_session_digests", "0007_key_epochs", "0008_session_keys",
           "0009_field_failures", "0010_dashboard_percentages", "0011_compressed_raw_events",
-          "0012_events_left_in_runs", "0013_screen_left",
+          "0012_events_left_in_runs", "0013_screen_left", "0014_block_checksums",
         ])
     }
   }
@@ -496,7 +496,7 @@ import Testing
         guard case .text(let name) = cells[0] else { return "" }
         return name
       }
-      #expect(objects.count == 25)
+      #expect(objects.count == 27)
       for object in objects {
         #expect(doc.contains("### \(object):"), "no heading for \(object)")
         for column in try Self.columns(database, of: object) {

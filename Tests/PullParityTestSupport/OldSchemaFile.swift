@@ -1,3 +1,4 @@
+import Foundation
 package import GRDB
 import PullParitySchema
 import PullParityStore
@@ -56,7 +57,7 @@ package enum OldSchemaFile {
           db,
           sql: """
             SELECT name FROM main.sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'
-              AND name NOT IN ('grdb_migrations', 'events', 'session_spans')
+              AND name NOT IN ('grdb_migrations', 'events', 'session_spans', 'quarantine')
             ORDER BY name <> 'sessions', name
             """)
         // `sessions` first: its triggers fill tables whose own rows are copied after it.
@@ -68,6 +69,24 @@ package enum OldSchemaFile {
           )
           .map { "\"\($0)\"" }.joined(separator: ", ")
           try db.execute(sql: "INSERT INTO main.\(table) (\(columns)) SELECT \(columns) FROM current.\(table)")
+        }
+        // The quarantine's lines, which schema 14 keeps in blocks, as rows of its table.
+        try db.execute(sql: "DELETE FROM main.quarantine")
+        for line in try source.read({ try QuarantineReading.lines($0, QuarantineFilter()) }) {
+          let raw: DatabaseValue =
+            line.isBlob ? Data(line.bytes).databaseValue : String(decoding: line.bytes, as: UTF8.self).databaseValue
+          let hash = try Int64.fetchOne(
+            db, sql: "SELECT raw_hash FROM current.quarantine WHERE quarantine_id = ?", arguments: [line.id])
+          try db.execute(
+            sql: """
+              INSERT INTO main.quarantine (quarantine_id, source, line, byte_offset, category, reason, raw, event_id,
+                                           run_id, raw_hash)
+              VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+              """,
+            arguments: [
+              line.id, line.source, line.line, line.byteOffset, line.category, line.reason, raw, line.eventID,
+              line.runID, hash,
+            ])
         }
         return .commit
       }

@@ -71,9 +71,11 @@ extension StoredEventsTable {
         }
         let plain = builder.encoded()
         let packed = try plain.withUnsafeBytes { try Zstd.compress($0) }
+        // A block rewritten in place carries the checksum of its new bytes, as the writer's do.
+        let checksum = packed.withUnsafeBytes { BlockChecksum.of($0) }
         try db.execute(
-          sql: "UPDATE event_blocks SET data = ?, raw_bytes = ? WHERE block_id = ?",
-          arguments: [Data(packed), plain.count, id])
+          sql: "UPDATE event_blocks SET data = ?, raw_bytes = ?, checksum = ? WHERE block_id = ?",
+          arguments: [Data(packed), plain.count, checksum, id])
       }
     }
   }

@@ -93,4 +93,15 @@ import Testing
     let run = try Self.run(command, path)
     #expect(run.exitCode == 0, "\(run.stderr)")
   }
+
+  /// A read-only command names the older file's schema by its last migration: a schema 10 file
+  /// was named by 0009, its dashboard-only migration left out.
+  @Test func aRefusalNamesTheFilesSchema() throws {
+    let dir = try TemporaryDirectory()
+    let path = dir.path("v10.sqlite")
+    _ = try OldSchemaFile.create(path, version: 10)
+    let report = try CommandRun.pullparity(["report", "--db", path])
+    #expect(report.exitCode == 2)
+    #expect(report.stderr.contains("(schema 0010_dashboard_percentages;"), "\(report.stderr)")
+  }
 }

@@ -51,8 +51,7 @@ struct ChunkEventWriter {
     case .conflict:
       let raw = row.raw.bytes(in: arena)
       let eventID = String(decoding: row.eventID.bytes(in: arena), as: UTF8.self)
-      let rejection = Rejection(
-        .conflict, "event_id \"\(eventID)\" is already stored with other content; the stored version is kept")
+      let rejection = Rejection(.conflict, IngestTransaction.conflictReason(eventID))
       if try quarantine(rejection, row, raw, eventID) {
         counts.conflicts += 1
       } else {

@@ -12,9 +12,9 @@ enum IngestStatementSQL {
 
   static let insertQuarantine =
     """
-    INSERT OR IGNORE INTO quarantine (source, line, byte_offset, category, reason, raw, event_id,
-                                      run_id, raw_hash)
-    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+    INSERT OR IGNORE INTO quarantined_lines (source_id, line, byte_offset, category, reason, event_id, run_id,
+                                             raw_hash, block_id, slot)
+    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
     """
 
   static let findSession =

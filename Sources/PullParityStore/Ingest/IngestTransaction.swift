@@ -17,6 +17,7 @@ package final class IngestTransaction {
   private let reader: RawBlockReader
   private let storedLines: StoredLines
   private let insertQuarantine: RawStatement
+  private let quarantineBlocks: QuarantineBlockWriter
   private let findSession: RawStatement
   private var nextSessionRef: Int64
   private let findChunk: RawStatement
@@ -49,6 +50,7 @@ package final class IngestTransaction {
     reader = try RawBlockReader(db)
     storedLines = try StoredLines(db)
     insertQuarantine = try RawStatement(db, IngestStatementSQL.insertQuarantine)
+    quarantineBlocks = try QuarantineBlockWriter(db, runID: runID)
     findSession = try RawStatement(db, IngestStatementSQL.findSession)
     findChunk = try RawStatement(db, IngestStatementSQL.findChunk)
     claimChunk = try RawStatement(db, IngestStatementSQL.claimChunk)
@@ -184,23 +186,33 @@ package final class IngestTransaction {
   /// Records a rejected line; returns false when it was recorded before. A quarantined line
   /// is identified by its bytes and its category (`UNIQUE (raw_hash, category)`): the same line
   /// read again, under another name for its file, at another offset or in another file is
-  /// the row recorded first.
+  /// the row recorded first. The line goes into the transaction's quarantine block; a conflict's
+  /// reason, which says its event id, is not stored again (the `quarantine` view says it).
   @discardableResult
   package func quarantine(
     source: String, line: Int, byteOffset: Int, category: String, reason: String,
     raw: UnsafeRawBufferPointer, rawIsUTF8: Bool, eventID: String?, runID: Int64
   ) throws -> Bool {
     let s = insertQuarantine
-    s.bind(1, source)
+    let place = quarantineBlocks.nextPlace
+    s.bind(1, try sourceID(named: source))
     s.bind(2, line)
     s.bind(3, byteOffset)
     s.bind(4, category)
-    s.bind(5, reason)
-    s.bind(6, bytes: raw, asBlob: !rawIsUTF8)
-    s.bind(7, eventID)
-    s.bind(8, runID)
-    s.bind(9, StableHash.fnv1a64(raw))
-    return try s.executeCountingChanges("quarantining \(source):\(line)") == 1
+    s.bind(5, eventID.map(Self.conflictReason) == reason ? nil : reason)
+    s.bind(6, eventID)
+    s.bind(7, runID)
+    s.bind(8, StableHash.fnv1a64(raw))
+    s.bind(9, place.block)
+    s.bind(10, place.slot)
+    guard try s.executeCountingChanges("quarantining \(source):\(line)") == 1 else { return false }
+    try quarantineBlocks.append(raw, isBlob: !rawIsUTF8, runID: runID)
+    return true
+  }
+
+  /// What a conflict's quarantine row says (the view `quarantine` says it again from the id).
+  package static func conflictReason(_ eventID: String) -> String {
+    "event_id \"\(eventID)\" is already stored with other content; the stored version is kept"
   }
 
   /// The ref of a session derived before (its events were stored by an earlier transaction), or nil.
@@ -288,9 +300,13 @@ package final class IngestTransaction {
         """, arguments: [ref]) ?? false
   }
 
-  /// Writes the block being filled. Call before the transaction commits: lines appended after
-  /// the last block was written are otherwise lost with their keys.
-  package func finishBlocks() throws { try blocks.flush() }
+  /// Writes the blocks being filled, of events and of quarantined lines. Call before the
+  /// transaction commits: lines appended after the last block was written are otherwise lost
+  /// with their keys or rows.
+  package func finishBlocks() throws {
+    try blocks.flush()
+    try quarantineBlocks.flush()
+  }
 
   /// Every stored event of a session, one at a time: the raw line's bytes (valid during the
   /// call), its source and line. A huge session is then never held as text and as events at once.

@@ -15,6 +15,9 @@ package struct QuarantinedLine: Sendable, Encodable {
   /// For a conflict: the id whose stored version won.
   package var eventID: String?
   package var runID: Int64
+  /// The line's exact bytes, and whether they were kept as a BLOB (not valid UTF-8).
+  package private(set) var bytes: [UInt8]
+  package private(set) var isBlob: Bool
 
   init(row: Row) {
     id = row["quarantine_id"]
@@ -24,9 +27,17 @@ package struct QuarantinedLine: Sendable, Encodable {
     category = row["category"]
     reason = row["reason"]
     let bytes: Data = row["raw"] ?? Data()
+    self.bytes = Array(bytes)
+    isBlob = row["is_blob"] ?? false
     raw = String(decoding: bytes, as: UTF8.self)
     eventID = row["event_id"]
     runID = row["run_id"]
+  }
+
+  mutating func set(_ bytes: [UInt8], isBlob: Bool) {
+    self.bytes = bytes
+    self.isBlob = isBlob
+    raw = String(decoding: bytes, as: UTF8.self)
   }
 
   enum CodingKeys: String, CodingKey {

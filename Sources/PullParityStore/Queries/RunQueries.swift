@@ -8,19 +8,10 @@ package struct RunQueries {
     self.database = database
   }
 
-  /// Quarantined lines matching `filter`, in source and line order.
+  /// Quarantined lines matching `filter`, in source and line order. A line kept in a quarantine
+  /// block is read from it, checked: a damaged block throws `BlockDamage`.
   package func quarantined(_ filter: QuarantineFilter, limit: Int? = nil) throws -> [QuarantinedLine] {
-    let (condition, arguments) = filter.sql
-    return try database.read { db in
-      try Row.fetchAll(
-        db,
-        sql: """
-          SELECT quarantine_id, source, line, byte_offset, category, reason, CAST(raw AS BLOB) AS raw, event_id, run_id
-          FROM quarantine WHERE \(condition) ORDER BY source, line, quarantine_id LIMIT ?
-          """,
-        arguments: arguments + [limit ?? -1]
-      ).map(QuarantinedLine.init(row:))
-    }
+    try database.read { db in try QuarantineReading.lines(db, filter, limit: limit) }
   }
 
   /// How many quarantined lines match `filter`.

@@ -8,12 +8,17 @@ package struct RawBlock {
   private var idRanges: [Range<Int>] = []
   private var rawRanges: [Range<Int>] = []
 
-  /// `data`: the block's compressed bytes; `rawBytes`: their size once decompressed.
-  init(id: Int64, data: UnsafeRawBufferPointer, rawBytes: Int) throws {
+  /// `data`: the block's compressed bytes; `rawBytes`: their size once decompressed;
+  /// `checksum`: XXH3-64 of `data` (nil: written before schema version 14, read unchecked).
+  /// Throws `BlockDamage` when the bytes are not what was written.
+  /// `warnUnchecked`: false for `pullparity verify`, which counts such blocks instead.
+  init(id: Int64, data: UnsafeRawBufferPointer, rawBytes: Int, checksum: Int64?, warnUnchecked: Bool = true) throws {
     self.id = id
-    bytes = try Zstd.decompress(data, size: rawBytes, block: id)
+    let name = BlockName(.events, id)
+    try BlockChecksum.check(data, stored: checksum, block: name, warn: warnUnchecked)
+    bytes = try Zstd.decompress(data, size: rawBytes, block: name)
     guard try bytes.withUnsafeBytes({ try parse($0) }) else {
-      throw StoreError(context: "reading raw event block \(id)", message: "its directory is damaged")
+      throw BlockDamage(block: name, problem: "its directory of lines does not hold")
     }
   }
 

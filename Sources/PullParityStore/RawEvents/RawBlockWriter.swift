@@ -7,6 +7,7 @@ final class RawBlockWriter {
   private let db: Database
   private let insertBlock: RawStatement
   private let insertSessionBlock: RawStatement
+  private let hasChecksum: Bool
   private(set) var builder = RawBlockBuilder()
   /// The id the block being filled will have.
   private(set) var blockID: Int64
@@ -16,12 +17,20 @@ final class RawBlockWriter {
   init(_ db: Database, runID: Int64? = nil) throws {
     self.db = db
     self.runID = runID
+    // The conversion of a file older than schema 11 writes its blocks before version 14 adds
+    // the column: those blocks have no checksum, as the blocks of a version 11-12 file.
+    hasChecksum = try db.columns(in: "event_blocks").contains { $0.name == "checksum" }
     insertBlock = try RawStatement(
       db,
-      """
-      INSERT INTO event_blocks (block_id, run_id, lines, first_ts_ms, last_ts_ms, raw_bytes, data)
-      VALUES (?, ?, ?, ?, ?, ?, ?)
-      """)
+      hasChecksum
+        ? """
+        INSERT INTO event_blocks (block_id, run_id, lines, first_ts_ms, last_ts_ms, raw_bytes, data, checksum)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+        """
+        : """
+        INSERT INTO event_blocks (block_id, run_id, lines, first_ts_ms, last_ts_ms, raw_bytes, data)
+        VALUES (?, ?, ?, ?, ?, ?, ?)
+        """)
     insertSessionBlock = try RawStatement(
       db, "INSERT OR IGNORE INTO session_blocks (session_ref, block_id) VALUES (?, ?)")
     // AUTOINCREMENT's counter: an id stays taken after `retain` drops its block.
@@ -49,7 +58,10 @@ final class RawBlockWriter {
     insertBlock.bind(4, first)
     insertBlock.bind(5, last)
     insertBlock.bind(6, plain.count)
-    packed.withUnsafeBytes { insertBlock.bind(7, bytes: $0, asBlob: true) }
+    packed.withUnsafeBytes {
+      insertBlock.bind(7, bytes: $0, asBlob: true)
+      if hasChecksum { insertBlock.bind(8, BlockChecksum.of($0)) }
+    }
     try insertBlock.execute("writing raw event block \(blockID)")
     var previous: Int64?
     for ref in builder.lines.lazy.map(\.sessionRef) where ref != previous {

@@ -17,17 +17,21 @@ package enum Zstd {
     return output
   }
 
-  /// `size`: the uncompressed size the block's row records (`event_blocks.raw_bytes`).
-  static func decompress(_ input: UnsafeRawBufferPointer, size: Int, block: Int64) throws -> [UInt8] {
+  /// `size`: the uncompressed size the block's row records (`raw_bytes`). A frame that does not
+  /// decompress to that size is damage (`BlockDamage`).
+  static func decompress(_ input: UnsafeRawBufferPointer, size: Int, block: BlockName) throws -> [UInt8] {
+    guard size >= 0, size <= 64 << 20 else {
+      throw BlockDamage(block: block, problem: "its row says it holds \(size) bytes decompressed")
+    }
     var output = [UInt8](repeating: 0, count: size)
     let written = output.withUnsafeMutableBytes { out in
       ZSTD_decompress(out.baseAddress, size, input.baseAddress, input.count)
     }
-    guard ZSTD_isError(written) == 0 else { throw failure("reading raw event block \(block)", written) }
+    guard ZSTD_isError(written) == 0 else {
+      throw BlockDamage(block: block, problem: "zstd: " + String(cString: ZSTD_getErrorName(written)))
+    }
     guard written == size else {
-      throw StoreError(
-        context: "reading raw event block \(block)",
-        message: "it holds \(written) bytes, its row says \(size): the file is damaged")
+      throw BlockDamage(block: block, problem: "it holds \(written) bytes, its row says \(size)")
     }
     return output
   }

@@ -30,8 +30,9 @@ class Pullparity:
 
     def query(self, sql: str, *params) -> list[tuple]:
         """`sql` on the database, with its stored events readable as a table `events` (raw,
-        event_id, session_id, type): since schema version 11 they are in compressed blocks,
-        read back here with `pullparity export`."""
+        event_id, session_id, type) and its quarantined lines as a table `quarantine` (raw: TEXT,
+        or a BLOB when not UTF-8): both are in compressed blocks (schema versions 11 and 14),
+        read back here, checked, with `pullparity export` and `pullparity quarantine`."""
         with sqlite3.connect(":memory:") as connection:
             connection.execute("ATTACH DATABASE ? AS stored", (f"file:{self.db}?mode=ro",))
             connection.execute("CREATE TABLE events (raw TEXT, event_id TEXT, session_id TEXT, type TEXT)")
@@ -41,4 +42,22 @@ class Pullparity:
             connection.executemany("INSERT INTO events (raw) VALUES (?)", [(line,) for line in lines])
             connection.execute("UPDATE events SET event_id = json_extract(raw, '$.event_id'), "
                                "session_id = json_extract(raw, '$.session_id'), type = json_extract(raw, '$.type')")
+            # Shadows the file's `quarantine` view, whose `raw` is NULL for a line kept in a block.
+            connection.execute("CREATE TABLE quarantine (quarantine_id, source, line, byte_offset, category, reason, "
+                               "raw, event_id, run_id)")
+            connection.executemany("INSERT INTO quarantine VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                                   [(row["quarantine_id"], row["source"], row["line"], row["byte_offset"],
+                                     row["category"], row["reason"], raw_of(row), row.get("event_id"), row["run_id"])
+                                    for row in self.quarantined()])
             return connection.execute(sql, params).fetchall()
+
+    def quarantined(self) -> list[dict]:
+        """Every quarantined line as `pullparity quarantine --format json` lists it."""
+        done = self.run("quarantine", "--format", "json", "--limit", "0")
+        assert done.returncode == 0, f"quarantine failed ({done.returncode}):\n{done.stderr}"
+        return json.loads(done.stdout)
+
+
+def raw_of(row: dict) -> str | bytes:
+    """A quarantined line's exact content: its text, or its bytes when they are not UTF-8."""
+    return bytes.fromhex(row["raw_hex"]) if "raw_hex" in row else row["raw"]

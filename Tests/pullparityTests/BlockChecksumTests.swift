@@ -101,6 +101,21 @@ import Testing
     #expect(quarantine.exitCode == 0, "\(quarantine.stderr)")
   }
 
+  /// `raw` shows U+FFFD where a line is not UTF-8; `raw_hex` gives its exact bytes back, and a
+  /// line that is UTF-8 has none.
+  @Test func theQuarantineListsALineThatIsNotUTF8ByItsBytes() throws {
+    let dir = try TemporaryDirectory()
+    let input = dir.path("odd.jsonl")
+    try Data(#"{"not json"#.utf8 + [0x0A, 0xFF, 0xFE, 0x00, 0x20, 0x7B, 0x0A]).write(to: URL(fileURLWithPath: input))
+    let db = dir.path("odd.sqlite")
+    _ = try CommandRun.pullparity(["ingest", "--db", db, "--quiet", input])
+    let listed = try CommandRun.pullparity(["quarantine", "--db", db, "--format", "json"])
+    #expect(listed.exitCode == 0, "\(listed.stderr)")
+    let rows = try JSONSerialization.jsonObject(with: Data(listed.stdout.utf8)) as? [[String: Any]] ?? []
+    #expect(rows.map { $0["raw"] as? String } == [#"{"not json"#, "\u{FFFD}\u{FFFD}\u{0} {"])
+    #expect(rows.map { $0["raw_hex"] as? String } == [nil, "fffe00207b"])
+  }
+
   /// Blocks written before schema version 14 have no checksum: read as they are, with one
   /// warning per command.
   @Test func blocksWithoutAChecksumAreReadWithOneWarning() throws {

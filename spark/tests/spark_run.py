@@ -33,12 +33,33 @@ def run_and_load(spark, binary, cwd, paths, workdir, errors=()):
     return summary, out, db
 
 
+def binary_path():
+    return os.environ.get("PULLPARITY_BIN") or os.path.join(REPO, ".build", "debug", "pullparity")
+
+
+def quarantined_lines(db):
+    """The lines a database quarantined, as `pullparity quarantine --format json` reads them back
+    from their compressed blocks (schema version 14): (source, line, byte_offset, category,
+    reason, raw, event_id, raw_hash), raw as text or, when not UTF-8, bytes, as the rows of
+    earlier versions held it; sorted by source and offset."""
+    result = subprocess.run([binary_path(), "quarantine", "--db", db, "--format", "json", "--limit", "0"],
+                            capture_output=True)
+    assert result.returncode == 0, result.stderr
+    import sqlite3
+    with sqlite3.connect(db) as conn:
+        hashes = dict(conn.execute("SELECT quarantine_id, raw_hash FROM quarantine"))
+    rows = [(row["source"], row["line"], row["byte_offset"], row["category"], row["reason"],
+             bytes.fromhex(row["raw_hex"]) if "raw_hex" in row else row["raw"], row.get("event_id"),
+             hashes[row["quarantine_id"]])
+            for row in json.loads(result.stdout)]
+    return sorted(rows, key=lambda row: (row[0], row[2]))
+
+
 def stored_events(db):
     """The events a database stores, as `pullparity export --with-origin` reads them back from
     their compressed blocks (schema version 11): (event_id, session_id, source, line,
     byte_offset, raw bytes), sorted by event_id."""
-    binary = os.environ.get("PULLPARITY_BIN") or os.path.join(REPO, ".build", "debug", "pullparity")
-    result = subprocess.run([binary, "export", "--db", db, "--with-origin"], capture_output=True)
+    result = subprocess.run([binary_path(), "export", "--db", db, "--with-origin"], capture_output=True)
     # An export that matches nothing exits 2 and says so (contract v1.2): a database with no event.
     if result.returncode == 2 and result.stderr == b"Error: no stored event matches the filters; nothing was exported\n":
         return []

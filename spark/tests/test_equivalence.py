@@ -13,7 +13,7 @@ import pytest
 
 from chaos import write_chaos
 from field_failure_log import JUDGED_AGAIN, VERDICTS
-from spark_run import REPO, run_and_load, stored_events
+from spark_run import REPO, quarantined_lines, run_and_load, stored_events
 
 SESSION_FIELDS = [
     "session_id", "app", "profile", "profile_version", "platform", "app_version", "os_version", "device", "screen",
@@ -28,8 +28,6 @@ SESSION_COLUMNS = ", ".join('"' + field + '"' for field in SESSION_FIELDS)  # "t
 QUERIES = {
     "sessions": f"SELECT {SESSION_COLUMNS} FROM sessions ORDER BY session_id",
     "violations": f"SELECT {', '.join(VIOLATION_FIELDS)} FROM violations ORDER BY session_id, ordinal",
-    "quarantine": "SELECT source, line, byte_offset, category, reason, raw, event_id, raw_hash FROM quarantine "
-                  "ORDER BY source, byte_offset",
     "counts": "SELECT lines_read, events_stored, duplicates, conflicts, quarantined, already_quarantined, "
               "blank_lines, sessions_derived FROM ingest_runs",
     "profiles": "SELECT name, version, content_hash, definition FROM profiles ORDER BY name, version",
@@ -40,8 +38,10 @@ QUERIES = {
 def dump(db):
     with sqlite3.connect(db) as conn:
         tables = {name: conn.execute(sql).fetchall() for name, sql in QUERIES.items()}
-    # The raw events are in compressed blocks: read back as `export` gives them, byte for byte.
+    # The raw events and quarantined lines are in compressed blocks: read back as `export` and
+    # `quarantine` give them, byte for byte.
     tables["events"] = stored_events(db)
+    tables["quarantine"] = quarantined_lines(db)
     return tables
 
 
@@ -57,7 +57,7 @@ def ingest(binary, cwd, paths, db, errors=None):
 
 
 def assert_same(expected, got):
-    for table in [*QUERIES, "events"]:
+    for table in [*QUERIES, "events", "quarantine"]:
         assert got[table] == expected[table], f"{table} differs"
     assert expected["sessions"] and expected["violations"] and expected["quarantine"]
 
@@ -106,7 +106,7 @@ def test_the_runs_own_tables_judge_across_sessions_as_ingest(field_failure_run, 
     assert {row[0]: tuple(row[i] for i in flags) for row in expected["sessions"]} == VERDICTS
     assert run_tables(spark, out) == derived_rows(expected)
     loaded = dump(db)
-    for table in [*QUERIES, "events"]:  # (this log has no bad lines: assert_same wants some)
+    for table in [*QUERIES, "events", "quarantine"]:  # (this log has no bad lines: assert_same wants some)
         assert loaded[table] == expected[table], f"{table} differs"
     assert summary["sessions_judged_again"] == len(JUDGED_AGAIN)
 
@@ -140,7 +140,7 @@ def test_load_again_stores_nothing_new(sample_run, binary, tmp_path):
     result = subprocess.run([binary, "load", out, "--db", str(copy)], capture_output=True, text=True)
     assert result.returncode == 0, result.stdout + result.stderr
     after = dump(str(copy))
-    for table in [*QUERIES, "events"]:
+    for table in [*QUERIES, "events", "quarantine"]:
         if table != "counts":
             assert after[table] == before[table], f"{table} differs"
     lines, events, duplicates, conflicts, quarantined, again, blank, sessions = after["counts"][-1]
@@ -160,7 +160,7 @@ def test_a_run_loaded_leaving_its_events(sample_run, binary, tmp_path):
     assert result.returncode == 0, result.stdout + result.stderr
     loaded, expected = dump(left), dump(db)
     assert loaded["events"] == [] and expected["events"]
-    for table in QUERIES:
+    for table in [*QUERIES, "quarantine"]:
         if table != "counts":
             assert loaded[table] == expected[table], f"{table} differs"
     stuck = [row[0] for row in expected["sessions"] if row[SESSION_FIELDS.index("stuck_refresh")] == 1]
@@ -194,7 +194,7 @@ def test_a_days_run_added_to_the_days_before(spark, binary, tmp_path):
     result = subprocess.run([binary, "load", day2, "--db", db], capture_output=True, text=True)
     assert result.returncode == 0, result.stdout + result.stderr
     added = dump(db)
-    for table in [*QUERIES, "events"]:
+    for table in [*QUERIES, "events", "quarantine"]:
         if table != "counts":
             assert added[table] == expected[table], f"{table} differs from ingest's"
     assert derived_rows(added) == derived_rows(dump(both))

@@ -13,7 +13,7 @@ import subprocess
 import pytest
 
 import pullparity_spark
-from spark_run import REPO, stored_events
+from spark_run import REPO, quarantined_lines, stored_events
 
 LINES = open(os.path.join(REPO, "sample-events", "padel-pwa.jsonl"), "rb").read().splitlines(keepends=True)[:300]
 TEXT = b"".join(LINES)
@@ -45,8 +45,9 @@ def ingested(binary, folder):
     assert result.returncode == (2 if errors else 0), result.stderr
     with sqlite3.connect(db) as conn:
         lines_read = conn.execute("SELECT lines_read FROM ingest_runs").fetchone()[0]
-        quarantined = conn.execute("SELECT line, byte_offset, CAST(raw AS BLOB) FROM quarantine").fetchall()
     # The stored events as `export` reads them back from their blocks, byte for byte.
+    quarantined = [(row[1], row[2], row[5] if isinstance(row[5], bytes) else row[5].encode())
+                   for row in quarantined_lines(db)]
     stored = [(row[3], row[4], row[5]) for row in stored_events(db)] + quarantined
     return lines_read, stored, errors
 

@@ -45,7 +45,32 @@ package struct QuarantinedLine: Sendable, Encodable {
     case source, line
     case byteOffset = "byte_offset"
     case category, reason, raw
+    case rawHex = "raw_hex"
     case eventID = "event_id"
     case runID = "run_id"
+  }
+
+  /// Every column; a line that is not UTF-8 also has `raw_hex`, its exact bytes (as the Spark
+  /// job's `rejected` rows spell them), since `raw` shows U+FFFD in their place.
+  package func encode(to encoder: any Encoder) throws {
+    var container = encoder.container(keyedBy: CodingKeys.self)
+    try container.encode(id, forKey: .id)
+    try container.encode(source, forKey: .source)
+    try container.encode(line, forKey: .line)
+    try container.encode(byteOffset, forKey: .byteOffset)
+    try container.encode(category, forKey: .category)
+    try container.encode(reason, forKey: .reason)
+    try container.encode(raw, forKey: .raw)
+    if isBlob { try container.encode(Self.hex(bytes), forKey: .rawHex) }
+    try container.encodeIfPresent(eventID, forKey: .eventID)
+    try container.encode(runID, forKey: .runID)
+  }
+
+  private static func hex(_ bytes: [UInt8]) -> String {
+    let digits = Array("0123456789abcdef".utf8)
+    var text: [UInt8] = []
+    text.reserveCapacity(bytes.count * 2)
+    for byte in bytes { text += [digits[Int(byte >> 4)], digits[Int(byte & 15)]] }
+    return String(decoding: text, as: UTF8.self)
   }
 }

@@ -225,10 +225,25 @@ package final class PullParityDatabase: Sendable {
     KnownChunks(location: Self.fileLocation(path), lockTimeout: lockTimeout)
   }
 
-  /// Rewrites the file without its free pages (`retain --vacuum`).
+  /// Rewrites the file without its free pages (`retain --vacuum`), in at most about
+  /// 2 × `vacuumCachePages` pages of memory whatever the file's size.
   package func vacuum() throws {
-    try wrap("vacuuming \(path)") { try queue.vacuum() }
+    try wrap("vacuuming \(path)") {
+      try queue.writeWithoutTransaction { db in
+        let cache = try Int.fetchOne(db, sql: "PRAGMA cache_size") ?? 0
+        // In pages, not KiB: VACUUM's temporary copy turns a size in KiB into pages at SQLite's
+        // default 4 KiB page, then holds pages of the file's 32 KiB, so the --cache-size a
+        // writer has (256 MiB) took 9 times that (2.3 GB measured on a 2.6 GB file).
+        try db.execute(sql: "PRAGMA cache_size = \(Self.vacuumCachePages)")
+        defer { try? db.execute(sql: "PRAGMA cache_size = \(cache)") }
+        try db.execute(sql: "VACUUM")
+      }
+    }
   }
+
+  /// VACUUM copies pages in order: a larger cache did not make it faster (87 MB file, 0.42 s
+  /// with 256 pages, 0.51 s with 8 MiB given in KiB).
+  static let vacuumCachePages = 256
 
   private func wrap<T>(_ context: String, _ body: () throws -> T) throws -> T {
     let start = ContinuousClock.now

@@ -25,11 +25,24 @@ package struct StoreError: Error, CustomStringConvertible, Sendable {
     primaryCode.map { [10, 11, 26].contains($0) } ?? false
   }
 
+  /// Writing failed (SQLITE_FULL, or SQLITE_IOERR_WRITE, _FSYNC, _TRUNCATE: a full disk, a file
+  /// size limit, a failing device): the transaction rolled back and the file holds what was
+  /// committed before it, so "damaged" would send a user to restore a copy for nothing.
+  package var isWriteFailure: Bool {
+    guard let resultCode else { return false }
+    // SQLITE_FULL 13; SQLITE_IOERR 10 with _WRITE 3, _FSYNC 4, _DIR_FSYNC 5, _TRUNCATE 6 (sqlite3.h).
+    return resultCode == 13 || [3, 4, 5, 6].map { 10 | $0 << 8 }.contains(resultCode)
+  }
+
   package var description: String {
     var text = "\(context): \(message)"
     if let resultCode { text += " (SQLite result code \(resultCode))" }
     if let sql { text += " (SQL: \(sql.split(separator: "\n").joined(separator: " ")))" }
-    if isDamage {
+    if isWriteFailure {
+      text +=
+        "\nThe file could not be written (a full disk, a file size limit or a failing device): the transaction"
+        + " was rolled back and what was committed before it is intact. Make room and run the same command again."
+    } else if isDamage {
       text +=
         "\nThe database file is damaged or unreadable: check it with `sqlite3 FILE 'PRAGMA integrity_check'`"
         + " and restore a copy, or ingest the logs into a new file."

@@ -8,20 +8,31 @@ struct RetainFrontend {
 
   func drop(before beforeMs: Double, named: String, vacuum: Bool) throws -> String {
     let record = try RawRetention.drop(before: beforeMs, in: database, at: database.clock.now())
-    if vacuum { try database.vacuum() }
-    guard let record else {
-      return
-        "No stored session has all its raw events older than \(TerminalText.escaped(named)); nothing was dropped.\n"
+    if vacuum {
+      do {
+        try database.vacuum()
+      } catch {
+        // The drop is committed whatever VACUUM does: say so, or a user would think nothing went.
+        throw CommandError(
+          (record.map { Self.dropped($0, named: named, vacuumed: false) } ?? "")
+            + "VACUUM failed, so the file keeps its size: \(error)\n"
+            + "Run the same command again once the disk has room for a copy of the file: it drops nothing more.")
+      }
     }
-    return """
-      Dropped the \(NumberText.thousands(record.events)) raw events of \(NumberText.thousands(record.sessions)) sessions \
-      whose every event is older than \(TerminalText.escaped(named)) (\(NumberText.thousands(record.blocks)) blocks \
-      deleted, \(NumberText.thousands(record.blocksRewritten)) rewritten without them; \
-      \(NumberText.thousands(record.bytes)) bytes\
-      \(vacuum ? ", given back to the file system" : " for later ingests to reuse")).
-      Those sessions can no longer be derived again: their stored rows are kept (retention run \(record.retentionID)).
+    return record.map { Self.dropped($0, named: named, vacuumed: vacuum) }
+      ?? "No stored session has all its raw events older than \(TerminalText.escaped(named)); nothing was dropped.\n"
+  }
 
-      """
+  private static func dropped(_ record: RetentionRecord, named: String, vacuumed: Bool) -> String {
+    """
+    Dropped the \(NumberText.thousands(record.events)) raw events of \(NumberText.thousands(record.sessions)) sessions \
+    whose every event is older than \(TerminalText.escaped(named)) (\(NumberText.thousands(record.blocks)) blocks \
+    deleted, \(NumberText.thousands(record.blocksRewritten)) rewritten without them; \
+    \(NumberText.thousands(record.bytes)) bytes\
+    \(vacuumed ? ", given back to the file system" : " for later ingests to reuse")).
+    Those sessions can no longer be derived again: their stored rows are kept (retention run \(record.retentionID)).
+
+    """
   }
 
   func listing() throws -> String {

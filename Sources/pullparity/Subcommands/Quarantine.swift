@@ -9,7 +9,7 @@ extension PullParity {
     static let configuration = CommandConfiguration(
       abstract: "List the lines ingests refused, with file, line, reason and the line itself.",
       discussion: """
-        Every bad line an ingest met is kept in the quarantine table once, with the field and what was wrong with it; an ingest's summary names the first few. Filters combine. Text shows each line's start with its control characters as \\u{…}; JSON has every column, the raw line whole.
+        Every bad line an ingest met is kept in the quarantine table once, with the field and what was wrong with it; an ingest's summary names the first few. Filters combine. Text shows each line's start with its control characters as \\u{…}; JSON has every column, the raw line whole, and for a line that is not UTF-8 its exact bytes in hex (raw_hex). Every line is read from its compressed block, checked against the block's checksum (exit 2 when it is damaged).
 
         Examples:
           pullparity quarantine

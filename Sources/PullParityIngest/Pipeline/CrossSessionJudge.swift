@@ -4,8 +4,9 @@ internal import PullParityStore
 
 /// Judges again what one session's events cannot decide alone (docs/events.md §5, v1.1): a
 /// stuck or dropped refresh once its app and platform's data has moved past the rule's time, and
-/// a repeated refresh once the install's other refreshes are known. Ingest, replay and load run
-/// it last, in their own transaction, so that the order logs arrive in never changes a verdict.
+/// a repeated refresh once the install's other refreshes are known. Ingest runs it at the end of
+/// every transaction, replay and load at the end of theirs, so that the order logs arrive in
+/// never changes a verdict and no committed state waits for one.
 ///
 /// The sessions it derives again get the same events and the context the store now knows
 /// (`CrossSessionQueries.context`); everything else about them is as the pipeline derived it.

@@ -35,7 +35,6 @@ package struct Ingestor {
       channel.cancel()
       readerDone.wait()
     }
-    var acrossSessions = 0.0
     do {
       while try ingest.commitTransaction(from: channel, progress: progress) {
         if shouldStop() {
@@ -43,27 +42,11 @@ package struct Ingestor {
           break
         }
       }
-      let checkpoint = database.startCheckpoint()
-      defer { checkpoint.wait() }
-      acrossSessions = try judgeAcrossSessions(awaiting: ingest.awaitingJudgement)
     } catch {
       ingest.fail()
       throw error
     }
-    var summary = try ingest.finish()
-    summary.stageTimes.judgeAcrossSessions = acrossSessions
-    return summary
-  }
-
-  /// The verdicts the committed sessions' context decides (`CrossSessionJudge`), in one
-  /// transaction of their own after the run's; returns the seconds it took.
-  private func judgeAcrossSessions(awaiting: [Int64: ReducedSession]) throws -> Double {
-    let started = database.clock.elapsed()
-    try database.write { db in
-      var judge = try CrossSessionJudge(db, profiles: options.profiles, awaiting: awaiting)
-      try judge.run()
-    }
-    return database.clock.seconds(since: started)
+    return try ingest.finish()
   }
 
   /// Starts the reading thread; the semaphore is signalled once it has stopped.

@@ -1,3 +1,4 @@
+internal import GRDB
 internal import PullParityCore
 internal import PullParityStore
 
@@ -11,8 +12,6 @@ struct RunningIngest {
   let started: Duration
   let totalBytes: Int?
   private var committer: ChunkWriter
-  /// The sessions whose judgement is open, as the machine left them (`ChunkWriter`).
-  var awaitingJudgement: [Int64: ReducedSession] { committer.awaitingJudgement }
   private var profilesStored: Set<String>
   private var totals = RunCounts()
   private var times = IngestStageTimes()
@@ -62,6 +61,7 @@ struct RunningIngest {
       last = try writeChunks(from: channel, into: tx, counts: &counts, progress: progress)
       try committer.deriveDeferred(tx, times: &times)
       try tx.finishBlocks()
+      try judgeAcrossSessions(db)
       let newProfiles = committer.profilesUsed.subtracting(profilesStored)
       try ProfileRegistry.store(newProfiles.sorted().map(options.profiles.resolve), in: db, at: clock.now())
       profilesStored.formUnion(newProfiles)
@@ -75,6 +75,20 @@ struct RunningIngest {
     guard let last else { return false }
     lastPosition = last
     return !readerFinished
+  }
+
+  /// The verdicts the committed sessions' context decides (`CrossSessionJudge`), in every
+  /// transaction: what a transaction commits is judged as the whole store then says, so a reader
+  /// between two of them (a replay, a report, a run that fails at the next one) never meets
+  /// sessions that still wait for a judgement the run owes them. Judged once after the run's
+  /// last transaction instead, a replay slipped into that gap listed the sessions it judged as
+  /// changed by the rules. The verdicts are the same: every later transaction judges again
+  /// what its data moves on.
+  private mutating func judgeAcrossSessions(_ db: Database) throws {
+    let started = clock.elapsed()
+    var judge = try CrossSessionJudge(db, profiles: options.profiles, awaiting: committer.awaitingJudgement)
+    try judge.run()
+    times.judgeAcrossSessions += clock.seconds(since: started)
   }
 
   /// Ends the run after the last committed transaction, as asked (SIGINT, SIGTERM).

@@ -18,7 +18,7 @@ package enum PeakMemory {
   package static func pullparity(_ arguments: [String]) throws -> Outcome {
     let path = RepositoryPaths.executable.path
     let argv: [UnsafeMutablePointer<CChar>?] = ([path] + arguments).map { strdup($0) } + [nil]
-    defer { argv.forEach { free($0) } }
+    defer { for pointer in argv { free(pointer) } }
     var actions = posix_spawn_file_actions_t()
     posix_spawn_file_actions_init(&actions)
     defer { posix_spawn_file_actions_destroy(&actions) }

@@ -14,7 +14,8 @@ import Testing
   static func limitedIngest(_ db: String, kib: Int) throws -> CommandRun {
     let command = ([RepositoryPaths.executable.path] + ingest + ["--db", db]).map { "'\($0)'" }
     return try CommandRun.run(
-      URL(fileURLWithPath: "/bin/bash"), ["-c", "trap '' XFSZ; ulimit -f \(kib); exec \(command.joined(separator: " "))"])
+      URL(fileURLWithPath: "/bin/bash"),
+      ["-c", "trap '' XFSZ; ulimit -f \(kib); exec \(command.joined(separator: " "))"])
   }
 
   /// Failed at a few points of the run, then run again with room: the run that failed says the
@@ -37,7 +38,8 @@ import Testing
     #expect(again.exitCode == 0, "\(again.stderr)")
 
     let runs = try PullParityDatabase(path: db).read { db in
-      try Row.fetchAll(db, sql: "SELECT status, lines_read, lines_resumed, events_stored FROM ingest_runs ORDER BY run_id")
+      try Row.fetchAll(
+        db, sql: "SELECT status, lines_read, lines_resumed, events_stored FROM ingest_runs ORDER BY run_id")
     }
     let cleanRun = try PullParityDatabase(path: clean).read { db in
       try Row.fetchOne(db, sql: "SELECT lines_read, events_stored FROM ingest_runs")!
@@ -60,7 +62,8 @@ import Testing
   @Test func vacuumMemoryDoesNotFollowTheFileSize() throws {
     let dir = try TemporaryDirectory()
     let db = dir.path("big.sqlite")
-    #expect(try CommandRun.pullparity(["ingest", "--quiet", "--db", db, RepositoryPaths.sampleEvents.path]).exitCode == 0)
+    #expect(
+      try CommandRun.pullparity(["ingest", "--quiet", "--db", db, RepositoryPaths.sampleEvents.path]).exitCode == 0)
     // 160 quarantined lines of 1 MiB each, through the view as rows of schema versions before
     // 14 were kept: the file grows without an ingest of 160 MB.
     try DatabaseQueue(path: db).write { db in

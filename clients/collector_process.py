@@ -3,6 +3,7 @@
 import http.client
 import os
 import re
+import resource
 import signal
 import subprocess
 import time
@@ -13,19 +14,27 @@ class CollectorProcess:
     """`pullparity collect --listen 127.0.0.1:0 --spool SPOOL ...`, its port read from the line it
     prints once it listens. `stop()` sends SIGTERM and returns the exit code; `kill()` is kill -9."""
 
-    def __init__(self, binary: Path, spool: Path, *args: str, env: dict | None = None):
+    def __init__(self, binary: Path, spool: Path, *args: str, env: dict | None = None,
+                 file_size_limit: int | None = None):
         self.binary = binary
         self.spool = spool
         self.args = args
         self.env = env
+        # Files may grow to this many bytes at most, a write past it failing as on a full disk.
+        self.file_size_limit = file_size_limit
         self.process: subprocess.Popen | None = None
         self.port = 0
+
+    def _limit_files(self) -> None:
+        if self.file_size_limit is not None:
+            signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # else the write past it kills
+            resource.setrlimit(resource.RLIMIT_FSIZE, (self.file_size_limit, self.file_size_limit))
 
     def start(self) -> "CollectorProcess":
         command = [str(self.binary), "collect", "--listen", "127.0.0.1:0", "--spool", str(self.spool), *self.args]
         self.process = subprocess.Popen(
             command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-            env={**os.environ, **(self.env or {})})
+            env={**os.environ, **(self.env or {})}, preexec_fn=self._limit_files)
         line = self.process.stdout.readline()
         match = re.search(r"http://127\.0\.0\.1:(\d+)/events", line)
         if not match:

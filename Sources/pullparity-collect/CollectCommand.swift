@@ -18,7 +18,7 @@ struct CollectCommand: AsyncParsableCommand {
     commandName: "pullparity collect",
     abstract: "Receive the recorders' events over HTTP into a spool directory (and ingest it).",
     discussion: """
-      POST /events takes a body of JSON lines (the recorders' HTTP sinks) and answers 204 only once the body is on disk; GET /health answers 200. The open spool file is hidden; closed files are DIR/<UTC time>-<sequence>.jsonl, which `pullparity ingest DIR` takes in order. With --db, closed files are ingested every --ingest-every seconds in this process and then moved to DIR/.ingested. A bearer token, if wanted, comes from --token-file or the environment variable PULLPARITY_COLLECT_TOKEN. SIGTERM or SIGINT: stop accepting, finish the requests in flight, close the spool file, exit 0.
+      POST /events takes a body of JSON lines (the recorders' HTTP sinks) and answers 204 only once the body is on disk; GET /health answers 200 with what the spool did, or 503 with the problems named (the spool cannot be written, its disk has less than --min-free-bytes free, scheduled ingest failed three rounds in a row). Bodies held in memory across all requests are capped (--max-buffered-bytes: 503 with Retry-After beyond it), and an error repeated by every request is logged once a second with a count of the ones left out. The open spool file is hidden; closed files are DIR/<UTC time>-<sequence>.jsonl, which `pullparity ingest DIR` takes in order. With --db, closed files are ingested every --ingest-every seconds in this process and then moved to DIR/.ingested. A bearer token, if wanted, comes from --token-file or the environment variable PULLPARITY_COLLECT_TOKEN. SIGTERM or SIGINT: stop accepting, finish the requests in flight, close the spool file, exit 0.
 
       Example:
         pullparity collect --listen 127.0.0.1:8787 --spool spool --allow-origin https://app.example --db parity.sqlite --ingest-every 10
@@ -33,6 +33,17 @@ struct CollectCommand: AsyncParsableCommand {
 
   @Option(help: ArgumentHelp("Larger bodies are refused with 413, unread.", valueName: "bytes"))
   var maxBodyBytes = 1 << 20
+
+  @Option(
+    help: ArgumentHelp(
+      "Bytes of bodies held in memory at once, across all requests; beyond it a POST gets 503 with Retry-After.",
+      valueName: "bytes"))
+  var maxBufferedBytes = 64 << 20
+
+  @Option(
+    help: ArgumentHelp(
+      "GET /health answers 503 when the spool's disk has less free space than this.", valueName: "bytes"))
+  var minFreeBytes = SpoolLimits.defaultRotateBytes
 
   @Option(help: ArgumentHelp("Close the spool file once it holds this many bytes.", valueName: "bytes"))
   var rotateBytes = SpoolLimits.defaultRotateBytes
@@ -68,7 +79,12 @@ struct CollectCommand: AsyncParsableCommand {
   var profilesFile: String?
 
   func validate() throws {
-    guard maxBodyBytes > 0, rotateBytes > 0 else { throw ValidationError("byte limits must be positive") }
+    guard maxBodyBytes > 0, rotateBytes > 0, minFreeBytes >= 0 else {
+      throw ValidationError("byte limits must be positive")
+    }
+    guard maxBufferedBytes >= maxBodyBytes else {
+      throw ValidationError("--max-buffered-bytes must be at least --max-body-bytes, or no body could be read")
+    }
     for (name, value) in [
       ("--rotate-seconds", rotateSeconds), ("--request-seconds", requestSeconds), ("--idle-seconds", idleSeconds),
       ("--ingest-every", ingestEvery),
@@ -88,6 +104,8 @@ struct CollectCommand: AsyncParsableCommand {
     configuration.port = listen.port
     configuration.limits = SpoolLimits(rotateBytes: rotateBytes, rotateSeconds: rotateSeconds)
     configuration.maxBodyBytes = maxBodyBytes
+    configuration.maxBufferedBytes = maxBufferedBytes
+    configuration.minimumFreeBytes = minFreeBytes
     configuration.allowedOrigins = allowOrigin
     configuration.token = try CollectFrontend.token(file: tokenFile)
     configuration.requestSeconds = requestSeconds

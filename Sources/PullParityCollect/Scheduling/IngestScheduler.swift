@@ -11,6 +11,7 @@ import ServiceLifecycle
 struct IngestScheduler: Service {
   let spool: Spool
   let plan: ScheduledIngest
+  let health: CollectorHealth
   let logger: Logger
 
   func run() async throws {
@@ -25,12 +26,14 @@ struct IngestScheduler: Service {
       let outcome = try await withCheckedThrowingContinuation { continuation in
         DispatchQueue.global().async { continuation.resume(with: Result { try ingest.run() }) }
       }
+      health.ingestSucceeded()
       guard let outcome else { return }
       log(outcome.summary)
       if let failure = outcome.digestFailure {
         logger.warning("the report digests were not brought up to date, retried next round: \(failure)")
       }
     } catch {
+      health.ingestFailed(error)
       logger.error("scheduled ingest failed, retried next round: \(error)")
     }
   }

@@ -14,11 +14,12 @@ package enum Collector {
     logger: Logger = Logger(label: "pullparity.collect")
   ) async throws -> RunningCollector {
     let spool = try Spool(directory: configuration.spoolDirectory, limits: configuration.limits)
+    let health = CollectorHealth(minimumFreeBytes: configuration.minimumFreeBytes)
     let (ports, listening) = AsyncStream.makeStream(of: Int.self)
-    let app = application(configuration, spool: spool, logger: logger) { listening.yield($0) }
+    let app = application(configuration, spool: spool, health: health, logger: logger) { listening.yield($0) }
     let group = ServiceGroup(
       configuration: .init(
-        services: services(configuration, spool: spool, logger: logger) + [app],
+        services: services(configuration, spool: spool, health: health, logger: logger) + [app],
         gracefulShutdownSignals: stopsOnSignals ? [.sigterm, .sigint] : [], logger: logger))
     let task = Task {
       defer { listening.finish() }
@@ -34,11 +35,11 @@ package enum Collector {
   }
 
   private static func application(
-    _ configuration: CollectorConfiguration, spool: Spool, logger: Logger,
+    _ configuration: CollectorConfiguration, spool: Spool, health: CollectorHealth, logger: Logger,
     listening: @escaping @Sendable (Int) -> Void
   ) -> some ApplicationProtocol {
     Application(
-      router: router(configuration, spool: spool, logger: logger),
+      router: router(configuration, spool: spool, health: health, logger: logger),
       server: .http1(configuration: .init(idleTimeout: timeAmount(configuration.idleSeconds))),
       configuration: .init(
         address: .hostname(configuration.host, port: configuration.port), serverName: nil, backlog: 4_096),
@@ -46,15 +47,15 @@ package enum Collector {
       logger: logger)
   }
 
-  private static func router(_ configuration: CollectorConfiguration, spool: Spool, logger: Logger) -> Router<
-    CollectRequestContext
-  > {
+  private static func router(
+    _ configuration: CollectorConfiguration, spool: Spool, health: CollectorHealth, logger: Logger
+  ) -> Router<CollectRequestContext> {
     let router = Router(context: CollectRequestContext.self)
     router.add(middleware: AllowedOriginsMiddleware(origins: Set(configuration.allowedOrigins)))
-    router.get("/health", use: HealthRoute(spool: spool).get)
+    router.get("/health", use: HealthRoute(spool: spool, health: health).get)
     let events = EventsRoute(
       spool: spool, maxBodyBytes: configuration.maxBodyBytes, requestSeconds: configuration.requestSeconds,
-      logger: logger)
+      buffered: BufferedBytes(limit: configuration.maxBufferedBytes), log: LimitedLog(logger))
     if let token = configuration.token {
       router.group("/events").add(middleware: BearerTokenMiddleware(token: token)).post(use: events.post)
     } else {
@@ -64,12 +65,12 @@ package enum Collector {
   }
 
   /// Age rotation always runs; scheduled ingest only with a database.
-  private static func services(_ configuration: CollectorConfiguration, spool: Spool, logger: Logger)
-    -> [any Service]
-  {
+  private static func services(
+    _ configuration: CollectorConfiguration, spool: Spool, health: CollectorHealth, logger: Logger
+  ) -> [any Service] {
     var services: [any Service] = [AgeRotation(spool: spool, logger: logger)]
     if let ingest = configuration.ingest {
-      services.append(IngestScheduler(spool: spool, plan: ingest, logger: logger))
+      services.append(IngestScheduler(spool: spool, plan: ingest, health: health, logger: logger))
     }
     return services
   }

@@ -12,6 +12,12 @@ package struct CollectorConfiguration: Sendable {
   package var allowedOrigins: [String] = []
   /// When set, `POST /events` needs `Authorization: Bearer <token>`.
   package var token: String?
+  /// The bytes of bodies held in memory at once across all requests; beyond it a POST gets 503
+  /// with `Retry-After`. 64 bodies of the largest size.
+  package var maxBufferedBytes = 64 << 20
+  /// `/health` fails when the spool's file system has less free space than this: room for one
+  /// spool file of the default size.
+  package var minimumFreeBytes = SpoolLimits.defaultRotateBytes
   /// The longest a request may take to send its body, however steadily it dribbles.
   package var requestSeconds = 30.0
   /// A connection that sends nothing for this long is closed.

@@ -8,17 +8,26 @@ struct EventsRoute: Sendable {
   let spool: Spool
   let maxBodyBytes: Int
   let requestSeconds: Double
-  let logger: Logger
+  let buffered: BufferedBytes
+  let log: LimitedLog
 
   func post(_ request: Request, context: CollectRequestContext) async throws -> Response {
-    if let declared = request.headers[.contentLength].flatMap(Int.init), declared > maxBodyBytes {
-      throw refuse(.contentTooLarge, context)
+    let declared = request.headers[.contentLength].flatMap(Int.init)
+    if let declared, declared > maxBodyBytes { throw refuse(.contentTooLarge, context) }
+    // A body without a length may grow to the limit: it holds that much of the budget.
+    let reserved = declared ?? maxBodyBytes
+    guard buffered.reserve(reserved) else {
+      context.channel.close(mode: .input, promise: nil)
+      throw HTTPError(
+        .serviceUnavailable, headers: [.retryAfter: "1"],
+        message: "The collector holds \(buffered.limit) bytes of bodies already; send it again in a second.")
     }
+    defer { buffered.release(reserved) }
     let body = try await collect(request, context)
     do {
       try await spool.append(Array(body.readableBytesView))
     } catch {
-      logger.error("spool: \(error)")
+      log.error("spool: \(error)")
       throw HTTPError(.serviceUnavailable, message: "The body was not stored; send it again.")
     }
     return Response(status: .noContent)

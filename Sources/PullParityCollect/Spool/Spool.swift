@@ -76,6 +76,7 @@ package final class Spool: @unchecked Sendable {
       counts.bodies += 1
       counts.bytes += body.count
     } catch {
+      counts.writeFailure = "\(error)"
       continuation.resume(throwing: error)
       return
     }
@@ -95,6 +96,10 @@ package final class Spool: @unchecked Sendable {
     guard let file, !waiting.isEmpty else { return }
     let result = Result { try file.sync() }
     counts.syncs += 1
+    switch result {
+    case .success: counts.writeFailure = nil
+    case .failure(let error): counts.writeFailure = "\(error)"
+    }
     let acknowledged = waiting
     waiting = []
     for continuation in acknowledged { continuation.resume(with: result) }

@@ -1,0 +1,99 @@
+"""`pullparity collect` protecting itself and telling the truth (issue 42, items 1 and 2): a cap on
+the bytes of bodies held in memory across requests, `/health` failing with the problem named
+when the spool cannot be written, its disk is nearly full or scheduled ingest keeps failing,
+and an error every request meets logged once a second with a count of the rest."""
+
+import json
+import socket
+import time
+
+import pytest
+
+from collector_process import CollectorProcess, wait_until
+
+
+@pytest.fixture
+def spool(tmp_path):
+    return tmp_path / "spool"
+
+
+def health(collector):
+    status, headers, body = collector.request("GET", "/health")
+    assert headers["content-type"] == "application/json"
+    return status, json.loads(body)
+
+
+def test_health_is_ok_while_bodies_are_kept(pullparity_bin, spool):
+    with CollectorProcess(pullparity_bin, spool) as collector:
+        assert collector.post(b'{"event_id":"a"}\n') == 204
+        status, report = health(collector)
+    assert status == 200 and report["status"] == "ok" and report["problems"] == []
+    assert report["bodies"] == 1 and report["free_bytes"] > 0 and report["ingest_failures_in_a_row"] == 0
+
+
+def test_a_spool_that_cannot_be_written_fails_health_and_logs_once_a_second(pullparity_bin, spool):
+    """Files limited to 64 KiB: the first bodies are kept, then every one gets 503, /health says
+    why, and the 200 refusals in a burst are not 200 lines of log."""
+    with CollectorProcess(pullparity_bin, spool, file_size_limit=64 << 10) as collector:
+        assert collector.post(b"x" * 1000 + b"\n") == 204
+        assert health(collector)[0] == 200
+        refused = [collector.post(b"y" * 10_000 + b"\n") for _ in range(200)]
+        assert refused.count(503) >= 190, refused
+        status, report = health(collector)
+        assert collector.stop() == 0
+        log = collector.stderr()
+    assert status == 503 and report["status"] == "failing"
+    assert len(report["problems"]) == 1 and report["problems"][0].startswith("the spool cannot be written: ")
+    spool_errors = [line for line in log.splitlines() if "spool: " in line]
+    assert 1 <= len(spool_errors) <= 10, log
+    assert any("more since the last one logged, left out" in line for line in spool_errors) or len(spool_errors) == 1
+
+
+def test_a_disk_with_less_than_the_reserve_fails_health(pullparity_bin, spool):
+    with CollectorProcess(pullparity_bin, spool, "--min-free-bytes", str(1 << 60)) as collector:
+        status, report = health(collector)
+        # Bodies are still kept: the reserve is a warning to operators, not a refusal.
+        assert collector.post(b"z\n") == 204
+    assert status == 503 and report["status"] == "failing"
+    assert report["problems"] == [
+        f"the spool's disk has {report['free_bytes']} bytes free, less than the {1 << 60} kept in reserve"]
+
+
+def test_scheduled_ingest_failing_round_after_round_fails_health(pullparity_bin, spool, tmp_path):
+    not_a_database = tmp_path / "x.sqlite"
+    not_a_database.write_bytes(b"this is not a database, and it is long enough to have a header" * 4)
+    with CollectorProcess(pullparity_bin, spool, "--db", str(not_a_database), "--ingest-every", "0.2",
+                          "--rotate-seconds", "0.2") as collector:
+        assert collector.post(b'{"event_id":"a"}\n') == 204
+        wait_until(lambda: health(collector)[0] == 503, what="/health to fail")
+        status, report = health(collector)
+    assert report["ingest_failures_in_a_row"] >= 3 and report["last_ingest"] is None
+    assert len(report["problems"]) == 1
+    assert report["problems"][0].startswith(f"scheduled ingest failed {report['ingest_failures_in_a_row']} times")
+
+
+def open_body(port: int, length: int, sent: int) -> socket.socket:
+    """A POST that declares `length` bytes of body and sends `sent` of them, then waits."""
+    connection = socket.create_connection(("127.0.0.1", port), timeout=10)
+    connection.sendall(b"POST /events HTTP/1.1\r\nHost: x\r\nContent-Type: text/plain\r\n"
+                       + f"Content-Length: {length}\r\n\r\n".encode() + b"a" * sent)
+    return connection
+
+
+def test_bodies_held_in_memory_are_capped_across_requests(pullparity_bin, spool):
+    """Two bodies of 100,000 bytes held 2 bytes short of their length fill a 250,000-byte budget:
+    a third gets 503 with Retry-After at once, unread; once they are gone, bodies are taken again."""
+    with CollectorProcess(pullparity_bin, spool, "--max-body-bytes", "100000",
+                          "--max-buffered-bytes", "250000") as collector:
+        held = [open_body(collector.port, 100_000, 99_998) for _ in range(2)]
+        time.sleep(0.5)  # both handlers have reserved their bytes
+        status, headers, body = collector.request("POST", "/events", b"b" * 100_000 + b"\n"[:0],
+                                                  {"Content-Type": "text/plain"})
+        assert status == 503 and headers["retry-after"] == "1", (status, headers, body)
+        assert b"250000 bytes" in body
+        # A small body fits beside them.
+        assert collector.post(b"c" * 1000) == 204
+        for connection in held:
+            connection.close()
+        wait_until(lambda: collector.post(b"d" * 100_000) == 204, what="the budget to be given back")
+        assert health(collector)[1]["bodies"] == 2

@@ -51,8 +51,10 @@ package enum Collector {
     _ configuration: CollectorConfiguration, spool: Spool, health: CollectorHealth, logger: Logger
   ) -> Router<CollectRequestContext> {
     let router = Router(context: CollectRequestContext.self)
+    router.add(middleware: RequestMetricsMiddleware(metrics: spool.metrics))
     router.add(middleware: AllowedOriginsMiddleware(origins: Set(configuration.allowedOrigins)))
     router.get("/health", use: HealthRoute(spool: spool, health: health).get)
+    router.get("/metrics", use: MetricsRoute(metrics: spool.metrics, spool: spool, health: health).get)
     let events = EventsRoute(
       spool: spool, maxBodyBytes: configuration.maxBodyBytes, requestSeconds: configuration.requestSeconds,
       buffered: BufferedBytes(limit: configuration.maxBufferedBytes), log: LimitedLog(logger))

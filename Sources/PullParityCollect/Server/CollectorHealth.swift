@@ -35,6 +35,9 @@ package final class CollectorHealth: Sendable {
     }
   }
 
+  /// When the last scheduled ingest round that did not fail ended, if one did.
+  var lastIngestSuccess: Date? { ingest.withLockedValue { $0.lastSuccess } }
+
   /// The problems to report, and the figures `/health` shows.
   func report(spool: SpoolCounts, directory: String) -> HealthReport {
     let (failures, lastError, lastSuccess) = ingest.withLockedValue {

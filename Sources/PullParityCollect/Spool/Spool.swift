@@ -11,6 +11,8 @@ package final class Spool: @unchecked Sendable {
   package let limits: SpoolLimits
   /// What the start found and closed of a previous run's open file, if anything.
   package let recovery: SpoolRecovery?
+  /// Bodies and bytes acknowledged, and how long each sync took (`GET /metrics`).
+  let metrics = CollectorMetrics()
 
   private let queue = DispatchQueue(label: "pullparity.collect.spool")
   // Everything below is touched on `queue` only.
@@ -20,6 +22,8 @@ package final class Spool: @unchecked Sendable {
   private var syncQueued = false
   private var sequence = 0
   private var counts = SpoolCounts()
+  /// Bytes of the bodies the next sync acknowledges.
+  private var pendingBytes = 0
 
   /// Creates the directory if needed and closes a file a previous run left open.
   package init(directory path: String, limits: SpoolLimits = .init()) throws {
@@ -75,6 +79,7 @@ package final class Spool: @unchecked Sendable {
       try file!.append(body.last == UInt8(ascii: "\n") ? body : body + [UInt8(ascii: "\n")])
       counts.bodies += 1
       counts.bytes += body.count
+      pendingBytes += body.count
     } catch {
       counts.writeFailure = "\(error)"
       continuation.resume(throwing: error)
@@ -94,7 +99,9 @@ package final class Spool: @unchecked Sendable {
   private func syncOnQueue() {
     syncQueued = false
     guard let file, !waiting.isEmpty else { return }
+    let started = ContinuousClock.now
     let result = Result { try file.sync() }
+    metrics.synced(in: ContinuousClock.now - started)
     counts.syncs += 1
     switch result {
     case .success: counts.writeFailure = nil
@@ -102,6 +109,8 @@ package final class Spool: @unchecked Sendable {
     }
     let acknowledged = waiting
     waiting = []
+    if case .success = result { metrics.acknowledged(bodies: acknowledged.count, bytes: pendingBytes) }
+    pendingBytes = 0
     for continuation in acknowledged { continuation.resume(with: result) }
   }
 

@@ -1,7 +1,8 @@
 """`pullparity collect` protecting itself and telling the truth (issue 42, items 1 and 2): a cap on
 the bytes of bodies held in memory across requests, `/health` failing with the problem named
 when the spool cannot be written, its disk is nearly full or scheduled ingest keeps failing,
-and an error every request meets logged once a second with a count of the rest."""
+an error every request meets logged once a second with a count of the rest, and `/metrics`
+in Prometheus's text format."""
 
 import json
 import socket
@@ -9,7 +10,7 @@ import time
 
 import pytest
 
-from collector_process import CollectorProcess, wait_until
+from collector_process import CollectorProcess, closed_files, wait_until
 
 
 @pytest.fixture
@@ -97,3 +98,53 @@ def test_bodies_held_in_memory_are_capped_across_requests(pullparity_bin, spool)
             connection.close()
         wait_until(lambda: collector.post(b"d" * 100_000) == 204, what="the budget to be given back")
         assert health(collector)[1]["bodies"] == 2
+
+
+def scrape(collector) -> dict[str, float]:
+    """`GET /metrics` as {name with labels: value}, every line checked against the text format."""
+    status, headers, body = collector.request("GET", "/metrics")
+    assert status == 200 and headers["content-type"].startswith("text/plain; version=0.0.4")
+    figures = {}
+    for line in body.decode().splitlines():
+        if line.startswith("# TYPE "):
+            continue
+        name, value = line.rsplit(" ", 1)
+        figures[name] = float(value)
+    return figures
+
+
+def test_metrics_count_answers_bodies_and_syncs_and_follow_scheduled_ingest(pullparity_bin, spool, tmp_path):
+    db = tmp_path / "parity.sqlite"
+    with CollectorProcess(pullparity_bin, spool, "--max-body-bytes", "100", "--db", str(db),
+                          "--ingest-every", "0.3") as collector:
+        before = time.time()
+        assert collector.post(b'{"event_id":"a"}\n') == 204
+        assert collector.post(b'{"event_id":"b"}') == 204
+        assert collector.post(b"z" * 101) == 413
+        wait_until(lambda: scrape(collector)["pullparity_collect_last_ingest_success_timestamp_seconds"] > before,
+                   what="a scheduled ingest")
+        figures = scrape(collector)
+    assert figures['pullparity_collect_requests_total{status="204"}'] == 2
+    assert figures['pullparity_collect_requests_total{status="413"}'] == 1
+    assert figures["pullparity_collect_bodies_acknowledged_total"] == 2
+    assert figures["pullparity_collect_body_bytes_acknowledged_total"] == 33  # the newline added to "b"'s not counted
+    assert figures["pullparity_collect_spool_sync_seconds_count"] >= 1
+    assert figures['pullparity_collect_spool_sync_seconds_bucket{le="+Inf"}'] == figures[
+        "pullparity_collect_spool_sync_seconds_count"]
+    # Ingested and moved aside: nothing waits, so no lag and no bytes in the spool.
+    assert figures["pullparity_collect_ingest_lag_seconds"] == 0
+    assert figures["pullparity_collect_spool_bytes"] == 0
+    # /metrics itself is answered and counted (200) once the scrape before this one was.
+    assert figures['pullparity_collect_requests_total{status="200"}'] >= 1
+
+
+def test_metrics_say_how_long_closed_files_have_waited(pullparity_bin, spool):
+    """Without --db nothing takes the closed files: the lag is the oldest one's age."""
+    with CollectorProcess(pullparity_bin, spool, "--rotate-seconds", "0.2") as collector:
+        assert collector.post(b'{"event_id":"a"}\n') == 204
+        wait_until(lambda: closed_files(spool), what="the spool file to close")
+        time.sleep(1.0)
+        figures = scrape(collector)
+    assert figures["pullparity_collect_ingest_lag_seconds"] >= 0.9
+    assert figures["pullparity_collect_spool_bytes"] == 17
+    assert figures["pullparity_collect_last_ingest_success_timestamp_seconds"] == 0

@@ -43,8 +43,10 @@ final class CollectorMetrics: Sendable {
 
   /// Counts one answer by its status.
   func answered(_ status: Int) {
-    Metrics.Counter(label: "pullparity_collect_requests_total", dimensions: [("status", String(status))], factory: factory)
-      .increment()
+    Metrics.Counter(
+      label: "pullparity_collect_requests_total", dimensions: [("status", String(status))], factory: factory
+    )
+    .increment()
   }
 
   /// The figures read from disk and from the scheduler when scraped, then the whole registry.

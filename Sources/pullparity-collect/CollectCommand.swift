@@ -18,7 +18,7 @@ struct CollectCommand: AsyncParsableCommand {
     commandName: "pullparity collect",
     abstract: "Receive the recorders' events over HTTP into a spool directory (and ingest it).",
     discussion: """
-      POST /events takes a body of JSON lines (the recorders' HTTP sinks) and answers 204 only once the body is on disk; GET /metrics answers in Prometheus's text format (docs/collector.md lists the figures). GET /health answers 200 with what the spool did, or 503 with the problems named (the spool cannot be written, its disk has less than --min-free-bytes free, scheduled ingest failed three rounds in a row). Bodies held in memory across all requests are capped (--max-buffered-bytes: 503 with Retry-After beyond it), and an error repeated by every request is logged once a second with a count of the ones left out. The open spool file is hidden; closed files are DIR/<UTC time>-<sequence>.jsonl, which `pullparity ingest DIR` takes in order. With --db, closed files are ingested every --ingest-every seconds in this process and then moved to DIR/.ingested. A bearer token, if wanted, comes from --token-file or the environment variable PULLPARITY_COLLECT_TOKEN. SIGTERM or SIGINT: stop accepting, finish the requests in flight, close the spool file, exit 0.
+      POST /events takes a body of JSON lines (the recorders' HTTP sinks) and answers 204 only once the body is on disk; GET /metrics answers in Prometheus's text format (docs/collector.md lists the figures). GET /health answers 200 with what the spool did, or 503 with the problems named (the spool cannot be written, its disk has less than --min-free-bytes free, scheduled ingest failed three rounds in a row). Connections are capped below the open-file limit (--max-connections: past it the one idle the longest is closed). Bodies held in memory across all requests are capped (--max-buffered-bytes: 503 with Retry-After beyond it), and an error repeated by every request is logged once a second with a count of the ones left out. The open spool file is hidden; closed files are DIR/<UTC time>-<sequence>.jsonl, which `pullparity ingest DIR` takes in order. With --db, closed files are ingested every --ingest-every seconds in this process and then moved to DIR/.ingested. A bearer token, if wanted, comes from --token-file or the environment variable PULLPARITY_COLLECT_TOKEN. SIGTERM or SIGINT: stop accepting, finish the requests in flight, close the spool file, exit 0.
 
       Example:
         pullparity collect --listen 127.0.0.1:8787 --spool spool --allow-origin https://app.example --db parity.sqlite --ingest-every 10
@@ -39,6 +39,12 @@ struct CollectCommand: AsyncParsableCommand {
       "Bytes of bodies held in memory at once, across all requests; beyond it a POST gets 503 with Retry-After.",
       valueName: "bytes"))
   var maxBufferedBytes = 64 << 20
+
+  @Option(
+    help: ArgumentHelp(
+      "Connections held at once; past it the one idle the longest is closed (default: the open-file limit less 256).",
+      valueName: "n"))
+  var maxConnections: Int?
 
   @Option(
     help: ArgumentHelp(
@@ -82,6 +88,7 @@ struct CollectCommand: AsyncParsableCommand {
     guard maxBodyBytes > 0, rotateBytes > 0, minFreeBytes >= 0 else {
       throw ValidationError("byte limits must be positive")
     }
+    if let maxConnections, maxConnections < 1 { throw ValidationError("--max-connections must be at least 1") }
     guard maxBufferedBytes >= maxBodyBytes else {
       throw ValidationError("--max-buffered-bytes must be at least --max-body-bytes, or no body could be read")
     }
@@ -94,7 +101,7 @@ struct CollectCommand: AsyncParsableCommand {
   }
 
   func run() async throws {
-    let frontend = CollectFrontend(configuration: try configuration())
+    let frontend = CollectFrontend(configuration: try configuration(), maxConnections: maxConnections)
     try await frontend.run()
   }
 

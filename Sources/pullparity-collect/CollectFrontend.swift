@@ -16,16 +16,23 @@ struct CollectFrontend {
   static let tokenVariable = "PULLPARITY_COLLECT_TOKEN"
 
   var configuration: CollectorConfiguration
+  /// `--max-connections`; nil: the open-file limit less `reservedFiles`.
+  var maxConnections: Int?
+  /// Descriptors kept for what is not a connection: spool files, the database and its WAL, the
+  /// ingest's inputs, the logs.
+  static let reservedFiles = 256
 
   func run() async throws {
     // Before the first accept: every idle connection holds a descriptor.
     let openFiles = OpenFileLimit.raiseToHardLimit()
+    var configuration = configuration
+    configuration.maxConnections = maxConnections ?? max(16, Int(clamping: openFiles) - Self.reservedFiles)
     LoggingSystem.bootstrap(StreamLogHandler.standardError)
     let running = try await Collector.start(configuration, stopsOnSignals: true)
     if let recovery = running.spool.recovery { FileHandle.standardError.write(Data(describe(recovery).utf8)) }
     let listening =
       "Collecting on http://\(hostForURL):\(running.port)/events into \(TerminalText.escaped(configuration.spoolDirectory)) "
-      + "(up to \(openFiles) open files)\n"
+      + "(up to \(openFiles) open files, \(configuration.maxConnections) connections)\n"
     FileHandle.standardOutput.write(Data(listening.utf8))
     try await running.wait()
   }

@@ -38,9 +38,13 @@ package enum Collector {
     _ configuration: CollectorConfiguration, spool: Spool, health: CollectorHealth, logger: Logger,
     listening: @escaping @Sendable (Int) -> Void
   ) -> some ApplicationProtocol {
-    Application(
+    let cap = ConnectionCap(limit: configuration.maxConnections)
+    return Application(
       router: router(configuration, spool: spool, health: health, logger: logger),
-      server: .http1(configuration: .init(idleTimeout: timeAmount(configuration.idleSeconds))),
+      server: .http1(
+        configuration: .init(
+          additionalChannelHandlers: [ConnectionCapHandler(cap: cap)],
+          idleTimeout: timeAmount(configuration.idleSeconds))),
       configuration: .init(
         address: .hostname(configuration.host, port: configuration.port), serverName: nil, backlog: 4_096),
       onServerRunning: { listening($0.localAddress?.port ?? 0) },

@@ -15,6 +15,9 @@ package struct CollectorConfiguration: Sendable {
   /// The bytes of bodies held in memory at once across all requests; beyond it a POST gets 503
   /// with `Retry-After`. 64 bodies of the largest size.
   package var maxBufferedBytes = 64 << 20
+  /// Connections held at once; past it the one idle the longest is closed (`ConnectionCap`).
+  /// The command sets it below the descriptor limit.
+  package var maxConnections = 4_096
   /// `/health` fails when the spool's file system has less free space than this: room for one
   /// spool file of the default size.
   package var minimumFreeBytes = SpoolLimits.defaultRotateBytes

@@ -148,3 +148,36 @@ def test_metrics_say_how_long_closed_files_have_waited(pullparity_bin, spool):
     assert figures["pullparity_collect_ingest_lag_seconds"] >= 0.9
     assert figures["pullparity_collect_spool_bytes"] == 17
     assert figures["pullparity_collect_last_ingest_success_timestamp_seconds"] == 0
+
+
+def closed_by_peer(connection: socket.socket) -> bool:
+    connection.settimeout(0.2)
+    try:
+        return connection.recv(1) == b""
+    except (ConnectionResetError, BrokenPipeError):
+        return True
+    except socket.timeout:
+        return False
+
+
+def test_connections_past_the_cap_close_the_idle_ones_not_a_request_under_way(pullparity_bin, spool):
+    """20 connections at most: a POST sending its body when 40 idle ones arrive keeps its
+    connection and is acknowledged; the idle ones beyond the cap are closed, oldest first, and a
+    new POST is still served."""
+    with CollectorProcess(pullparity_bin, spool, "--max-connections", "20", "--idle-seconds", "120") as collector:
+        sending = open_body(collector.port, 1000, 500)
+        time.sleep(0.3)
+        idle = []
+        for _ in range(40):
+            idle.append(socket.create_connection(("127.0.0.1", collector.port), timeout=10))
+            time.sleep(0.01)  # accepted in order, so "oldest" means something
+        assert collector.post(b'{"event_id":"new"}\n') == 204
+        sending.sendall(b"a" * 499 + b"\n")
+        sending.settimeout(10)
+        assert sending.recv(4096).startswith(b"HTTP/1.1 204")
+        closed = [closed_by_peer(connection) for connection in idle]
+        for connection in idle + [sending]:
+            connection.close()
+    # 42 connections for 20 places: the 22 idle the longest went, the newest 18 stay (give or
+    # take one at the edge, should two accepts 10 ms apart be taken in on two event loops).
+    assert sum(closed) == 22 and all(closed[:21]) and not any(closed[23:]), closed

@@ -84,13 +84,13 @@ let package = Package(
     ),
     .target(
       name: "PullParityIngest",
-      dependencies: ["PullParityCore", "PullParityStore", "CZlib", "CSimdjson", "CXXHash"]
+      dependencies: ["PullParityCore", "PullParityStore", "PullParityReport", "CZlib", "CSimdjson", "CXXHash"]
     ),
     // The verbs a cluster job pipes lines through (`decode`, `derive`) and `load`, which puts a
     // distributed run's output into a database: a product of their own, on top of Ingest.
     .target(
       name: "PullParityDistributed",
-      dependencies: ["PullParityCore", "PullParityStore", "PullParityIngest"]
+      dependencies: ["PullParityCore", "PullParityStore", "PullParityIngest", "PullParityReport"]
     ),
     .target(
       name: "PullParityReport",

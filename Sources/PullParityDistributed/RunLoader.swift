@@ -2,6 +2,7 @@ import Foundation
 internal import GRDB
 internal import PullParityCore
 internal import PullParityIngest
+package import PullParityReport
 package import PullParityStore
 
 /// `pullparity load`: puts what a distributed run wrote (docs/distributed-formats.md) into a
@@ -25,6 +26,8 @@ package struct RunLoader {
     package var counts: RunCounts
     /// `--leave-events`: where the run's events are, and how many.
     package var eventsLeft: LeftEventRun?
+    /// The report digests brought up to date after the load.
+    package var digests: DigestRefresh.Outcome
   }
 
   /// `leavingEvents`: store everything but the raw events, and where they are
@@ -84,7 +87,11 @@ package struct RunLoader {
       database, runID: runID, status: .completed, totals: counts,
       durationMs: summary.durationMs ?? database.clock.seconds(since: started) * 1000)
     left?.runID = runID
-    return Outcome(summary: summary, counts: counts, eventsLeft: left)
+    // The run's log is copied into the file while the digests are counted.
+    let checkpoint = database.startCheckpoint()
+    defer { checkpoint.wait() }
+    let digests = try DigestRefresh.afterWrite(database)
+    return Outcome(summary: summary, counts: counts, eventsLeft: left, digests: digests)
   }
 
   /// The run as `--leave-events` records it (its run id is the ledger's, known later), once the

@@ -1,6 +1,7 @@
 import Dispatch
 import Logging
 import PullParityIngest
+import PullParityReport
 import PullParityStore
 import ServiceLifecycle
 
@@ -27,9 +28,9 @@ struct IngestScheduler: Service {
         DispatchQueue.global().async { continuation.resume(with: Result { try ingest.run() }) }
       }
       health.ingestSucceeded()
-      guard let outcome else { return }
-      log(outcome.summary)
-      if let failure = outcome.digestFailure {
+      guard let summary = outcome else { return }
+      log(summary)
+      if let failure = summary.digests?.failure {
         logger.warning("the report digests were not brought up to date, retried next round: \(failure)")
       }
     } catch {

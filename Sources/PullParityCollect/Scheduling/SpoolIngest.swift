@@ -1,6 +1,5 @@
 import Foundation
 import PullParityIngest
-import PullParityReport
 import PullParityStore
 
 /// One ingest of the spool's closed files into the database, then each file moved aside.
@@ -12,27 +11,18 @@ struct SpoolIngest {
   let directory: SpoolDirectory
   let plan: ScheduledIngest
 
-  /// What one round did: the ingest's summary, and why the report digests were not brought up
-  /// to date, if they were not (stale digests cost reports speed, not correctness: the next
-  /// round brings them up to date), for the scheduler to log.
-  struct Outcome {
-    var summary: IngestSummary
-    var digestFailure: (any Error)?
-  }
-
-  /// Returns nil when there was nothing to ingest.
-  func run() throws -> Outcome? {
+  /// Returns the ingest's summary (its `digests` say whether the report digests were brought up
+  /// to date, for the scheduler to log), nil when there was nothing to ingest.
+  func run() throws -> IngestSummary? {
     let files = try directory.closedFiles()
     guard !files.isEmpty else { return nil }
     let database = try PullParityDatabase(path: plan.databasePath, lockTimeout: plan.lockTimeout)
     let inputs = files.map { InputFile(name: $0, isGzip: false) }
     let summary = try Ingestor(database: database, options: plan.options).run(inputs)
-    var digestFailure: (any Error)?
-    do { try DigestRefresh.run(database) } catch { digestFailure = error }
     // A file that could not be read stays, with the others, for the next round (which skips
     // what this one stored).
     if summary.inputErrors.isEmpty { try moveAside(files) }
-    return Outcome(summary: summary, digestFailure: digestFailure)
+    return summary
   }
 
   private func moveAside(_ files: [String]) throws {

@@ -1,3 +1,4 @@
+package import PullParityReport
 package import PullParityStore
 
 /// What an ingest run did.
@@ -13,4 +14,7 @@ package struct IngestSummary: Sendable {
   /// Inputs that could not be read to their end (truncated or damaged gzip, UTF-16); the others were
   /// ingested. The command exits 2 when there is any.
   package var inputErrors: [IngestError] = []
+  /// The report digests brought up to date after the run (not after an interrupted one: it
+  /// should stop now, and the next run does it).
+  package var digests: DigestRefresh.Outcome?
 }

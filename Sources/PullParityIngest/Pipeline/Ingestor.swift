@@ -1,5 +1,6 @@
 import Foundation
 internal import PullParityCore
+internal import PullParityReport
 package import PullParityStore
 
 /// Reads inputs line by line, parses them, and commits them transaction by transaction.
@@ -46,7 +47,16 @@ package struct Ingestor {
       ingest.fail()
       throw error
     }
-    return try ingest.finish()
+    var summary = try ingest.finish()
+    if summary.stoppedAt == nil {
+      // The run's log is copied into the file by a connection of its own while the digests
+      // are counted, rather than by the file's close with a core idle.
+      let checkpoint = database.startCheckpoint()
+      defer { checkpoint.wait() }
+      summary.digests = try DigestRefresh.afterWrite(database)
+      summary.stageTimes.reportDigests = summary.digests?.seconds ?? 0
+    }
+    return summary
   }
 
   /// Starts the reading thread; the semaphore is signalled once it has stopped.

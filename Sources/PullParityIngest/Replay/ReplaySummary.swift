@@ -1,3 +1,5 @@
+package import PullParityReport
+
 /// What a replay rebuilt and what came out differently.
 package struct ReplaySummary: Sendable {
   package var sessions: Int
@@ -13,4 +15,6 @@ package struct ReplaySummary: Sendable {
   /// (a replay without `--read-events`), and those directories.
   package var keptLeftInRuns: Int = 0
   package var leftDirectories: [String] = []
+  /// The report digests brought up to date after the replay.
+  package var digests: DigestRefresh.Outcome?
 }

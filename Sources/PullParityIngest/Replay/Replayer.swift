@@ -1,5 +1,6 @@
 internal import GRDB
 package import PullParityCore
+internal import PullParityReport
 package import PullParityStore
 
 /// Rebuilds every derived table from the stored raw events, in one transaction: after a
@@ -28,6 +29,12 @@ package struct Replayer {
   }
 
   package func run() throws -> ReplaySummary {
+    var summary = try replay()
+    summary.digests = try DigestRefresh.afterWrite(database)
+    return summary
+  }
+
+  private func replay() throws -> ReplaySummary {
     let started = database.clock.elapsed()
     return try database.write { db in
       try checkNothingForgotten(try ProfileRegistry.stored(db))

@@ -2,9 +2,33 @@ internal import PullParityCore
 package import PullParityStore
 
 /// Brings `session_digests` up to date after a write: every stale day's sessions are counted
-/// again into digests. Commands that write sessions (ingest, replay, load) call it last; a
-/// report never needs it to be exact, only to be fast.
+/// again into digests. The libraries that write sessions (`Ingestor`, `Replayer`, `RunLoader`)
+/// call `afterWrite` last, once each; a report never needs it to be exact, only to be fast.
 package enum DigestRefresh {
+  /// What a writer's refresh did.
+  package struct Outcome: Sendable {
+    package var seconds: Double
+    /// Why the digests were not brought up to date, when that was not damage: it costs reports
+    /// speed, not correctness (they read those days' sessions), so the write stands and its
+    /// caller says so (a note on stderr, the collector's log).
+    package var failure: String?
+  }
+
+  /// Refreshes after a write; throws only when the file is damaged (`StoreError.isDamage`),
+  /// as every report on it would then fail too.
+  package static func afterWrite(_ database: PullParityDatabase) throws -> Outcome {
+    let start = database.clock.elapsed()
+    var failure: String?
+    do {
+      try run(database)
+    } catch let error as StoreError where error.isDamage {
+      throw error
+    } catch {
+      failure = "\(error)"
+    }
+    return Outcome(seconds: database.clock.seconds(since: start), failure: failure)
+  }
+
   /// Rebuilds the digests of every stale day, one transaction per day; returns the days.
   @discardableResult
   package static func run(_ database: PullParityDatabase) throws -> Int {

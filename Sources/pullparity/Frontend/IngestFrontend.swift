@@ -18,11 +18,10 @@ struct IngestFrontend {
   func run(_ inputs: [InputFile]) throws -> IngestSummary {
     InterruptFlag.install()
     var progressBar = ProgressBar(quiet: quiet)
-    var summary = try Ingestor(database: database, options: options).run(
+    let summary = try Ingestor(database: database, options: options).run(
       inputs, shouldStop: { InterruptFlag.isRequested }, progress: { progressBar.update($0) })
     progressBar.finish()
-    // An interrupted run should stop now; the next run brings the digests up to date.
-    if summary.stoppedAt == nil { summary.stageTimes.reportDigests = try DigestFrontend.refresh(database) }
+    DigestFrontend.note(summary.digests)
     return summary
   }
 

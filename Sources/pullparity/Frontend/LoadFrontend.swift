@@ -17,11 +17,7 @@ struct LoadFrontend {
     let outcome = try PipeDiagnostic.reporting {
       try RunLoader(database: database).load(directory: directory, leavingEvents: leavingEvents)
     }
-    // The run's log is copied into the file while the digests are counted, as ingest does
-    // while it judges across sessions.
-    let checkpoint = database.startCheckpoint()
-    defer { checkpoint.wait() }
-    try DigestFrontend.refresh(database)
+    DigestFrontend.note(outcome.digests)
     return outcome
   }
 

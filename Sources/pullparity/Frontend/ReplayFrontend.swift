@@ -18,7 +18,7 @@ struct ReplayFrontend {
     let summary = try PipeDiagnostic.reporting {
       try Replayer(database: database, profiles: profiles, leftEvents: readEvents ? RunDirectoryEvents() : nil).run()
     }
-    try DigestFrontend.refresh(database)
+    DigestFrontend.note(summary.digests)
     return summary
   }
 

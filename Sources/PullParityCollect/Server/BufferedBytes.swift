@@ -6,7 +6,10 @@ import NIOConcurrencyHelpers
 /// holding a 1 MB body two bytes short of its length took the collector from 33 to 652 MB.
 final class BufferedBytes: Sendable {
   let limit: Int
-  private let held = NIOLockedValueBox(0)
+  private let reserved = NIOLockedValueBox(0)
+
+  /// Bytes reserved now (`/metrics`).
+  var held: Int { reserved.withLockedValue { $0 } }
 
   init(limit: Int) {
     self.limit = limit
@@ -14,7 +17,7 @@ final class BufferedBytes: Sendable {
 
   /// Reserves `bytes`; false when that would go over the limit (nothing is reserved then).
   func reserve(_ bytes: Int) -> Bool {
-    held.withLockedValue { held in
+    reserved.withLockedValue { held in
       guard held + bytes <= limit else { return false }
       held += bytes
       return true
@@ -22,6 +25,6 @@ final class BufferedBytes: Sendable {
   }
 
   func release(_ bytes: Int) {
-    held.withLockedValue { $0 -= bytes }
+    reserved.withLockedValue { $0 -= bytes }
   }
 }

@@ -13,13 +13,17 @@ package enum Collector {
     _ configuration: CollectorConfiguration, stopsOnSignals: Bool = false,
     logger: Logger = Logger(label: "pullparity.collect")
   ) async throws -> RunningCollector {
-    let spool = try Spool(directory: configuration.spoolDirectory, limits: configuration.limits)
-    let health = CollectorHealth(minimumFreeBytes: configuration.minimumFreeBytes)
+    let parts = CollectorParts(
+      spool: try Spool(directory: configuration.spoolDirectory, limits: configuration.limits),
+      health: CollectorHealth(minimumFreeBytes: configuration.minimumFreeBytes),
+      buffered: BufferedBytes(limit: configuration.maxBufferedBytes),
+      connections: ConnectionCap(limit: configuration.maxConnections))
+    let spool = parts.spool
     let (ports, listening) = AsyncStream.makeStream(of: Int.self)
-    let app = application(configuration, spool: spool, health: health, logger: logger) { listening.yield($0) }
+    let app = application(configuration, parts, logger: logger) { listening.yield($0) }
     let group = ServiceGroup(
       configuration: .init(
-        services: services(configuration, spool: spool, health: health, logger: logger) + [app],
+        services: services(configuration, parts, logger: logger) + [app],
         gracefulShutdownSignals: stopsOnSignals ? [.sigterm, .sigint] : [], logger: logger))
     let task = Task {
       defer { listening.finish() }
@@ -35,15 +39,14 @@ package enum Collector {
   }
 
   private static func application(
-    _ configuration: CollectorConfiguration, spool: Spool, health: CollectorHealth, logger: Logger,
+    _ configuration: CollectorConfiguration, _ parts: CollectorParts, logger: Logger,
     listening: @escaping @Sendable (Int) -> Void
   ) -> some ApplicationProtocol {
-    let cap = ConnectionCap(limit: configuration.maxConnections)
-    return Application(
-      router: router(configuration, spool: spool, health: health, logger: logger),
+    Application(
+      router: router(configuration, parts, logger: logger),
       server: .http1(
         configuration: .init(
-          additionalChannelHandlers: [ConnectionCapHandler(cap: cap)],
+          additionalChannelHandlers: [ConnectionCapHandler(cap: parts.connections)],
           idleTimeout: timeAmount(configuration.idleSeconds))),
       configuration: .init(
         address: .hostname(configuration.host, port: configuration.port), serverName: nil, backlog: 4_096),
@@ -52,16 +55,16 @@ package enum Collector {
   }
 
   private static func router(
-    _ configuration: CollectorConfiguration, spool: Spool, health: CollectorHealth, logger: Logger
+    _ configuration: CollectorConfiguration, _ parts: CollectorParts, logger: Logger
   ) -> Router<CollectRequestContext> {
     let router = Router(context: CollectRequestContext.self)
-    router.add(middleware: RequestMetricsMiddleware(metrics: spool.metrics))
+    router.add(middleware: RequestMetricsMiddleware(metrics: parts.spool.metrics))
     router.add(middleware: AllowedOriginsMiddleware(origins: Set(configuration.allowedOrigins)))
-    router.get("/health", use: HealthRoute(spool: spool, health: health).get)
-    router.get("/metrics", use: MetricsRoute(metrics: spool.metrics, spool: spool, health: health).get)
+    router.get("/health", use: HealthRoute(spool: parts.spool, health: parts.health).get)
+    router.get("/metrics", use: MetricsRoute(parts: parts).get)
     let events = EventsRoute(
-      spool: spool, maxBodyBytes: configuration.maxBodyBytes, requestSeconds: configuration.requestSeconds,
-      buffered: BufferedBytes(limit: configuration.maxBufferedBytes), log: LimitedLog(logger))
+      spool: parts.spool, maxBodyBytes: configuration.maxBodyBytes, requestSeconds: configuration.requestSeconds,
+      buffered: parts.buffered, log: LimitedLog(logger))
     if let token = configuration.token {
       router.group("/events").add(middleware: BearerTokenMiddleware(token: token)).post(use: events.post)
     } else {
@@ -72,11 +75,11 @@ package enum Collector {
 
   /// Age rotation always runs; scheduled ingest only with a database.
   private static func services(
-    _ configuration: CollectorConfiguration, spool: Spool, health: CollectorHealth, logger: Logger
+    _ configuration: CollectorConfiguration, _ parts: CollectorParts, logger: Logger
   ) -> [any Service] {
-    var services: [any Service] = [AgeRotation(spool: spool, logger: logger)]
+    var services: [any Service] = [AgeRotation(spool: parts.spool, logger: logger)]
     if let ingest = configuration.ingest {
-      services.append(IngestScheduler(spool: spool, plan: ingest, health: health, logger: logger))
+      services.append(IngestScheduler(spool: parts.spool, plan: ingest, health: parts.health, logger: logger))
     }
     return services
   }

@@ -15,6 +15,8 @@ final class CollectorMetrics: Sendable {
   private let spoolBytes: Metrics.Gauge
   private let ingestLag: Metrics.Gauge
   private let lastIngest: Metrics.Gauge
+  private let buffered: Metrics.Gauge
+  private let connections: Metrics.Gauge
 
   init() {
     var factory = PrometheusMetricsFactory(registry: registry)
@@ -29,6 +31,8 @@ final class CollectorMetrics: Sendable {
     spoolBytes = Metrics.Gauge(label: "pullparity_collect_spool_bytes", factory: factory)
     ingestLag = Metrics.Gauge(label: "pullparity_collect_ingest_lag_seconds", factory: factory)
     lastIngest = Metrics.Gauge(label: "pullparity_collect_last_ingest_success_timestamp_seconds", factory: factory)
+    buffered = Metrics.Gauge(label: "pullparity_collect_buffered_body_bytes", factory: factory)
+    connections = Metrics.Gauge(label: "pullparity_collect_connections", factory: factory)
   }
 
   func synced(in duration: Duration) {
@@ -50,7 +54,12 @@ final class CollectorMetrics: Sendable {
   }
 
   /// The figures read from disk and from the scheduler when scraped, then the whole registry.
-  func text(spool directory: SpoolDirectory, lastIngest success: Date?, now: Date = Date()) -> [UInt8] {
+  func text(
+    spool directory: SpoolDirectory, lastIngest success: Date?, bufferedBytes: Int, connections held: Int,
+    now: Date = Date()
+  ) -> [UInt8] {
+    buffered.record(bufferedBytes)
+    connections.record(held)
     let waiting = (try? directory.closedFiles()) ?? []
     let sizes = (waiting + [directory.openFile]).compactMap { Self.attributes($0)?[.size] as? Int }
     spoolBytes.record(sizes.reduce(0, +))

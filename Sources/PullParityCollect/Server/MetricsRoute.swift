@@ -2,12 +2,12 @@ import Hummingbird
 
 /// `GET /metrics`: the collector's figures in Prometheus's text format (`CollectorMetrics`).
 struct MetricsRoute: Sendable {
-  let metrics: CollectorMetrics
-  let spool: Spool
-  let health: CollectorHealth
+  let parts: CollectorParts
 
   func get(_ request: Request, context: CollectRequestContext) async throws -> Response {
-    let text = metrics.text(spool: spool.directory, lastIngest: health.lastIngestSuccess)
+    let text = parts.spool.metrics.text(
+      spool: parts.spool.directory, lastIngest: parts.health.lastIngestSuccess, bufferedBytes: parts.buffered.held,
+      connections: parts.connections.count)
     return Response(
       status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"],
       body: .init(byteBuffer: ByteBuffer(bytes: text)))

@@ -87,7 +87,8 @@ def test_bodies_held_in_memory_are_capped_across_requests(pullparity_bin, spool)
     with CollectorProcess(pullparity_bin, spool, "--max-body-bytes", "100000",
                           "--max-buffered-bytes", "250000") as collector:
         held = [open_body(collector.port, 100_000, 99_998) for _ in range(2)]
-        time.sleep(0.5)  # both handlers have reserved their bytes
+        wait_until(lambda: scrape(collector)["pullparity_collect_buffered_body_bytes"] == 200_000,
+                   what="both bodies to be reserved")
         status, headers, body = collector.request("POST", "/events", b"b" * 100_000 + b"\n"[:0],
                                                   {"Content-Type": "text/plain"})
         assert status == 503 and headers["retry-after"] == "1", (status, headers, body)
@@ -166,11 +167,14 @@ def test_connections_past_the_cap_close_the_idle_ones_not_a_request_under_way(pu
     new POST is still served."""
     with CollectorProcess(pullparity_bin, spool, "--max-connections", "20", "--idle-seconds", "120") as collector:
         sending = open_body(collector.port, 1000, 500)
-        time.sleep(0.3)
+        # Its request is under way once its body's bytes are reserved.
+        wait_until(lambda: scrape(collector)["pullparity_collect_buffered_body_bytes"] == 1000,
+                   what="the sending request to start")
         idle = []
         for _ in range(40):
             idle.append(socket.create_connection(("127.0.0.1", collector.port), timeout=10))
             time.sleep(0.01)  # accepted in order, so "oldest" means something
+        assert scrape(collector)["pullparity_collect_connections"] <= 20
         assert collector.post(b'{"event_id":"new"}\n') == 204
         sending.sendall(b"a" * 499 + b"\n")
         sending.settimeout(10)

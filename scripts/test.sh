@@ -104,8 +104,23 @@ mkdir -p .build/collector-path
 ln -sf "$DEBUG_BIN/pullparity-collect" .build/collector-path/pullparity-collect
 export PATH="$PWD/.build/collector-path:$PATH"
 export PULLPARITY_STOCK_SPARK="$PWD/$STOCK_SPARK"
-python3 -m pytest -q
-phase_done "pytest"
+# Two pytest processes side by side, each in a folder of its own: the clients' suites (Chromium,
+# the collector, the Android recorder: mostly waiting on a browser, a socket or a timer) beside
+# Spark's, the dashboards' and the benchmark's (mostly the Spark JVM's CPU). The clients' output
+# is printed once both end.
+PYTEST_TEMP=${TMPDIR:-/tmp}/pullparity-pytest
+mkdir -p "$PYTEST_TEMP"
+python3 -m pytest -q --basetemp "$PYTEST_TEMP/clients" clients >.build/pytest-clients.log 2>&1 &
+PYTEST_CLIENTS=$!
+PYTEST_STATUS=0
+python3 -m pytest -q --basetemp "$PYTEST_TEMP/spark" spark dashboards bench || PYTEST_STATUS=$?
+PYTEST_CLIENTS_STATUS=0
+wait "$PYTEST_CLIENTS" || PYTEST_CLIENTS_STATUS=$?
+echo "pytest clients:"
+cat .build/pytest-clients.log
+[ "$PYTEST_STATUS" -eq 0 ] || exit "$PYTEST_STATUS"
+[ "$PYTEST_CLIENTS_STATUS" -eq 0 ] || exit "$PYTEST_CLIENTS_STATUS"
+phase_done "pytest (clients beside spark, dashboards, bench)"
 
 # The fuzzer (scripts/fuzz.sh) compiles the decoder's files by name, outside SwiftPM: building it
 # here keeps that list from going stale, and its run makes both parsers agree on every line of

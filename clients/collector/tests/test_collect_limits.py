@@ -182,6 +182,9 @@ def test_connections_past_the_cap_close_the_idle_ones_not_a_request_under_way(pu
         closed = [closed_by_peer(connection) for connection in idle]
         for connection in idle + [sending]:
             connection.close()
-    # 42 connections for 20 places: the 22 idle the longest went, the newest 18 stay (give or
-    # take one at the edge, should two accepts 10 ms apart be taken in on two event loops).
-    assert sum(closed) == 22 and all(closed[:21]) and not any(closed[23:]), closed
+    # 43 connections for 20 places (the sending one, 40 idle, the scrape, the POST): the 21 idle
+    # the longest went for the idle ones and one more for the scrape. The POST closes one more
+    # when it is taken in before the collector has seen the scrape's connection close, a race
+    # the client cannot order, so 22 or 23 went, oldest first (give or take one at the edge,
+    # should two accepts 10 ms apart be taken in on two event loops), and the newest 17 stay.
+    assert sum(closed) in (22, 23) and all(closed[:21]) and not any(closed[23:]), closed

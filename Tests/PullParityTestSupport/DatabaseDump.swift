@@ -1,5 +1,5 @@
 import Foundation
-import GRDB
+package import GRDB
 package import PullParityStore
 
 /// Tables as text rows, to compare two databases row for row.
@@ -43,20 +43,26 @@ package enum DatabaseDump {
         dump[table.name] = try storedEvents(database)
         continue
       }
-      let fields = table.columns.split(separator: ",")
-        .map { "quote(\($0.trimmingCharacters(in: .whitespacesAndNewlines)))" }
-        .joined(separator: " || ',' || ")
-      let sql = """
-        SELECT count(*), ifnull(group_concat(line, char(10)), '')
-        FROM (SELECT \(fields) AS line FROM \(table.name) ORDER BY \(table.order))
-        """
-      let read = { (db: Database) in
-        let row = try Row.fetchOne(db, sql: sql)!
-        return TableText(rows: row[0], text: row[1])
+      dump[table.name] = try database.read { db in
+        try text(db, table: table.name, columns: table.columns, order: table.order)
       }
-      dump[table.name] = try database.read(read)
     }
     return dump
+  }
+
+  /// A table's `columns` (all of them when nil) in `order`, as one text SQLite renders (`quote`
+  /// of each column), to compare with another file's.
+  package static func text(_ db: Database, table: String, columns: String? = nil, order: String) throws -> TableText {
+    let names =
+      try columns.map { $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespacesAndNewlines) } }
+      ?? String.fetchAll(db, sql: "SELECT name FROM pragma_table_info(?)", arguments: [table])
+    let fields = names.map { "quote(\($0))" }.joined(separator: " || ',' || ")
+    let sql = """
+      SELECT count(*), ifnull(group_concat(line, char(10)), '')
+      FROM (SELECT \(fields) AS line FROM \(table) ORDER BY \(order))
+      """
+    let row = try Row.fetchOne(db, sql: sql)!
+    return TableText(rows: row[0], text: row[1])
   }
 
   /// The stored events as one text, read from the blocks: each event's id, time and line, in

@@ -160,17 +160,28 @@ class FileEventSink(
 
     private fun openFile(): Open {
         open?.let { return it }
-        val channel = openChannel(path)
-        try {
-            // A file that does not end in a line end holds a cut line (the process or the system
-            // died in the middle of it): end it before the first line of ours.
-            if (!endsInCutLine) endsInCutLine = lastByteIsNotLineEnd(channel.size())
-            val opened = Open(channel, fileKey())
-            open = opened
-            return opened
-        } catch (error: IOException) {
-            channel.close()
-            throw error
+        var attempts = 0
+        while (true) {
+            val channel = openChannel(path)
+            try {
+                // A file that does not end in a line end holds a cut line (the process or the
+                // system died in the middle of it): end it before the first line of ours.
+                val cut = lastByteIsNotLineEnd(channel.size())
+                val opened = Open(channel, fileKey())
+                if (!endsInCutLine) endsInCutLine = cut
+                open = opened
+                return opened
+            } catch (rotated: NoSuchFileException) {
+                // A sink sharing the file rotated it between the open and the read of its last
+                // byte: the path names no file now. Open again (the path's next file is created);
+                // failing here instead lost the line.
+                channel.close()
+                attempts += 1
+                if (attempts == MAX_OPEN_ATTEMPTS) throw rotated
+            } catch (error: IOException) {
+                channel.close()
+                throw error
+            }
         }
     }
 
@@ -230,6 +241,11 @@ class FileEventSink(
         val lines = if (lost == 1) "1 line" else "$lost lines"
         return PullParityError(kind, "writing events to $file again; $lines lost while it failed: ${first.message}",
             first.cause, path = file.path, linesLost = lost)
+    }
+
+    private companion object {
+        /** Opens tried while other sinks keep rotating the file away from under this one. */
+        const val MAX_OPEN_ATTEMPTS = 8
     }
 
     private fun report(error: PullParityError) {

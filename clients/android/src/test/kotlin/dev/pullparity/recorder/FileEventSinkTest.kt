@@ -78,6 +78,30 @@ class FileEventSinkTest {
         }
     }
 
+    /**
+     * Another sink rotates the shared file right after this one opens it, before it reads the
+     * file's last byte: the line goes to the path's new file, and nothing is reported or lost
+     * (it was lost once in a run of the test above).
+     */
+    @Test fun aFileRotatedAwayWhileItIsOpenedIsOpenedAgain() {
+        val folder = temporaryFolder()
+        val file = File(folder, "events.jsonl")
+        file.writeText("{\"before\":1}\n")
+        val sink = FileEventSink(file, FileEventSink.Rotation(maxFileBytes = 400), onError = { throw AssertionError(it.message) })
+        var rotateAway = true
+        sink.openChannel = { path ->
+            val channel = FileChannel.open(path, StandardOpenOption.CREATE, StandardOpenOption.WRITE, StandardOpenOption.APPEND)
+            if (rotateAway) {
+                rotateAway = false
+                java.nio.file.Files.move(path, File(folder, "events.00000001.jsonl").toPath())
+            }
+            channel
+        }
+        sink.write("{\"next\":2}")
+        assertEquals("{\"before\":1}\n", File(folder, "events.00000001.jsonl").readText())
+        assertEquals("{\"next\":2}\n", file.readText())
+    }
+
     /** A crash left a partial last line: the first line of ours starts on a line of its own. */
     @Test fun aPartialLastLineLeftByACrashIsEndedBeforeTheNextLine() {
         val file = File(temporaryFolder(), "events.jsonl")

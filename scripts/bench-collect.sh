@@ -3,13 +3,15 @@
 #
 #   scripts/bench-collect.sh [--seconds S] [--connections C] [--pp PATH | --no-build]
 #
-# Builds a release pullparity, starts the collector on a free port, runs Debian's wrk for S
-# seconds (default 20) on C connections (default 32), each request a 20-line body of valid
-# events (bench/collect_post.lua), and prints requests/s and latency p50/p90/p99. Then it stops
-# the collector (SIGTERM) and checks that the spool holds exactly 20 lines for every body the
-# collector stored: the bodies wrk saw acknowledged, plus those still in flight when wrk stopped
-# (written and synced, their answer unread), which /health's body count includes. Also prints
-# what one fdatasync costs on this disk and how many bodies each sync acknowledged.
+# Builds release pullparity and pullparity-collect, starts the collector on a free port, runs
+# Debian's wrk for S seconds (default 20) on C connections (default 32), each request a 20-line
+# body of valid events (bench/collect_post.lua), and prints requests/s and latency p50/p90/p99.
+# Then it stops the collector (SIGTERM) and checks that the spool holds exactly 20 lines for
+# every body the collector stored: the bodies wrk saw acknowledged, plus those still in flight
+# when wrk stopped (written and synced, their answer unread), which /health's body count
+# includes. Also prints what one fdatasync costs on this disk and how many bodies each sync
+# acknowledged.
+# Then the same load with the scheduled ingest (--db, --ingest-every 2): its p99 against the first.
 # The crash run: the same load, the collector killed with SIGKILL after S/2 seconds, restarted
 # on the same spool and stopped; every line of every acknowledged body must be there.
 # Not part of the test suite. Needs wrk (apt-get install wrk). Exits 1 when a check fails.
@@ -26,11 +28,15 @@ while [ $# -gt 0 ]; do
     --connections) CONNECTIONS=${2:?}; shift 2 ;;
     --pp) PP=${2:?}; BUILD=0; shift 2 ;;
     --no-build) BUILD=0; shift ;;
-    *) sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//'; exit 64 ;;
+    *) sed -n '2,17p' "$0" | sed 's/^# \{0,1\}//'; exit 64 ;;
   esac
 done
 command -v wrk >/dev/null || { echo "wrk is missing: apt-get install wrk" >&2; exit 2; }
-if [ "$BUILD" = 1 ]; then swift build -c release --product pullparity >/dev/null; fi
+# `pullparity collect` runs the `pullparity-collect` beside it: both are built.
+if [ "$BUILD" = 1 ]; then
+  swift build -c release --product pullparity >/dev/null
+  swift build -c release --product pullparity-collect >/dev/null
+fi
 PP=${PP:-$(swift build -c release --show-bin-path)/pullparity}
 
 WORK=$(mktemp -d)
@@ -43,9 +49,12 @@ trap cleanup EXIT
 export BODY_FILE=$WORK/body.jsonl
 head -n 20 sample-events/padel-ios-1.jsonl >"$BODY_FILE"
 
-# Starts the collector on $1 (a spool directory); sets COLLECTOR_PID and PORT.
+# Starts the collector on $1 (a spool directory), with the options that follow; sets
+# COLLECTOR_PID and PORT.
 start_collector() {
-  "$PP" collect --listen 127.0.0.1:0 --spool "$1" >"$WORK/collector.out" 2>"$WORK/collector.err" &
+  local spool=$1
+  shift
+  "$PP" collect --listen 127.0.0.1:0 --spool "$spool" "$@" >"$WORK/collector.out" 2>"$WORK/collector.err" &
   COLLECTOR_PID=$!
   for _ in $(seq 100); do
     PORT=$(sed -n 's|.*http://127.0.0.1:\([0-9]*\)/events.*|\1|p' "$WORK/collector.out")
@@ -101,6 +110,23 @@ echo "  spool: $LINES lines; 20 x stored = $((20 * STORED))"
 FAILED=0
 if [ "$LINES" != "$((20 * STORED))" ] || [ "$STORED" -lt "$ACKED" ] || [ "$((STORED - ACKED))" -gt "$CONNECTIONS" ]; then
   echo "FAIL: the spool does not hold exactly the stored bodies' lines" >&2
+  FAILED=1
+fi
+
+# The same load with the collector's scheduled ingest (issue #42): a round every 2 s into a
+# database, on a thread of its own, beside the server. What it costs the requests is the p99
+# against the run above.
+echo "Load with scheduled ingest: the same load, --db --ingest-every 2"
+start_collector "$WORK/ingest-spool" --db "$WORK/ingest.sqlite" --ingest-every 2
+URL="http://127.0.0.1:$PORT/events"
+wrk -t2 -c"$CONNECTIONS" -d"${SECONDS_RUN}s" -s bench/collect_post.lua "$URL" >"$WORK/ingest.out"
+stop_collector
+ROUNDS=$(cat "$WORK/collector.out" "$WORK/collector.err" | grep -c "ingested .* spool files" || true)
+echo "  requests/s $(value requests_per_second "$WORK/ingest.out")"
+echo "  latency p50 $(value latency_p50_ms "$WORK/ingest.out") ms, p90 $(value latency_p90_ms "$WORK/ingest.out") ms, p99 $(value latency_p99_ms "$WORK/ingest.out") ms"
+echo "  ingest rounds that stored something: $ROUNDS"
+if [ "$ROUNDS" -lt 2 ]; then
+  echo "FAIL: the scheduled ingest did not run during the load" >&2
   FAILED=1
 fi
 

@@ -104,27 +104,10 @@ mkdir -p .build/collector-path
 ln -sf "$DEBUG_BIN/pullparity-collect" .build/collector-path/pullparity-collect
 export PATH="$PWD/.build/collector-path:$PATH"
 export PULLPARITY_STOCK_SPARK="$PWD/$STOCK_SPARK"
-# Two pytest processes side by side, each in a folder of its own and about as long as the other
-# (measured in CI: clients 294 s, Spark's daily runs 130 to 210 s, the stock image's recipe 53 s,
-# the rest of Spark, dashboards and bench about 310 s): the clients' suites (Chromium, the
-# collector, the Android recorder) then the two longest Spark tests, beside the other Spark,
-# dashboard and benchmark tests. Each process with Spark tests starts one Spark session. The
-# first one's output is printed once both end.
-PYTEST_TEMP=${TMPDIR:-/tmp}/pullparity-pytest
-mkdir -p "$PYTEST_TEMP"
-LONGEST_SPARK=(spark/tests/test_daily_runs.py spark/tests/test_stock_image.py)
-python3 -m pytest -q --basetemp "$PYTEST_TEMP/first" clients "${LONGEST_SPARK[@]}" >.build/pytest-first.log 2>&1 &
-PYTEST_FIRST=$!
-PYTEST_STATUS=0
-python3 -m pytest -q --basetemp "$PYTEST_TEMP/second" "${LONGEST_SPARK[@]/#/--ignore=}" spark dashboards bench ||
-  PYTEST_STATUS=$?
-PYTEST_FIRST_STATUS=0
-wait "$PYTEST_FIRST" || PYTEST_FIRST_STATUS=$?
-echo "pytest, clients and the longest Spark tests:"
-cat .build/pytest-first.log
-[ "$PYTEST_STATUS" -eq 0 ] || exit "$PYTEST_STATUS"
-[ "$PYTEST_FIRST_STATUS" -eq 0 ] || exit "$PYTEST_FIRST_STATUS"
-phase_done "pytest (two processes)"
+# One pytest process: run beside the Spark suites, the browser tests' drag tracking (a gap over
+# 100 ms between touch samples fails it) failed once on Chromium starved of CPU (101.6 ms).
+python3 -m pytest -q
+phase_done "pytest"
 
 # The fuzzer (scripts/fuzz.sh) compiles the decoder's files by name, outside SwiftPM: building it
 # here keeps that list from going stale, and its run makes both parsers agree on every line of

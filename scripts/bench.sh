@@ -2,7 +2,7 @@
 # PullParity benchmark (issues #5, #13 and #27): one command, deterministic input, ratios printed.
 #
 #   scripts/bench.sh [--events N] [--keep DIR] [--big] [--big-files K] [--ids v7|v4]
-#                    [--history D] [--repeat R] [--pp PATH | --no-build]
+#                    [--history D] [--overlap D] [--repeat R] [--pp PATH | --no-build]
 #
 # Generates an N-event log (seed 1), builds the floor (bench/floor.cpp) and a release
 # pullparity, then times: the floors (a row per line; zstd blocks), `pullparity ingest` into
@@ -14,7 +14,10 @@
 # instead of the recorders' UUIDv7. --history D ingests D consecutive days of 1,000,000 events,
 # one run per day as a daily job would, into one growing database (each day generated just
 # before its run, so only one day's log is on disk), times `report` and `qa` on all of them,
-# then day D+1 into an empty database and into the history, back to back.
+# then day D+1 into an empty database and into the history, back to back. --overlap D
+# ingests D logs of 1,000,000 events dated the same day as the benchmark's log (other seeds),
+# one run each, into one database, then the benchmark's log into an empty database and into
+# those D runs, back to back (issue 41: a day into a history whose days overlap it).
 # Exits 1 when a measured goal is missed (or DuckDB, needed for the #27 goals, is missing),
 # 2 on an error, 0 when every goal printed is met.
 # See bench/README.md.
@@ -30,6 +33,7 @@ KEEP=""
 BIG=0
 BIG_FILES=10
 HISTORY=0
+OVERLAP=0
 IDS=v7
 REPEAT=1
 PP=""
@@ -42,6 +46,7 @@ while [ $# -gt 0 ]; do
     --big-files) BIG=1; BIG_FILES=${2:?}; shift 2 ;;
     --ids) IDS=${2:?}; shift 2 ;;
     --history) HISTORY=${2:?}; shift 2 ;;
+    --overlap) OVERLAP=${2:?}; shift 2 ;;
     --repeat) REPEAT=${2:?}; shift 2 ;;
     --pp) PP=${2:?}; BUILD=0; shift 2 ;;
     --no-build) BUILD=0; shift ;;
@@ -49,7 +54,7 @@ while [ $# -gt 0 ]; do
     *) echo "bench.sh: unknown argument: $1" >&2; usage ;;
   esac
 done
-case "$EVENTS$BIG_FILES$REPEAT$HISTORY" in *[!0-9]*) echo "bench.sh: --events, --big-files, --history and --repeat take whole numbers" >&2; exit 64 ;; esac
+case "$EVENTS$BIG_FILES$REPEAT$HISTORY$OVERLAP" in *[!0-9]*) echo "bench.sh: --events, --big-files, --history, --overlap and --repeat take whole numbers" >&2; exit 64 ;; esac
 case "$IDS" in v7|v4) ;; *) echo "bench.sh: --ids is v7 or v4" >&2; exit 64 ;; esac
 [ "$EVENTS" -ge 10 ] && [ "$REPEAT" -ge 1 ] && [ "$BIG_FILES" -ge 1 ] || { echo "bench.sh: --events >= 10, --repeat >= 1, --big-files >= 1" >&2; exit 64; }
 
@@ -306,6 +311,29 @@ if [ "$HISTORY" -gt 0 ]; then
   [ -z "$KEEP" ] && rm_db "$HDB"
 fi
 
+if [ "$OVERLAP" -gt 0 ]; then
+  ODB="$DIR/overlap.sqlite"
+  ODAY="$DIR/overlap-day-$IDS.jsonl"
+  rm_db "$ODB"
+  for ((d = 0; d < OVERLAP; d++)); do
+    # Day 0, as the benchmark's log: every run's sessions and digests share its dates.
+    rm -f "$ODAY"
+    gen "$ODAY" 1000000 $((101 + d)) 0
+    say "== overlapping history: run $((d + 1)) of $OVERLAP into $ODB"
+    timed "$DIR/overlap-ingest-$((d + 1)).out" "$PP" ingest --db "$ODB" --quiet "${STATS[@]}" "$ODAY"
+  done
+  rm -f "$ODAY"
+  say "== the benchmark's log into an empty database, then into the $OVERLAP overlapping runs"
+  ONDB="$DIR/overlap-next-empty.sqlite"
+  rm_db "$ONDB"
+  timed "$DIR/overlap-next-empty.out" "$PP" ingest --db "$ONDB" --quiet "${STATS[@]}" "$LOG"
+  ONE_WALL=$WALL
+  rm_db "$ONDB"
+  timed "$DIR/overlap-next-grown.out" "$PP" ingest --db "$ODB" --quiet "${STATS[@]}" "$LOG"
+  ONG_WALL=$WALL
+  [ -z "$KEEP" ] && rm_db "$ODB"
+fi
+
 # 5. summary ------------------------------------------------------------------
 F_RATE=$(rate "$EVENTS" "$F_WALL")
 FK_RATE=$(rate "$EVENTS" "$FK_WALL")
@@ -357,6 +385,10 @@ if [ "$HISTORY" -gt 0 ]; then
   row "pullparity qa ($(thousands "$HIST_EVENTS") events, $HISTORY runs)" "$HQ_WALL" "" ""
   row "history: day $((HISTORY + 1)) into an empty DB" "$HNE_WALL" "$(thousands "$(rate 1000000 "$HNE_WALL")")" ""
   row "history: day $((HISTORY + 1)) into the $HISTORY days" "$HNG_WALL" "$(thousands "$(rate 1000000 "$HNG_WALL")")" ""
+fi
+if [ "$OVERLAP" -gt 0 ]; then
+  row "the log into an empty DB (back to back)" "$ONE_WALL" "$(thousands "$(rate "$EVENTS" "$ONE_WALL")")" ""
+  row "the log into $OVERLAP overlapping runs ($(thousands $((OVERLAP * 1000000))) events)" "$ONG_WALL" "$(thousands "$(rate "$EVENTS" "$ONG_WALL")")" ""
 fi
 echo "  (events/s = lines / wall time of the whole process; DB after the fresh ingest: $PDB_SIZE)"
 echo "  bytes per event: $PDB_BPE (by table and its indexes: ${PDB_TABLES:-sqlite3 has no dbstat})"
@@ -426,6 +458,10 @@ if [ "$HISTORY" -ge 3 ]; then
   goal "report on $(thousands "$HIST_EVENTS") events, $H_SIZE (#13)" "$HP_WALL s (goal < 1 s)" "$HP_WALL < 1"
   goal "qa on $(thousands "$HIST_EVENTS") events (#13)" "$HQ_WALL s (goal < 1 s)" "$HQ_WALL < 1"
 fi
+if [ "$OVERLAP" -gt 0 ]; then
+  ON_RATIO=$(ratio "$ONE_WALL" "$ONG_WALL")
+  goal "the log into $OVERLAP overlapping runs / into empty (#41)" "$ON_RATIO (goal >= 0.9)" "$ON_RATIO >= 0.9"
+fi
 echo
 echo "pullparity ingest (fresh DB) said:"
 sed 's/^/  | /' "$DIR/ingest.out"
@@ -434,6 +470,11 @@ sed 's/^/  | /' "$DIR/reingest.out"
 if [ "$BIG" = 1 ]; then
   echo "pullparity ingest (day $((BIG_FILES + 1)) into the DB of $BIG_FILES days) said:"
   sed 's/^/  | /' "$DIR/newday-grown.out"
+fi
+if [ "$OVERLAP" -gt 0 ]; then
+  echo "pullparity ingest (the log into an empty DB, then into the $OVERLAP overlapping runs) said:"
+  sed 's/^/  | /' "$DIR/overlap-next-empty.out"
+  sed 's/^/  | /' "$DIR/overlap-next-grown.out"
 fi
 if [ -n "${STATS_NOTE:-}" ]; then echo "$STATS_NOTE"; fi
 exit "$MISSED"

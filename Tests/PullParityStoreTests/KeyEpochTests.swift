@@ -108,6 +108,37 @@ import Testing
     #expect(try keys(database)["r4"] == Self.key("r4", epoch: 2))
   }
 
+  /// A run keeps the open epoch's filter across its transactions and stores a key its filter
+  /// lacks without looking first. Its rolled-back transaction left the filter with three keys
+  /// the file lacks; another connection then committed three others to the same epoch: the
+  /// count is the run's again, and only the file's change counter (`data_version`) tells it
+  /// to read the filter again. Kept, the filter would call those ids new.
+  @Test func aRunReadsTheOpenEpochAgainAfterAnotherConnectionWroteIt() throws {
+    struct RolledBack: Error {}
+    let dir = try TemporaryDirectory()
+    let path = dir.path("two-connections.sqlite")
+    let (run, other) = (try PullParityDatabase(path: path), try PullParityDatabase(path: path))
+    let epochs = KeyEpochs(capacity: 10)
+    #expect(try transaction(run, [("seed", Self.raw("seed"))], epochs: epochs) == [.stored])
+    #expect(throws: RolledBack.self) {
+      try run.write { db in
+        let tx = try IngestTransaction(db, keyEpochs: epochs)
+        let source = try tx.sourceID(named: "test.jsonl")
+        for id in ["x1", "x2", "x3"] {
+          _ = try IngestTransactionTests().store(
+            eventID: id, raw: Self.raw(id), idKey: EventKey.of(id), in: tx, source: source, lookFirst: false)
+        }
+        try tx.finishBlocks()
+        throw RolledBack()
+      }
+    }
+    let others = ["o1", "o2", "o3"].map { ($0, Self.raw($0)) }
+    #expect(try transaction(other, others, epochs: KeyEpochs(capacity: 10)) == [.stored, .stored, .stored])
+    let again = others + [("o2", "changed"), ("x1", Self.raw("x1"))]
+    #expect(try transaction(run, again, epochs: epochs) == [.duplicate, .duplicate, .duplicate, .conflict, .stored])
+    #expect(try keys(run).keys.sorted() == ["o1", "o2", "o3", "seed", "x1"])
+  }
+
   /// Stores (ids, raws) with the given keys one after another in one transaction.
   func group(_ database: PullParityDatabase, _ rows: [(String, String)], keys: [Int64]) throws -> [EventStoreOutcome] {
     try database.write { db in

@@ -60,7 +60,10 @@ struct RunningIngest {
       let tx = try IngestTransaction(db, keyEpochs: keyEpochs, sessionEpochs: sessionEpochs, runID: runID)
       last = try writeChunks(from: channel, into: tx, counts: &counts, progress: progress)
       try committer.deriveDeferred(tx, times: &times)
+      // The last blocks and the keys waiting for them: storing events too.
+      let finishing = clock.elapsed()
       try tx.finishBlocks()
+      times.storeEvents += clock.seconds(since: finishing)
       try judgeAcrossSessions(db)
       let newProfiles = committer.profilesUsed.subtracting(profilesStored)
       try ProfileRegistry.store(newProfiles.sorted().map(options.profiles.resolve), in: db, at: clock.now())

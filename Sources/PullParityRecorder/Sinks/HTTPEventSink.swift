@@ -70,7 +70,10 @@ public final class HTTPEventSink: EventSink {
   }
 
   deinit {
-    session.invalidateAndCancel()
+    // Not `invalidateAndCancel`: Foundation on Linux cancels a task asynchronously and then
+    // finds it gone from the session's registry if it completed meanwhile, a fatal error
+    // (seen once in this package's tests). An upload under way ends within `requestTimeout`.
+    session.finishTasksAndInvalidate()
   }
 
   /// Lines not yet acknowledged by the collector.

@@ -33,6 +33,22 @@ package final class IngestTransaction {
   private let keyEpochs: KeyEpochs
   private let sessionEpochs: KeyEpochs
   private var refreshedEpochs: [ObjectIdentifier] = []
+  /// Keys of new random ids whose lines are in the blocks already, to be inserted in key order
+  /// (`insertPendingKeys`): one after another they descend to neighbouring leaves of the index,
+  /// which stay in the CPU's caches, where inserted as read each lands on a page of its own.
+  private var pendingKeys: [PendingKey] = []
+
+  /// Keys pending at most: about a reader's chunk, so that inserting them never holds the
+  /// writer long enough for the reader to wait (a transaction's 200,000 at its end held it
+  /// about 0.2 s each time, with the reader's queue full), while a batch still lands about
+  /// 70 keys on each leaf of a full epoch's region (about 340 pages of 32 KiB).
+  private static let pendingKeyLimit = 25_000
+
+  private struct PendingKey {
+    let key: Int64
+    let block: Int64
+    let slot: Int
+  }
 
   /// `keyEpochs`, `sessionEpochs`: the run's, so that each transaction reads only the filters
   /// of epochs closed since the previous one; nil, new ones.
@@ -80,21 +96,44 @@ package final class IngestTransaction {
   /// collision (other id: try the next key value). `lookFirst` reads before inserting, the
   /// cheaper order when most events are duplicates (a re-sent file). A random id is first
   /// looked up in the closed key epochs whose filters may hold it.
+  ///
+  /// A random id whose key the open epoch certainly does not hold is new: its line goes into
+  /// the block at once, its key waits for `insertPendingKeys`.
   package func store(_ event: EventFields, idKey: IDKey, lookFirst: Bool = false) throws -> EventStoreOutcome {
-    guard !idKey.isTimeOrdered else { return try store(event, from: idKey.value, lookFirst: lookFirst) }
+    guard !idKey.isTimeOrdered else { return try store(event, from: idKey.value, lookFirst: lookFirst).outcome }
     let epochs = try refreshed(keyEpochs)
-    if let earlier = try findInClosedEpochs(event, hash: idKey.value, epochs) { return earlier }
-    let outcome = try store(event, from: epochs.openKey(idKey.value), lookFirst: lookFirst)
-    if outcome == .stored { try keyEpochs.stored(1, db) }
+    let candidates = epochs.candidates(idKey.value)
+    if let earlier = try find(event, atClosedKeys: candidates.closed) { return earlier }
+    let key = epochs.openKey(idKey.value)
+    var outcome = EventStoreOutcome.stored
+    if candidates.open {
+      // It, or another id at its key, may be stored or pending: look in the index.
+      try insertPendingKeys()
+      let stored = try store(event, from: key, lookFirst: lookFirst)
+      outcome = stored.outcome
+      if outcome == .stored { epochs.noteStoredInOpenEpoch(stored.key) }
+    } else {
+      let (block, slot) = try append(event)
+      pendingKeys.append(PendingKey(key: key, block: block, slot: slot))
+      epochs.noteStoredInOpenEpoch(key)
+      if pendingKeys.count >= Self.pendingKeyLimit { try insertPendingKeys() }
+    }
+    if outcome == .stored {
+      if epochs.closes(afterStoring: 1) { try insertPendingKeys() }
+      try epochs.stored(1, db)
+    }
     return outcome
   }
 
-  /// Stores `event` at the first free key from `key` on, unless its id is on the way there.
-  private func store(_ event: EventFields, from key: Int64, lookFirst: Bool) throws -> EventStoreOutcome {
+  /// Stores `event` at the first free key from `key` on, unless its id is on the way there;
+  /// the key it was stored at, or looked up last.
+  private func store(
+    _ event: EventFields, from key: Int64, lookFirst: Bool
+  ) throws -> (outcome: EventStoreOutcome, key: Int64) {
     var slot = key
     var insertNext = !lookFirst
     while true {
-      if insertNext, try insert(event, key: slot) { return .stored }
+      if insertNext, try insert(event, key: slot) { return (.stored, slot) }
       switch try storedEvent(at: slot, comparingWith: event) {
       case .none:
         // Free: insert here (after a failed insert this cannot happen twice).
@@ -104,13 +143,33 @@ package final class IngestTransaction {
         }
         insertNext = true
       case .some(let outcome?):
-        return outcome
+        return (outcome, slot)
       case .some(nil):
         // Another id has this key: probe the next value.
         slot &+= 1
         insertNext = !lookFirst
       }
     }
+  }
+
+  /// Inserts the pending keys, in key order. Each is certainly free (the open epoch's filter
+  /// did not hold it, and this transaction holds the write lock): one that is not is an error.
+  private func insertPendingKeys() throws {
+    guard !pendingKeys.isEmpty else { return }
+    pendingKeys.sort { $0.key < $1.key }
+    for pending in pendingKeys {
+      insertKey.bind(1, pending.key)
+      insertKey.bind(2, pending.block)
+      insertKey.bind(3, pending.slot)
+      guard try insertKey.executeCountingChanges("storing the key of raw event \(pending.block):\(pending.slot)") == 1
+      else {
+        throw StoreError(
+          context: "storing the key of raw event \(pending.block):\(pending.slot)",
+          message: "key \(pending.key) is taken, though the open key epoch's filter did not hold it",
+          sql: IngestStatementSQL.insertKey)
+      }
+    }
+    pendingKeys.removeAll(keepingCapacity: true)
   }
 
   /// `epochs`, refreshed once per transaction (another run may have written since the last).
@@ -123,9 +182,10 @@ package final class IngestTransaction {
     return epochs
   }
 
-  /// What `event` is to a copy of its id stored in a closed key epoch, or nil when there is none.
-  private func findInClosedEpochs(_ event: EventFields, hash: Int64, _ epochs: KeyEpochs) throws -> EventStoreOutcome? {
-    for key in epochs.closedKeys(hash) {
+  /// What `event` is to a copy of its id stored in a closed key epoch, or nil when there is
+  /// none. `keys`: where the epochs that may hold it would have put it first.
+  private func find(_ event: EventFields, atClosedKeys keys: [Int64]) throws -> EventStoreOutcome? {
+    for key in keys {
       var slot = key
       while let found = try storedEvent(at: slot, comparingWith: event) {
         if let outcome = found { return outcome }
@@ -143,12 +203,19 @@ package final class IngestTransaction {
     insertKey.bind(2, block)
     insertKey.bind(3, slot)
     guard try insertKey.executeCountingChanges("storing event \(Self.text(event.eventID))") == 1 else { return false }
+    _ = try append(event)
+    return true
+  }
+
+  /// Appends the line of a new event to the block being filled; its place there.
+  private func append(_ event: EventFields) throws -> (block: Int64, slot: Int) {
+    let place = blocks.nextPlace
     let line = RawLine(
       sessionRef: event.sessionRef, sourceID: event.sourceID, line: event.line, byteOffset: event.byteOffset,
       timestamp: event.timestamp)
     try blocks.append(line, eventID: event.eventID, raw: event.raw)
     try noteLabel(type: event.type, session: event.sessionRef)
-    return true
+    return place
   }
 
   /// Notes in `labelled_sessions` that session `ref` logged a label when `type` is `label`
@@ -300,10 +367,11 @@ package final class IngestTransaction {
         """, arguments: [ref]) ?? false
   }
 
-  /// Writes the blocks being filled, of events and of quarantined lines. Call before the
-  /// transaction commits: lines appended after the last block was written are otherwise lost
-  /// with their keys or rows.
+  /// Writes the pending keys and the blocks being filled, of events and of quarantined lines.
+  /// Call before the transaction commits: lines appended after the last block was written are
+  /// otherwise lost with their keys or rows, and pending keys with their lines.
   package func finishBlocks() throws {
+    try insertPendingKeys()
     try blocks.flush()
     try quarantineBlocks.flush()
   }

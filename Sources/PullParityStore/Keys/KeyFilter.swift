@@ -22,8 +22,11 @@ package struct KeyFilter: Equatable, Sendable {
 
   /// An empty filter sized for `capacity` keys.
   package init(capacity: Int) {
-    blocks = Array(repeating: .zero, count: max(1, (max(capacity, 1) * Self.bitsPerKey + 255) / 256))
+    blocks = Array(repeating: .zero, count: Self.blockCount(capacity: capacity))
   }
+
+  /// The blocks of a filter sized for `capacity` keys.
+  static func blockCount(capacity: Int) -> Int { max(1, (max(capacity, 1) * bitsPerKey + 255) / 256) }
 
   /// A filter read back from `bytes` (as `bytes` wrote it), or nil when they cannot be one.
   package init?(bytes: [UInt8]) {
@@ -54,7 +57,7 @@ package struct KeyFilter: Equatable, Sendable {
 
   package func mayContain(_ probe: Probe) -> Bool {
     let mask = Self.mask(probe)
-    return blocks[Self.block(of: probe, among: blocks.count)] & mask == mask
+    return all(blocks[Self.block(of: probe, among: blocks.count)] & mask .== mask)
   }
 
   /// The probe's block: the high half of the hash, scaled to the block count.

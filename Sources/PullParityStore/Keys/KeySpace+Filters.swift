@@ -20,6 +20,15 @@ extension KeySpace {
     return try Int.fetchOne(db, sql: sql, arguments: [region.first, region.last]) ?? 0
   }
 
+  /// The filter of the keys in `epoch`'s region of the index, as `close` builds it but not
+  /// saved, and how many there are: what the open epoch holds.
+  func keys(_ db: Database, epoch: Int64, capacity: Int) throws -> (filter: KeyFilter, count: Int) {
+    let region = Self.region(of: epoch)
+    return try filter(db, epoch: epoch, from: region.first, through: region.last, capacity: capacity) {
+      $0 & KeyEpochs.lowMask
+    }
+  }
+
   /// Builds the filter of `epoch` from its keys in the index, and stores it. Epochs closed
   /// with one capacity get filters of one size, which `KeyFilterMatrix` checks together.
   func close(_ db: Database, epoch: Int64, filterCapacity: Int) throws -> KeyFilter {
@@ -47,6 +56,16 @@ extension KeySpace {
     _ db: Database, epoch: Int64, from first: Int64, through last: Int64, capacity: Int,
     probed: (Int64) -> Int64
   ) throws -> KeyFilter {
+    let (filter, keys) = try filter(db, epoch: epoch, from: first, through: last, capacity: capacity, probed: probed)
+    if keys > 0 { try save(filter, keys: keys, epoch: epoch, db) }
+    return filter
+  }
+
+  /// The filter of the keys stored in `first...last`, as `probed` turns them, and their count.
+  private func filter(
+    _ db: Database, epoch: Int64, from first: Int64, through last: Int64, capacity: Int,
+    probed: (Int64) -> Int64
+  ) throws -> (filter: KeyFilter, count: Int) {
     var filter = KeyFilter(capacity: capacity)
     let select = try RawStatement(
       db, "SELECT \(keyColumn) FROM \(table) WHERE \(keyColumn) BETWEEN ? AND ? ORDER BY \(keyColumn)")
@@ -58,8 +77,7 @@ extension KeySpace {
       filter.insert(KeyFilter.probe(probed($0.int64(column))))
       keys += 1
     }
-    if keys > 0 { try save(filter, keys: keys, epoch: epoch, db) }
-    return filter
+    return (filter, keys)
   }
 
   private func save(_ filter: KeyFilter, keys: Int, epoch: Int64, _ db: Database) throws {

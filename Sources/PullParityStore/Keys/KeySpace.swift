@@ -9,13 +9,14 @@ package struct KeySpace: Sendable, Equatable {
   /// The schema version whose migration fills epoch 0 (the random keys stored before it).
   let migrationName: String
 
-  /// Event ids (`event_keys.id_hash`). The open epoch's region of the index takes about 18 bytes a
-  /// key, so at 1M keys it is about half this machine's 32 MiB last-level cache: random inserts
-  /// into 2M keys (35 MiB) measured about 1 s more CPU per million ids than into the first
-  /// million. Smaller epochs make more filters to check and more false positives to look up
-  /// (100M random ids make 100 epochs, each one filter check per new id).
+  /// Event ids (`event_keys.id_hash`). The open epoch's region of the index takes about 21 bytes
+  /// a key, and every transaction that stores random ids rewrites most of its pages (into the
+  /// WAL, then the file): at 1M keys a million-id ingest spent 0.28–0.36 s committing, at 512K
+  /// 0.06–0.10 s, as for UUIDv7 ids. Smaller epochs make more filters to check for each new id,
+  /// side by side (`KeyFilterMatrix`: 32 bytes an epoch): at 256K, a day into five days of
+  /// random ids spent 0.3–0.7 s more on them than at 512K. 100M random ids make 190 epochs.
   package static let events = KeySpace(
-    table: "event_keys", keyColumn: "id_hash", filterTable: "event_key_filters", defaultCapacity: 1_000_000,
+    table: "event_keys", keyColumn: "id_hash", filterTable: "event_key_filters", defaultCapacity: 524_288,
     migrationName: "0007_key_epochs")
 
   /// Event ids as schema versions 7 to 10 kept them, for the migration that fills epoch 0.

@@ -29,7 +29,8 @@ package struct DigestWriter {
   ) throws {
     try database.write { db in
       let digests = try count { add in
-        try ReportQueries.forEachSession(db, StoredDigest.filter(SessionFilter(), day: day), few: true, add)
+        let filter = StoredDigest.filter(SessionFilter(), day: day)
+        try ReportQueries.forEachSession(db, filter, few: try ReportQueries.areFew(db, filter), add)
       }
       try db.execute(sql: "DELETE FROM session_digests WHERE day = ?", arguments: [day])
       // Through SQLite's C API: the cell's names are keys, and GRDB would store them up to

@@ -23,7 +23,8 @@ extension ReportQueries {
       guard !digests.isEmpty else { return false }
       try digests.forEach(digest)
       for day in stale.sorted() {
-        try Self.forEachSession(db, StoredDigest.filter(filter, day: day), few: true, session)
+        let dayFilter = StoredDigest.filter(filter, day: day)
+        try Self.forEachSession(db, dayFilter, few: try Self.areFew(db, dayFilter), session)
       }
       return true
     }

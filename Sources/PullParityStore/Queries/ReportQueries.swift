@@ -24,14 +24,17 @@ package struct ReportQueries {
     try database.read { db in try Self.forEachSession(db, filter, body) }
   }
 
-  /// `forEachSession` within a transaction already open. With `few`, the violations are read
-  /// for the selected sessions only (a day of a long history); otherwise both tables are merged
-  /// whole, which is faster for any large part of them.
+  /// `forEachSession` within a transaction already open. With `few`, the selected sessions are
+  /// found by their index and the violations read for them only (a day of a long history);
+  /// otherwise both tables are read whole in `session_ref` order, which is faster for any
+  /// large part of them (no sort: a day holding all 164,000 sessions of a file was read in
+  /// 0.73 s that way against 1.0–1.28 s through the index).
   static func forEachSession(
     _ db: Database, _ filter: SessionFilter, few: Bool = false, _ body: (SessionRecord) throws -> Void
   ) throws {
     let (clause, values) = filter.sqlValues()
-    let sql = "SELECT \(SessionRecordColumns.selectList) FROM sessions s WHERE \(clause) ORDER BY s.session_ref"
+    let table = few ? "sessions s" : "sessions s NOT INDEXED"
+    let sql = "SELECT \(SessionRecordColumns.selectList) FROM \(table) WHERE \(clause) ORDER BY s.session_ref"
     let statement = try RawStatement(db, sql)
     for (index, value) in values.enumerated() { statement.bind(Int32(index + 1), value) }
     let columns = SessionRecordColumns(statement)
@@ -39,6 +42,17 @@ package struct ReportQueries {
       try few
       ? SessionViolationKinds.read(db, sessionsWhere: clause, values) : SessionViolationKinds.read(db)
     try statement.forEachRow("reading the selected sessions") { try body(try columns.record($0, kinds: &kinds)) }
+  }
+
+  /// Whether the sessions matching `filter` are few enough (under a quarter of all) to be
+  /// found by their index rather than in a read of the whole table.
+  static func areFew(_ db: Database, _ filter: SessionFilter) throws -> Bool {
+    let (clause, values) = filter.sqlValues()
+    let count = "SELECT count(*) FROM sessions s WHERE \(clause)"
+    let selected = try Int.fetchOne(db, sql: count, arguments: StatementArguments(values)) ?? 0
+    // Refs only grow: the largest bounds the table's rows, in one index descent.
+    let all = try Int.fetchOne(db, sql: "SELECT max(session_ref) FROM sessions") ?? 0
+    return selected * 4 < all
   }
 
   /// Violations of the sessions matching `filter`, by session id then order of finding.

@@ -61,6 +61,50 @@ import Testing
     }
   }
 
+  /// The open epoch's column changes in place while closed ones are added one at a time past
+  /// the room a row has: after each change the matrix answers as its filters would, with no
+  /// trace of a removed column's bits.
+  @Test func aMatrixChangedColumnByColumnAnswersAsItsFiltersDo() {
+    func filter(seed: UInt64) -> KeyFilter {
+      var filter = KeyFilter(capacity: 500)
+      for key in Self.keys(500, seed: seed) { filter.insert(KeyFilter.probe(key)) }
+      return filter
+    }
+    var model: [(epoch: Int64, filter: KeyFilter)] = []
+    var matrix = KeyFilterMatrix(blockCount: filter(seed: 0).blockCount)
+    let probes = (20..<32).flatMap { Self.keys(500, seed: UInt64($0)) }.map(KeyFilter.probe)
+    func expectSameAnswers() {
+      for probe in probes {
+        var found: [Int64] = []
+        matrix.forEachMayHold(probe) { found.append($0) }
+        #expect(found == model.filter { $0.filter.mayContain(probe) }.map(\.epoch))
+      }
+    }
+    for epoch in Int64(1)...9 {
+      // The open epoch: a column filled key by key, then removed and added whole, then closed.
+      var open = KeyFilter(capacity: 500)
+      model.append((epoch, open))
+      matrix.add([(epoch, open)])
+      for key in Self.keys(200, seed: UInt64(20 + epoch)) {
+        open.insert(KeyFilter.probe(key))
+        matrix.insertIntoLast(KeyFilter.probe(key))
+      }
+      model[model.count - 1].filter = open
+      expectSameAnswers()
+      matrix.removeLast()
+      model.removeLast()
+      expectSameAnswers()
+      // Added again empty where the removed column's bits were, then closed with its keys.
+      matrix.add([(epoch, KeyFilter(capacity: 500))])
+      model.append((epoch, KeyFilter(capacity: 500)))
+      expectSameAnswers()
+      let closed = filter(seed: UInt64(20 + epoch))
+      matrix.replaceLast(epoch: epoch, with: closed)
+      model[model.count - 1].filter = closed
+      expectSameAnswers()
+    }
+  }
+
   @Test(arguments: [0, 1, 31, 33, 100])
   func bytesThatCannotBeAFilterAreRefused(count: Int) {
     #expect(KeyFilter(bytes: [UInt8](repeating: 0xff, count: count)) == nil)

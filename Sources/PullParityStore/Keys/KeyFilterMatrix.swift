@@ -10,7 +10,7 @@ package struct KeyFilterMatrix {
   private(set) var epochs: [Int64] = []
   /// Columns a row has room for: a row is `stride` blocks long, so that the epochs a run closes
   /// (each one column more) are added in place. Re-laying out the whole matrix per closed
-  /// epoch had the kernel zero a fresh matrix each time: 0.17–0.6 s of a day into five days.
+  /// epoch had the kernel zero a fresh matrix each time: 0.17 s of a day into five days.
   private var stride = 0
   /// `blocks.base[block * stride + column]`. A key inserted into a column (the open epoch's)
   /// changes it in place.

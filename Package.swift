@@ -57,6 +57,7 @@ let package = Package(
         .embedInCode("0012_events_left_in_runs.sql"),
         .embedInCode("0013_screen_left.sql"),
         .embedInCode("0014_block_checksums.sql"),
+        .embedInCode("0015_digest_appends.sql"),
         .embedInCode("README.md"),
       ]
     ),

@@ -17,12 +17,13 @@ package enum Schema {
     ("0012_events_left_in_runs", text(PackageResources._012_events_left_in_runs_sql)),
     ("0013_screen_left", text(PackageResources._013_screen_left_sql)),
     ("0014_block_checksums", text(PackageResources._014_block_checksums_sql)),
+    ("0015_digest_appends", text(PackageResources._015_digest_appends_sql)),
   ]
 
-  /// Migrations that change only views for dashboards, which no command reads: a read-only
-  /// command still reads a file without them (asking for a replay to add a view would be out of
-  /// all proportion), and the next write to the file adds them.
-  package static let dashboardOnly: Set<String> = ["0010_dashboard_percentages"]
+  /// Migrations a read-only command does without, and the next write to the file adds: views
+  /// for dashboards, which no command reads, and what only writers read (asking for a replay to
+  /// add either would be out of all proportion).
+  package static let notNeededToRead: Set<String> = ["0010_dashboard_percentages", "0015_digest_appends"]
 
   /// schema/README.md: every table, column and view for dashboard authors.
   package static let documentation = text(PackageResources.README_md)

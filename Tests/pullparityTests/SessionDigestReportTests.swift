@@ -47,7 +47,9 @@ import Testing
       "ingest", "--quiet", "--stats", "--db", dir.path("s.sqlite"), RepositoryPaths.sampleEvents.path,
     ])
     #expect(run.exitCode == 0)
-    #expect(run.stdout.contains(/\n  wall +\d+\.\d\d\n  then report digests +\d+\.\d\d\n/))
+    #expect(
+      run.stdout.contains(
+        /\n  wall +\d+\.\d\d\n  then report digests +\d+\.\d\d  \(0 days extended, [1-9]\d* days? counted whole\)\n/))
     #expect(try Self.state(dir.path("s.sqlite")).digests > 0)
   }
 

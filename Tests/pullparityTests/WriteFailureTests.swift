@@ -23,8 +23,9 @@ import Testing
   /// (a replay of it changes nothing: before, one listed up to 8 sessions the run still owed a
   /// verdict, as one slipped in while an ingest ran did), the ledger counts every line once
   /// (what the failed run committed is what the next one resumes) and the file is what one
-  /// clean ingest makes.
-  @Test(arguments: [4_000, 8_000, 11_000]) func theLedgerIsExactAfterAFailedWrite(kib: Int) throws {
+  /// clean ingest makes. The limits fall a few transactions in: with schema 15 a limit of
+  /// 4,000 KiB failed the first commit, 4,500 KiB the second.
+  @Test(arguments: [5_000, 8_000, 11_000]) func theLedgerIsExactAfterAFailedWrite(kib: Int) throws {
     let dir = try TemporaryDirectory()
     let clean = dir.path("clean.sqlite")
     #expect(try CommandRun.pullparity(Self.ingest + ["--db", clean]).exitCode == 0)

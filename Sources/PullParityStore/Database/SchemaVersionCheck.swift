@@ -10,13 +10,13 @@ enum SchemaVersionCheck {
     // migrations after it, so that is what to say about such a file.
     try requireConverted(queue, path: path)
     let all = try queue.read { db in try PullParityDatabase.migrator.appliedMigrations(db) }
-    let applied = all.filter { !Schema.dashboardOnly.contains($0) }
-    let known = PullParityDatabase.migrator.migrations.filter { !Schema.dashboardOnly.contains($0) }
+    let applied = all.filter { !Schema.notNeededToRead.contains($0) }
+    let known = PullParityDatabase.migrator.migrations.filter { !Schema.notNeededToRead.contains($0) }
     // Only an older file is this check's business: a newer one is refused where it is opened.
     guard applied.count < known.count, known.starts(with: applied) else { return }
     throw StoreError(
       context: "opening \(path)",
-      // The file's schema is its last migration, a dashboard-only one included (a schema 10
+      // The file's schema is its last migration, one not needed to read included (a schema 10
       // file was named by 0009 when those were left out).
       message: "written by an older PullParity (schema \(all.last ?? "none"); this one reads "
         + "\(known.last ?? "")), which a read-only command does not upgrade: run "

@@ -39,6 +39,11 @@ extension ReportQueries {
         arguments: [version]))
   }
 
+  /// The digests of `version` stored for `day`.
+  static func digests(_ db: Database, day: Int64, version: Int) throws -> [StoredDigest] {
+    try digests(db, SessionFilter(), days: (day, day + 1), version: version, excluding: [])
+  }
+
   /// The current digests of the selected cells and days.
   private static func digests(
     _ db: Database, _ filter: SessionFilter, days: (from: Int64?, until: Int64?), version: Int,

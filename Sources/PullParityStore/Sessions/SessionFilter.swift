@@ -12,6 +12,9 @@ package struct SessionFilter: Equatable, Sendable, Codable {
   /// Sessions of this UTC day as schema 6 numbers days (`CAST(started_at_ms / 86400000 AS
   /// INTEGER)`, what its triggers mark stale): the digests' own partition, never printed.
   package var digestDay: Int64?
+  /// Sessions stored after this `session_ref`: those a day's digests have not counted yet
+  /// (`DigestWriter`), never printed.
+  package var afterSessionRef: Int64?
 
   package init(
     app: String? = nil, platform: String? = nil, sinceMs: Double? = nil, untilMs: Double? = nil,
@@ -61,6 +64,7 @@ package struct SessionFilter: Equatable, Sendable, Codable {
       add("s.started_at_ms < ?", start + StoredDigest.dayMs + 1)
       add("CAST(s.started_at_ms / 86400000 AS INTEGER) = ?", digestDay)
     }
+    add("s.session_ref > ?", afterSessionRef)
     return (conditions.isEmpty ? "1" : conditions.joined(separator: " AND "), arguments)
   }
 }

@@ -147,7 +147,14 @@ struct IngestFrontend {
         + String(format: "%7.2f", summary.durationSeconds))
     lines.append(
       "  " + "then report digests".padding(toLength: 30, withPad: " ", startingAt: 0)
-        + String(format: "%7.2f", t.reportDigests))
+        + String(format: "%7.2f", t.reportDigests) + (summary.digests.map { Self.describe($0.days) } ?? ""))
     return lines.joined(separator: "\n") + "\n"
+  }
+
+  /// How the stale days' digests were brought up to date: extending them costs the new
+  /// sessions alone, counting a day whole all of its sessions.
+  private static func describe(_ days: DigestRefresh.Days) -> String {
+    func count(_ n: Int, _ what: String) -> String { "\(n) day\(n == 1 ? "" : "s") \(what)" }
+    return "  (\(count(days.extended, "extended")), \(count(days.whole, "counted whole")))"
   }
 }

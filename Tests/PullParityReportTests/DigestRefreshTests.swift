@@ -1,0 +1,121 @@
+import Foundation
+import GRDB
+import PullParityIngest
+import PullParityStore
+import PullParityTestSupport
+import Testing
+
+@testable import PullParityReport
+
+/// Schema 15: a day whose sessions were only added to has its digests extended by the new
+/// sessions, and they are then what counting the day whole gives, byte for byte; a day with a
+/// session changed by anyone (updated, deleted, inserted below the refs counted) is counted
+/// whole.
+@Suite struct DigestRefreshTests {
+  /// Every digest row, every column, in one order.
+  static func digestRows(_ database: PullParityDatabase) throws -> [Row] {
+    try database.read { db in
+      try Row.fetchAll(
+        db,
+        sql: """
+          SELECT day, app, profile, profile_version, platform, "trigger", screen, app_version, sessions,
+                 completed, cancelled, incomplete, abandoned, digest_version, digest,
+                 (SELECT last_session_ref FROM digested_days d WHERE d.day = s.day) AS last_session_ref
+          FROM session_digests s ORDER BY day, app, profile, profile_version, platform, "trigger", screen, app_version
+          """)
+    }
+  }
+
+  /// The digests every day gets when it is counted whole, as a refresh of a changed day does:
+  /// left in place, with how many days that took.
+  static func countedWhole(_ database: PullParityDatabase) throws -> (rows: [Row], days: DigestRefresh.Days) {
+    try database.write { db in
+      try db.execute(sql: "UPDATE digested_days SET changed = 1")
+      try db.execute(sql: "INSERT OR IGNORE INTO stale_digest_days SELECT day FROM digested_days")
+    }
+    let days = try DigestRefresh.run(database)
+    return (try digestRows(database), days)
+  }
+
+  static func ingest(_ logs: [String], into database: PullParityDatabase) throws -> DigestRefresh.Days? {
+    let paths = logs.map { RepositoryPaths.sampleEvents.appendingPathComponent($0).path }
+    let summary = try Ingestor(database: database, options: IngestOptions(toolVersion: "test"))
+      .run(try InputCatalog.expand(paths))
+    return summary.digests?.days
+  }
+
+  static func stale(_ database: PullParityDatabase) throws -> [Int64] {
+    try database.read { db in
+      try Int64.fetchAll(db, sql: "SELECT day FROM stale_digest_days UNION SELECT day FROM digested_days WHERE changed")
+    }
+  }
+
+  /// Sample logs of other apps and installs, on the same days: the second ingest only adds
+  /// sessions, and each day that had digests is extended.
+  @Test(arguments: [
+    ("phlock-ios.jsonl", "padel-pwa.jsonl"), ("padel-pwa.jsonl", "phlock-ios.jsonl"),
+    ("padel-ios-1.jsonl", "padel-pwa.jsonl"),
+  ])
+  func aDayWithSessionsAddedIsExtendedToWhatCountingItWholeGives(first: String, then: String) throws {
+    let dir = try TemporaryDirectory()
+    let database = try PullParityDatabase(path: dir.path("extended.sqlite"))
+    let firstDays = try #require(try Self.ingest([first], into: database))
+    #expect(firstDays.extended == 0 && firstDays.whole > 0)
+    let daysBefore = try database.read { db in
+      try Set(Int64.fetchAll(db, sql: "SELECT DISTINCT day FROM session_digests"))
+    }
+    let days = try #require(try Self.ingest([then], into: database))
+    let daysAfter = try database.read { db in
+      try Set(Int64.fetchAll(db, sql: "SELECT DISTINCT day FROM session_digests"))
+    }
+    #expect(days.extended > 0)
+    #expect(days.extended + days.whole == daysAfter.count - daysBefore.subtracting(daysAfter).count)
+    #expect(days.whole == daysAfter.subtracting(daysBefore).count)
+    #expect(try Self.stale(database) == [])
+    let extended = try Self.digestRows(database)
+    let whole = try Self.countedWhole(database)
+    #expect(whole.days == DigestRefresh.Days(whole: daysAfter.count))
+    #expect(extended == whole.rows)
+  }
+
+  /// Changes only a whole count gets right, by whoever makes them: each marks its day, and the
+  /// refresh counts that day whole (a wrong extension would keep the digests as they were).
+  @Test(arguments: [
+    "UPDATE sessions SET outcome = 'incomplete' WHERE session_ref = (SELECT min(session_ref) FROM sessions WHERE outcome = 'completed')",
+    "DELETE FROM sessions WHERE session_ref = (SELECT min(session_ref) FROM sessions)",
+    """
+    CREATE TEMP TABLE copied AS SELECT * FROM sessions WHERE session_ref = (SELECT max(session_ref) FROM sessions);
+    UPDATE copied SET session_ref = -5, session_id = 'inserted-below-the-counted-refs';
+    INSERT INTO sessions SELECT * FROM copied;
+    """,
+  ])
+  func aDayWithASessionChangedIsCountedWhole(change: String) throws {
+    let dir = try TemporaryDirectory()
+    let database = try PullParityDatabase(path: dir.path("changed.sqlite"))
+    _ = try Self.ingest(["phlock-ios.jsonl"], into: database)
+    #expect(try Self.stale(database) == [])
+    try database.write { db in try db.execute(sql: change) }
+    let marked = try database.read { db in try Int64.fetchAll(db, sql: "SELECT day FROM digested_days WHERE changed") }
+    #expect(marked.count == 1)
+    #expect(try DigestRefresh.run(database) == DigestRefresh.Days(whole: 1))
+    let refreshed = try Self.digestRows(database)
+    #expect(try Self.countedWhole(database).rows == refreshed)
+  }
+
+  /// A day whose digests were counted before schema 15 (no `digested_days` row) is counted
+  /// whole at its next refresh, and extended from then on.
+  @Test func digestsWithoutTheirLastRefAreCountedWhole() throws {
+    let dir = try TemporaryDirectory()
+    let database = try PullParityDatabase(path: dir.path("old-digests.sqlite"))
+    _ = try Self.ingest(["phlock-ios.jsonl"], into: database)
+    try database.write { db in
+      try db.execute(sql: "DELETE FROM digested_days")
+    }
+    let days = try #require(try Self.ingest(["padel-pwa.jsonl"], into: database))
+    #expect(days.extended == 0)
+    let again = try #require(try Self.ingest(["padel-ios-1.jsonl"], into: database))
+    #expect(again.extended > 0)
+    let extended = try Self.digestRows(database)
+    #expect(try Self.countedWhole(database).rows == extended)
+  }
+}

@@ -17,14 +17,15 @@
 # then day D+1 into an empty database and into the history, back to back. --overlap D
 # ingests D logs of 1,000,000 events dated the same day as the benchmark's log (other seeds),
 # one run each, into one database, then the benchmark's log into an empty database and into
-# those D runs, back to back (issue 41: a day into a history whose days overlap it).
+# those D runs, back to back, R times (best of each; issue 41: a day into a history whose days
+# overlap it).
 # Exits 1 when a measured goal is missed (or DuckDB, needed for the #27 goals, is missing),
 # 2 on an error, 0 when every goal printed is met.
 # See bench/README.md.
 set -euo pipefail
 
 usage() {
-  sed -n '2,20p' "$0" | sed 's/^# \{0,1\}//'
+  sed -n '2,24p' "$0" | sed 's/^# \{0,1\}//'
   exit "${1:-64}"
 }
 
@@ -323,14 +324,22 @@ if [ "$OVERLAP" -gt 0 ]; then
     timed "$DIR/overlap-ingest-$((d + 1)).out" "$PP" ingest --db "$ODB" --quiet "${STATS[@]}" "$ODAY"
   done
   rm -f "$ODAY"
-  say "== the benchmark's log into an empty database, then into the $OVERLAP overlapping runs"
+  # The history as the D runs left it, restored before each round: the log goes into it once.
+  cp "$ODB" "$ODB.runs"
+  say "== the benchmark's log into an empty database, then into the $OVERLAP overlapping runs ($REPEAT rounds)"
   ONDB="$DIR/overlap-next-empty.sqlite"
-  rm_db "$ONDB"
-  timed "$DIR/overlap-next-empty.out" "$PP" ingest --db "$ONDB" --quiet "${STATS[@]}" "$LOG"
-  ONE_WALL=$WALL
-  rm_db "$ONDB"
-  timed "$DIR/overlap-next-grown.out" "$PP" ingest --db "$ODB" --quiet "${STATS[@]}" "$LOG"
-  ONG_WALL=$WALL
+  ONE_WALL="" ONG_WALL=""
+  for ((rep = 1; rep <= REPEAT; rep++)); do
+    rm_db "$ONDB"
+    timed "$DIR/overlap-next-empty.out.$rep" "$PP" ingest --db "$ONDB" --quiet "${STATS[@]}" "$LOG"
+    if [ -z "$ONE_WALL" ] || awk -v a="$WALL" -v b="$ONE_WALL" 'BEGIN { exit !(a < b) }'; then ONE_WALL=$WALL; cp "$DIR/overlap-next-empty.out.$rep" "$DIR/overlap-next-empty.out"; fi
+    rm_db "$ONDB"
+    rm_db "$ODB" && cp "$ODB.runs" "$ODB"
+    timed "$DIR/overlap-next-grown.out.$rep" "$PP" ingest --db "$ODB" --quiet "${STATS[@]}" "$LOG"
+    if [ -z "$ONG_WALL" ] || awk -v a="$WALL" -v b="$ONG_WALL" 'BEGIN { exit !(a < b) }'; then ONG_WALL=$WALL; cp "$DIR/overlap-next-grown.out.$rep" "$DIR/overlap-next-grown.out"; fi
+    rm -f "$DIR/overlap-next-empty.out.$rep" "$DIR/overlap-next-grown.out.$rep"
+  done
+  rm -f "$ODB.runs"
   [ -z "$KEEP" ] && rm_db "$ODB"
 fi
 

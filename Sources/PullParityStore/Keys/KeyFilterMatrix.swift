@@ -8,8 +8,8 @@ package struct KeyFilterMatrix {
   package let blockCount: Int
   /// Column → epoch, in the order filters were added.
   private(set) var epochs: [Int64] = []
-  /// Columns a row has room for: a row is `stride` blocks long, so that the epochs a run closes
-  /// (each one column more) are added in place. Re-laying out the whole matrix per closed
+  /// Columns a row has room for: a row is `stride` blocks long, so that the open epoch's column
+  /// and the epochs a run closes (each one column more) are added in place. Re-laying out the whole matrix per closed
   /// epoch had the kernel zero a fresh matrix each time: 0.17 s of a day into five days.
   private var stride = 0
   /// `blocks.base[block * stride + column]`. A key inserted into a column (the open epoch's)
@@ -24,7 +24,9 @@ package struct KeyFilterMatrix {
   package mutating func add(_ filters: [(epoch: Int64, filter: KeyFilter)]) {
     precondition(filters.allSatisfy { $0.filter.blockCount == blockCount }, "a filter of another size")
     let (old, width) = (epochs.count, epochs.count + filters.count)
-    if width > stride { grow(to: max(width, stride + stride / 2, 4)) }
+    // Half as many columns again as it then holds: the closed epochs' filters read at a run's
+    // start are followed at once by the open epoch's column, and then by those the run closes.
+    if width > stride { grow(to: max(width + width / 2, 4)) }
     for block in 0..<blockCount {
       for (index, added) in filters.enumerated() {
         blocks.base[block * stride + old + index] = added.filter.blocks[block]

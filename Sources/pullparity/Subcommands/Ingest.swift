@@ -32,7 +32,7 @@ extension PullParity {
     var stats = false
 
     @Option(help: ArgumentHelp("Lines per transaction.", valueName: "n"))
-    var transactionLines = 200_000
+    var transactionLines = IngestOptions.defaultTransactionLines
 
     @Option(
       help: ArgumentHelp(

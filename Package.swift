@@ -151,7 +151,7 @@ let package = Package(
     .testTarget(
       name: "PullParityReportTests",
       dependencies: [
-        "PullParityReport", "PullParityStore", "PullParityIngest", "PullParityTestSupport",
+        "PullParityReport", "PullParityStore", "PullParityIngest", "PullParitySchema", "PullParityTestSupport",
         .product(name: "GRDB", package: "GRDB.swift"),
       ]
     ),

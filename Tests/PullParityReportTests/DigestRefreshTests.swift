@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import PullParityIngest
+import PullParitySchema
 import PullParityStore
 import PullParityTestSupport
 import Testing
@@ -115,6 +116,38 @@ import Testing
     #expect(days.extended == 0)
     let again = try #require(try Self.ingest(["padel-ios-1.jsonl"], into: database))
     #expect(again.extended > 0)
+    let extended = try Self.digestRows(database)
+    #expect(try Self.countedWhole(database).rows == extended)
+  }
+
+  /// Only writers read `digested_days`: a read-only open takes a file of version 14 as it is
+  /// (no replay asked for), and the next write adds version 15, counts the days whole once, and
+  /// extends them from the write after.
+  @Test func aFileOfVersion14IsReadAsItIsAndExtendedAfterItsNextWrite() throws {
+    let dir = try TemporaryDirectory()
+    let path = dir.path("v14.sqlite")
+    let written = try PullParityDatabase(path: path)
+    _ = try Self.ingest(["phlock-ios.jsonl"], into: written)
+    // Version 14 as it was: no `digested_days`, schema 8's triggers.
+    let version8 = try #require(Schema.migrations.first { $0.name == "0008_session_keys" }).sql
+    let first = try #require(version8.range(of: "CREATE TRIGGER sessions_stale_on_insert"))
+    let last = try #require(
+      version8.range(of: "END;", range: version8.range(of: "sessions_stale_on_delete")!.upperBound..<version8.endIndex))
+    try written.write { db in
+      try db.execute(sql: "DROP TABLE digested_days")
+      for trigger in ["insert", "update", "delete"] { try db.execute(sql: "DROP TRIGGER sessions_stale_on_\(trigger)") }
+      try db.execute(sql: String(version8[first.lowerBound..<last.upperBound]))
+      try db.execute(sql: "DELETE FROM grdb_migrations WHERE identifier = '0015_digest_appends'")
+    }
+    let reader = try PullParityDatabase(path: path, readOnly: true)
+    #expect(try reader.appliedMigrations().last == "0014_block_checksums")
+    #expect(try !ReportQueries(reader).sessions(SessionFilter()).isEmpty)
+    let database = try PullParityDatabase(path: path)
+    #expect(try database.appliedMigrations().last == "0015_digest_appends")
+    let next = try #require(try Self.ingest(["padel-pwa.jsonl"], into: database))
+    #expect(next.extended == 0 && next.whole > 0)
+    let after = try #require(try Self.ingest(["padel-ios-1.jsonl"], into: database))
+    #expect(after.extended > 0)
     let extended = try Self.digestRows(database)
     #expect(try Self.countedWhole(database).rows == extended)
   }

@@ -138,7 +138,7 @@ let package = Package(
     .testTarget(
       name: "PullParityIngestTests",
       dependencies: [
-        "PullParityIngest", "PullParityDistributed", "PullParityStore", "PullParityTestSupport",
+        "PullParityIngest", "PullParityDistributed", "PullParityReport", "PullParityStore", "PullParityTestSupport",
         .product(name: "GRDB", package: "GRDB.swift"),
       ]
     ),

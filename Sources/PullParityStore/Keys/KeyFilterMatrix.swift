@@ -9,8 +9,9 @@ package struct KeyFilterMatrix {
   /// Column → epoch, in the order filters were added.
   private(set) var epochs: [Int64] = []
   /// Columns a row has room for: a row is `stride` blocks long, so that the open epoch's column
-  /// and the epochs a run closes (each one column more) are added in place. Re-laying out the whole matrix per closed
-  /// epoch had the kernel zero a fresh matrix each time: 0.17 s of a day into five days.
+  /// and the epochs a run closes (each one column more) are added in place. Re-laying out the
+  /// whole matrix per closed epoch had the kernel zero a fresh matrix each time: 0.17 s of a
+  /// day into five days.
   private var stride = 0
   /// `blocks.base[block * stride + column]`. A key inserted into a column (the open epoch's)
   /// changes it in place.

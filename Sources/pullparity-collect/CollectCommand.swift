@@ -18,7 +18,7 @@ struct CollectCommand: AsyncParsableCommand {
     commandName: "pullparity collect",
     abstract: "Receive the recorders' events over HTTP into a spool directory (and ingest it).",
     discussion: """
-      POST /events takes a body of JSON lines (the recorders' HTTP sinks) and answers 204 only once the body is on disk; GET /metrics answers in Prometheus's text format (docs/collector.md lists the figures). GET /health answers 200 with what the spool did, or 503 with the problems named (the spool cannot be written, its disk has less than --min-free-bytes free, scheduled ingest failed three rounds in a row). Connections are capped below the open-file limit (--max-connections: past it the one idle the longest is closed). Bodies held in memory across all requests are capped (--max-buffered-bytes: 503 with Retry-After beyond it), and an error repeated by every request is logged once a second with a count of the ones left out. The open spool file is hidden; closed files are DIR/<UTC time>-<sequence>.jsonl, which `pullparity ingest DIR` takes in order. With --db, closed files are ingested every --ingest-every seconds in this process and then moved to DIR/.ingested. A bearer token, if wanted, comes from --token-file or the environment variable PULLPARITY_COLLECT_TOKEN. SIGTERM or SIGINT: stop accepting, finish the requests in flight, close the spool file, exit 0.
+      POST /events takes a body of JSON lines (the recorders' HTTP sinks) and answers 204 only once the body is on disk; GET /metrics answers in Prometheus's text format (docs/collector.md lists the figures). GET /health answers 200 with what the spool did, or 503 with the problems named (the spool cannot be written, its disk has less than --min-free-bytes free, scheduled ingest failed three rounds in a row). Connections are capped below the open-file limit (--max-connections: past it the one idle the longest is closed). Bodies held in memory across all requests are capped (--max-buffered-bytes: 503 with Retry-After beyond it), and an error repeated by every request is logged once a second with a count of the ones left out. The open spool file is hidden; closed files are DIR/<UTC time>-<sequence>.jsonl, which `pullparity ingest DIR` takes in order. With --db, closed files are ingested every --ingest-every seconds in this process and then moved to DIR/.ingested; with --alert-webhook too, each app and platform whose verdict turns to fail, or passes again, over the sessions of the last --alert-window seconds of data is posted there once (DIR/.alerts.json keeps what was posted). A bearer token, if wanted, comes from --token-file or the environment variable PULLPARITY_COLLECT_TOKEN. SIGTERM or SIGINT: stop accepting, finish the requests in flight, close the spool file, exit 0.
 
       Example:
         pullparity collect --listen 127.0.0.1:8787 --spool spool --allow-origin https://app.example --db parity.sqlite --ingest-every 10
@@ -84,6 +84,20 @@ struct CollectCommand: AsyncParsableCommand {
     help: ArgumentHelp("A JSON file of profiles that add to or replace the built-in ones.", valueName: "file"))
   var profilesFile: String?
 
+  @Option(
+    help: ArgumentHelp(
+      "With --db: after each ingest, POST each app and platform whose verdict turned to fail (or back) to this URL, as a Slack-compatible JSON message.",
+      valueName: "url"))
+  var alertWebhook: String?
+
+  @Option(
+    help: ArgumentHelp(
+      "With --alert-webhook: judge the sessions started this long before the newest one.", valueName: "seconds"))
+  var alertWindow = AlertSettings.defaultWindowSeconds
+
+  @Option(help: ArgumentHelp("With --alert-webhook: a link put in each message (a dashboard).", valueName: "url"))
+  var alertLink: String?
+
   func validate() throws {
     guard maxBodyBytes > 0, rotateBytes > 0, minFreeBytes >= 0 else {
       throw ValidationError("byte limits must be positive")
@@ -98,6 +112,10 @@ struct CollectCommand: AsyncParsableCommand {
     ] where !(value > 0 && value <= 86_400) {
       throw ValidationError("\(name) must be more than 0 and at most 86400 (seconds)")
     }
+    if alertWebhook != nil, database == nil {
+      throw ValidationError("--alert-webhook needs --db: alerts follow ingests")
+    }
+    guard alertWindow > 0 else { throw ValidationError("--alert-window must be more than 0 (seconds)") }
   }
 
   func run() async throws {
@@ -121,6 +139,9 @@ struct CollectCommand: AsyncParsableCommand {
       let options = IngestOptions(profiles: try profiles(), toolVersion: ToolVersion.current)
       configuration.ingest = ScheduledIngest(
         databasePath: database, everySeconds: ingestEvery, options: options, lockTimeout: lockTimeout)
+      configuration.ingest?.alerts = alertWebhook.map {
+        AlertSettings(webhook: $0, windowSeconds: alertWindow, link: alertLink)
+      }
     }
     return configuration
   }

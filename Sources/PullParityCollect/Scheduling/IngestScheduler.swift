@@ -13,6 +13,7 @@ struct IngestScheduler: Service {
   let spool: Spool
   let plan: ScheduledIngest
   let health: CollectorHealth
+  let alerts: GateAlerts?
   let logger: Logger
 
   func run() async throws {
@@ -28,6 +29,7 @@ struct IngestScheduler: Service {
         DispatchQueue.global().async { continuation.resume(with: Result { try ingest.run() }) }
       }
       health.ingestSucceeded()
+      await alerts?.afterRound(ingested: outcome != nil)
       guard let summary = outcome else { return }
       log(summary)
       if let failure = summary.digests?.failure {

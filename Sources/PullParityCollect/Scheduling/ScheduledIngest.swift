@@ -6,6 +6,8 @@ package struct ScheduledIngest: Sendable {
   package var everySeconds: Double
   package var options: IngestOptions
   package var lockTimeout: Double
+  /// Given, each change of an app's platform verdict is posted after the round that made it.
+  package var alerts: AlertSettings?
 
   package init(databasePath: String, everySeconds: Double, options: IngestOptions, lockTimeout: Double) {
     self.databasePath = databasePath

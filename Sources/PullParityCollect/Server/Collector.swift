@@ -23,7 +23,7 @@ package enum Collector {
     let app = application(configuration, parts, logger: logger) { listening.yield($0) }
     let group = ServiceGroup(
       configuration: .init(
-        services: services(configuration, parts, logger: logger) + [app],
+        services: try services(configuration, parts, logger: logger) + [app],
         gracefulShutdownSignals: stopsOnSignals ? [.sigterm, .sigint] : [], logger: logger))
     let task = Task {
       defer { listening.finish() }
@@ -73,13 +73,17 @@ package enum Collector {
     return router
   }
 
-  /// Age rotation always runs; scheduled ingest only with a database.
+  /// Age rotation always runs; scheduled ingest only with a database, and its alerts with a webhook.
   private static func services(
     _ configuration: CollectorConfiguration, _ parts: CollectorParts, logger: Logger
-  ) -> [any Service] {
+  ) throws -> [any Service] {
     var services: [any Service] = [AgeRotation(spool: parts.spool, logger: logger)]
     if let ingest = configuration.ingest {
-      services.append(IngestScheduler(spool: parts.spool, plan: ingest, health: parts.health, logger: logger))
+      let alerts = try ingest.alerts.map {
+        try GateAlerts($0, databasePath: ingest.databasePath, spool: parts.spool.directory, logger: logger)
+      }
+      services.append(
+        IngestScheduler(spool: parts.spool, plan: ingest, health: parts.health, alerts: alerts, logger: logger))
     }
     return services
   }

@@ -34,9 +34,10 @@ package struct SpoolRecovery: Equatable, Sendable {
   }
 
   private static func fileSize(_ path: String) throws -> Int {
-    var info = stat()
-    guard stat(path, &info) == 0 else { throw SpoolError("stat", path) }
-    return Int(info.st_size)
+    guard let size = (try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int else {
+      throw SpoolError("stat", path)
+    }
+    return size
   }
 
   /// Reads backwards in blocks: a torn body is at most one body long, the file may be large.

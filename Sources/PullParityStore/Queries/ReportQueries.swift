@@ -9,6 +9,11 @@ package struct ReportQueries {
     self.database = database
   }
 
+  /// When the newest session started (through `sessions_by_start`); nil without sessions.
+  package func newestSessionStartMs() throws -> Double? {
+    try database.read { db in try Double.fetchOne(db, sql: "SELECT max(started_at_ms) FROM sessions") }
+  }
+
   /// Sessions matching `filter`, in first-seen order: a plain scan of the table, which on a
   /// large file is many times faster than visiting rows in id order through the index. Each
   /// session carries the kinds of its violations, so that no caller keys a dictionary by

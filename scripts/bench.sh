@@ -253,6 +253,10 @@ if [ "$BIG" = 1 ]; then
   BP_WALL=$WALL
   read_cmd "$DIR/bigqa.out" qa "$BDB"
   BQ_WALL=$WALL
+  # The HTML report (issue 42): charts and the release review from the digests, its peak memory.
+  PRE="" best "$DIR/bightml.out" sh -c '"$1" report --db "$2" --format html --output "$3"; [ $? -le 1 ]' \
+    sh "$PP" "$BDB" "$DIR/big.html"
+  BH_WALL=$WALL BH_RSS=$RSS
   # The same day into an empty database and into the history, one right after the other, so
   # that both see the same machine.
   say "== day $((BIG_FILES + 1)) into an empty database"
@@ -380,6 +384,7 @@ if [ "$BIG" = 1 ]; then
   row "$BIG_FILES days ($(thousands "$BIG_EVENTS") events) in one run" "$B_WALL" "$(thousands "$(rate "$BIG_EVENTS" "$B_WALL")")" "$(mib "$B_RSS")"
   row "pullparity report ($(thousands "$BIG_EVENTS") events)" "$BP_WALL" "" ""
   row "pullparity qa ($(thousands "$BIG_EVENTS") events)" "$BQ_WALL" "" ""
+  row "pullparity report --format html ($(thousands "$BIG_EVENTS") events)" "$BH_WALL" "" "$(mib "$BH_RSS")"
   row "day $((BIG_FILES + 1)) into the DB of $BIG_FILES days" "$NG_WALL" "$(thousands "$(rate 1000000 "$NG_WALL")")" ""
 fi
 if [ "$HISTORY" -gt 0 ]; then
@@ -454,6 +459,8 @@ if [ "$BIG" = 1 ]; then
   goal "a day into $(thousands "$BIG_EVENTS") / into empty, rate (#13)" "$DAY_RATIO (goal >= 0.85)" "$DAY_RATIO >= 0.85"
   goal "report on $(thousands "$BIG_EVENTS") events (#13)" "$BP_WALL s (goal < 1 s)" "$BP_WALL < 1"
   goal "qa on $(thousands "$BIG_EVENTS") events (#13)" "$BQ_WALL s (goal < 1 s)" "$BQ_WALL < 1"
+  goal "HTML report on $(thousands "$BIG_EVENTS") events (#42)" "$BH_WALL s (goal <= 2 s)" "$BH_WALL <= 2"
+  goal "its peak memory (#42)" "$(mib "$BH_RSS") (goal <= 100 MB)" "$BH_RSS <= 97656"
   goal "peak RSS, $(thousands "$BIG_EVENTS") vs $(thousands "$EVENTS") events (#5)" "${GROWTH}x (goal <= 1.25x)" "$GROWTH <= 1.25"
 else
   goal "history: 10M in one run, a day into 10M (#13)" "not measured: run with --big"

@@ -120,7 +120,7 @@ import Testing
       baseline: Cohort(name: "baseline", selector: "app_version=1.0", filter: filter), baselineSessions: before,
       candidate: Cohort(name: "candidate", selector: "app_version=1.1", filter: filter), candidateSessions: after,
       trigger: .pull, profiles: SessionProfiles(stored: []), context: F.context)
-    let chart = VersionChart(id: "v", comparison: comparison)
+    let chart = VersionChart(id: "v", comparison: comparison, axes: .init([comparison]))
     let delta = try #require(comparison.delta(.rule(.errorNotShown)))
     #expect(delta.verdict == .regression)
     #expect(chart.rows.contains(delta))
@@ -128,6 +128,38 @@ import Testing
     let svg = chart.render()
     #expect(svg.contains("0.0% (0/10) → 100.0% (10/10)"))
     #expect(svg.contains("✗ regression"))
+  }
+
+  /// A figure has one axis on the page: a 2 ms change in one release is drawn a fraction of the
+  /// length of a 640 ms one in another, where an axis per row drew both across the chart.
+  @Test func aFigureHasOneAxisAcrossTheReleasesDrawn() throws {
+    func comparison(_ app: String, from: Double, to: Double) -> CohortComparison {
+      var filter = SessionFilter()
+      filter.app = app
+      let before = (0..<30).map { F.record("\(app)b\($0)", app: "ffci", "ios", visible: from) }
+      let after = (0..<30).map { F.record("\(app)a\($0)", app: "ffci", "ios", visible: to) }
+      return CohortComparison(
+        baseline: Cohort(name: "baseline", selector: "app_version=1.0", filter: filter), baselineSessions: before,
+        candidate: Cohort(name: "candidate", selector: "app_version=1.1", filter: filter), candidateSessions: after,
+        trigger: .pull, profiles: SessionProfiles(stored: []), context: F.context)
+    }
+    let small = comparison("small", from: 1000, to: 1002)
+    let large = comparison("large", from: 1000, to: 1640)
+    let axes = VersionChart.Axes([small, large])
+    /// The length of the visible time's dumbbell (the line after its heading), in chart units.
+    func length(_ compared: CohortComparison) throws -> Double {
+      let lines = VersionChart(id: "v", comparison: compared, axes: axes).render().components(separatedBy: "\n")
+      let heading = try #require(lines.firstIndex { $0.contains(">visible time<") })
+      let row = try #require(lines[heading...].first { $0.contains("class=\"dumbbell") })
+      let ends = try ["x1", "x2"].map { name in
+        let start = try #require(row.range(of: " \(name)=\""))
+        return try #require(Double(row[start.upperBound...].prefix { $0 != "\"" }))
+      }
+      return abs(ends[1] - ends[0])
+    }
+    let (short, long) = (try length(small), try length(large))
+    #expect(long > 100, "640 ms on an axis from 0 to 2,000 ms")
+    #expect(abs(short / long - 2.0 / 640) < 0.001, "\(short) against \(long)")
   }
 
   // MARK: - Example sessions

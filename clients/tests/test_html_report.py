@@ -197,6 +197,57 @@ def test_the_html_report_holds_the_release_review_at_every_width(sample, browser
     assert png.startswith(b"\x89PNG\r\n\x1a\n") and int.from_bytes(png[16:20], "big") == width
 
 
+def large_log(path: Path, per_platform: int = 10_000) -> None:
+    """Pulls of one app on two platforms, half of iOS's refreshes shown for less than the
+    profile's hold: rates of five-digit counts (`50.0% (5000/10000)`), as a long history has."""
+    with path.open("w") as out:
+        for n in range(2 * per_platform):
+            platform = "ios" if n % 2 else "android"
+            shown = 600 if platform == "ios" and n % 4 == 1 else 1500
+            t0 = 1_794_809_600_000 + n * 2_000
+            steps = [("pull_start", 0, {}), ("pull_move", 16, {"distance": 30.0}), ("armed", 16, {"distance": 30.0}),
+                     ("release", 60, {"distance": 40.0}), ("refresh_start", 70, {}), ("indicator_shown", 72, {}),
+                     ("load_complete", 72 + shown - 20, {"ok": True}), ("indicator_hidden", 72 + shown, {})]
+            for seq, (kind, at, extra) in enumerate(steps):
+                out.write(json.dumps({"event_id": f"e{n}-{seq}", "session_id": f"s{n}", "ts": t0 + at, "seq": seq + 1,
+                                      "platform": platform, "app": "scale", "type": kind, "screen": "Feed", **extra})
+                          + "\n")
+
+
+@pytest.fixture(scope="module")
+def large(pullparity_bin, tmp_path_factory):
+    """A report of 20,000 sessions (its app's profile holds the indicator 1,200 ms) as HTML."""
+    directory = tmp_path_factory.mktemp("html-large")
+    log, profiles = directory / "scale.jsonl", directory / "profiles.json"
+    large_log(log)
+    profiles.write_text(json.dumps({"profiles": [{"name": "scale", "min_hold_ms": 1200}]}))
+    cli = Pullparity(pullparity_bin, directory / "scale.sqlite")
+    done = cli.run("ingest", "--quiet", "--profiles", str(profiles), str(log))
+    assert done.returncode == 0, done.stderr
+    page = directory / "report.html"
+    done = cli.run("report", "--format", "html", "--output", str(page))
+    assert done.returncode in (0, 1), done.stderr
+    assert "50.0% (5000/10000)" in page.read_text()
+    return page
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+def test_no_label_runs_past_its_chart(sample, large, browser, width):
+    """Every text of every chart lies inside its chart: a label past the edge is covered by what
+    comes next, and a rate of a long history (`100.0% (75626/75626)`) was cut to wrong numbers."""
+    for page in (sample[1], large):
+        load(browser, page, width)
+        outside = browser.execute_script("""
+            return [...document.querySelectorAll('svg.chart-svg text')].map(t => {
+              const chart = t.closest('svg').getBoundingClientRect(), r = t.getBoundingClientRect();
+              return {chart: t.closest('svg').dataset.chart, text: t.textContent,
+                      past: Math.max(chart.left - r.left, r.right - chart.right, chart.top - r.top, r.bottom - chart.bottom)};
+            }).filter(t => t.past > 0.5)""")
+        assert outside == [], f"{len(outside)} labels past their chart at {width} px in {page.name}: {outside[:5]}"
+        texts = browser.execute_script("return document.querySelectorAll('svg.chart-svg text').length")
+        assert texts > 100
+
+
 def test_every_cell_carries_its_columns_name(sample):
     """The phone layout prints each cell's column from its data-label: every cell with content
     has one, the same as its column's header."""

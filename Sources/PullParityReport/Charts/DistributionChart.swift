@@ -47,7 +47,7 @@ struct DistributionChart {
     for tick in scale.ticks {
       let x = scale.position(tick)
       body.append(SVG.line(x1: x, y1: Self.top - 4, x2: x, y2: bottom, cssClass: "grid"))
-      body.append(SVG.text(NumberText.format(tick), x: x, y: bottom + 14, anchor: "middle", cssClass: "tick"))
+      body.append(SVG.tick(NumberText.format(tick), x: x, y: bottom + 14, chartWidth: Self.width))
     }
 
     // The threshold under the rows, so their labels' halos keep the text legible across it.

@@ -67,8 +67,15 @@ struct RateChart {
       y += Self.headerHeight + Double(block.rates.count) * Self.barRow + 4
     }
     return SVG.root(
-      chart: id, marks: markCount, width: Self.width, height: max(y, 1), label: "violation rates per platform",
-      body: body)
+      chart: id, marks: markCount, width: width, height: max(y, 1), label: "violation rates per platform", body: body)
+  }
+
+  /// Wide enough for the longest rate printed beside its bar: a rate of a large history
+  /// (`100.0% (75626/75626)`) ran past the chart's edge, where the next element covered it.
+  /// The chart is scaled to the page's width, so a wider one is drawn a little smaller.
+  var width: Double {
+    let longest = blocks.flatMap(\.rates).map { SVG.textWidth(NumberText.percent($0.rate)) }.max() ?? 0
+    return max(Self.width, Self.barEnd + 6 + longest + 4)
   }
 
   private func render(_ block: Block, top: Double) -> [String] {

@@ -16,6 +16,28 @@ enum SVG {
       + "preserveAspectRatio=\"xMinYMin meet\">\n" + body.joined(separator: "\n") + "\n</svg>"
   }
 
+  /// The width of `text` at the charts' 11 px in user units, erring wide: digits as the widest
+  /// digit of a system sans-serif font (0.6 em), `%` as 0.95 em, anything else as a digit, a
+  /// capital or a wide letter (0.8 em) where it is one. Charts size themselves by it so that a
+  /// label never runs past their edge.
+  static func textWidth(_ text: String) -> Double {
+    text.reduce(0) { width, character in
+      let em: Double =
+        character == "%" ? 0.95 : character.isUppercase || "mwMW".contains(character) ? 0.8 : 0.6
+      return width + em * 11
+    }
+  }
+
+  /// An axis label centred under `x`, unless that would run past the chart's edge (0 or
+  /// `chartWidth`): then it ends at (or starts from) the edge. A history's last tick, `35000`,
+  /// ran past a timeline's.
+  static func tick(_ content: String, x: Double, y: Double, chartWidth: Double) -> String {
+    let half = textWidth(content) / 2
+    if x + half > chartWidth { return text(content, x: chartWidth - 1, y: y, anchor: "end", cssClass: "tick") }
+    if x - half < 0 { return text(content, x: 1, y: y, cssClass: "tick") }
+    return text(content, x: x, y: y, anchor: "middle", cssClass: "tick")
+  }
+
   static func text(
     _ content: String, x: Double, y: Double, anchor: String = "start", cssClass: String? = nil
   ) -> String {

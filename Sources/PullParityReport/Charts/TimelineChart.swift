@@ -84,7 +84,7 @@ struct TimelineChart {
     for tick in l.scale.ticks {
       let x = l.scale.position(tick)
       body.append(SVG.line(x1: x, y1: l.laneTop, x2: x, y2: l.axisY, cssClass: "grid"))
-      body.append(SVG.text(NumberText.format(tick), x: x, y: l.axisY + 14, anchor: "middle", cssClass: "tick"))
+      body.append(SVG.tick(NumberText.format(tick), x: x, y: l.axisY + 14, chartWidth: Self.width))
     }
     body.append(SVG.text("ms", x: Self.plotEnd, y: l.axisY + 26, anchor: "end", cssClass: "tick"))
     body.append(SVG.line(x1: Self.plotStart, y1: l.axisY, x2: Self.plotEnd, y2: l.axisY, cssClass: "axis"))

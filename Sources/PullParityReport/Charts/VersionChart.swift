@@ -2,11 +2,36 @@ internal import PullParityCore
 
 /// One release compared with the version before it, as `pullparity compare` judged it: a row per
 /// figure both versions have, the previous version's value (hollow dot) joined to the newest's
-/// (filled dot), with the verdict beside. Each row has its own axis (a rate's from 0 to its
-/// `rateCeiling`, a p50's around both values), since the figures' units and sizes differ.
+/// (filled dot), with the verdict beside. A figure has one axis on the whole page, from 0 to past
+/// its largest value in any release drawn (`Axes`), so that a dumbbell's length is the size of
+/// the change: with an axis per row around its two values, a 2 ms change was drawn as long as a
+/// 640 ms regression.
 struct VersionChart {
   var id: String
   var comparison: CohortComparison
+  var axes: Axes
+
+  /// Every value each figure takes in the releases drawn on one page, by figure.
+  struct Axes {
+    private var values: [String: [Double]] = [:]
+
+    init(_ comparisons: [CohortComparison]) {
+      for delta in comparisons.flatMap(\.deltas) {
+        values[delta.figure.key, default: []] +=
+          [delta.baseline.value, delta.candidate.value, delta.target].compactMap { $0 }
+      }
+    }
+
+    /// A rate's axis from 0 to the ceiling of its largest value; a p50's from 0 (or below, for
+    /// a figure that can be negative) to past its largest value and its target.
+    func scale(_ delta: CohortDelta, from start: Double, to end: Double) -> ChartScale {
+      let all = values[delta.figure.key] ?? []
+      if delta.baseline.rate != nil {
+        return ChartScale(covering: [0, ChartScale.rateCeiling(all.max() ?? 0)], from: start, to: end)
+      }
+      return ChartScale(covering: all, from: start, to: end, tickCount: 4, includeZero: true)
+    }
+  }
 
   private static let width = 360.0
   private static let plotStart = 8.0
@@ -39,7 +64,7 @@ struct VersionChart {
 
   private func row(_ delta: CohortDelta, top: Double) -> [String] {
     guard let before = delta.baseline.value, let after = delta.candidate.value else { return [] }
-    let scale = axis(delta, before, after)
+    let scale = axes.scale(delta, from: Self.plotStart + 4, to: Self.plotEnd - 4)
     let (text, cssClass) = Self.verdict(delta.verdict)
     let line = top + 36
     let from = scale.position(before)
@@ -59,17 +84,6 @@ struct VersionChart {
         x: to, y: line, radius: 4, cssClass: "mark after \(cssClass)",
         title: "\(comparison.candidate.selector): \(value(delta.candidate, delta))"),
     ]
-  }
-
-  /// A rate's axis from 0 to its ceiling; a p50's covering both values (and its target).
-  private func axis(_ delta: CohortDelta, _ before: Double, _ after: Double) -> ChartScale {
-    if delta.baseline.rate != nil {
-      return ChartScale(
-        covering: [0, ChartScale.rateCeiling(max(before, after))], from: Self.plotStart + 4, to: Self.plotEnd - 4)
-    }
-    return ChartScale(
-      covering: [before, after] + (delta.target.map { [$0] } ?? []), from: Self.plotStart + 4, to: Self.plotEnd - 4,
-      tickCount: 4)
   }
 
   private func value(_ measure: CohortMeasure, _ delta: CohortDelta) -> String {

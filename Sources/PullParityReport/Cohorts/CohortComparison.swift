@@ -36,40 +36,74 @@ package struct CohortComparison: Equatable, Sendable, Encodable {
     trigger: RefreshTrigger?, profiles: SessionProfiles, context: ReportContext,
     reference: (platform: String, sessions: [SessionRecord])? = nil
   ) {
-    func kept(_ sessions: [SessionRecord]) -> [SessionRecord] {
-      guard let trigger else { return sessions }
-      return sessions.filter { $0.metrics.trigger == trigger }
+    func cells(_ sessions: [SessionRecord]) -> [SessionCell: SessionDigest] {
+      var digests = CellDigests(profiles: profiles)
+      for session in sessions { digests.add(session) }
+      return digests.byCell
     }
-    let before = kept(baselineSessions)
-    let after = kept(candidateSessions)
+    let kept = (baselineSessions + candidateSessions).filter { trigger == nil || $0.metrics.trigger == trigger }
+    let first = kept.first ?? (baselineSessions + candidateSessions).first
+    self.init(
+      baseline: baseline, baselineCells: cells(baselineSessions), candidate: candidate,
+      candidateCells: cells(candidateSessions), trigger: trigger, profiles: profiles, context: context,
+      reference: reference.map { ($0.platform, cells($0.sessions)) },
+      judgedWith: first.map { ($0.profile, $0.profileVersion) })
+  }
+
+  /// The comparison of the sessions the digests by cell count (the stored digests of each
+  /// cohort's filter, or its sessions counted now): figures exactly as from the sessions.
+  /// `judgedWith`: the profile the sessions are judged with; nil, the first compared cell's (in
+  /// profile name and version order).
+  package init(
+    baseline: Cohort, baselineCells: [SessionCell: SessionDigest], candidate: Cohort,
+    candidateCells: [SessionCell: SessionDigest], trigger: RefreshTrigger?, profiles: SessionProfiles,
+    context: ReportContext, reference: (platform: String, cells: [SessionCell: SessionDigest])? = nil,
+    judgedWith: (name: String, version: Int)? = nil
+  ) {
+    func kept(_ cells: [SessionCell: SessionDigest]) -> [SessionCell: SessionDigest] {
+      guard let trigger else { return cells }
+      return cells.filter { $0.key.trigger == trigger.rawValue }
+    }
+    let before = kept(baselineCells)
+    let after = kept(candidateCells)
+    let compared = Array(before.keys) + Array(after.keys)
     self.baseline = baseline
     self.candidate = candidate
     // Byte for byte, as the database keeps names apart (`SessionCell`).
-    self.apps = Set((before + after).map { ByteIdentity($0.app) }).sorted().map(\.text)
+    self.apps = Set(compared.map { ByteIdentity($0.app) }).sorted().map(\.text)
     self.trigger = trigger
     self.context = context
-    self.context.span(before + after)
-    self.context.profiles = profiles.stamps(of: before + after)
-    let first = (before + after).first ?? (baselineSessions + candidateSessions).first
+    for digest in Array(before.values) + Array(after.values) { self.context.include(digest) }
+    self.context.profiles = profiles.stamps(of: compared)
+    let named =
+      judgedWith
+      ?? (compared.isEmpty ? Array(baselineCells.keys) + Array(candidateCells.keys) : compared)
+      .map { (name: $0.profile, version: $0.profileVersion) }
+      .min { (ByteIdentity($0.name), $0.version) < (ByteIdentity($1.name), $1.version) }
     // No session at all: nothing is measured, whatever the profile.
-    let profile =
-      first.map { profiles.profile($0.profile, version: $0.profileVersion).profile } ?? .unconstrained(named: "")
-    self.baselineSessions = before.count
-    self.candidateSessions = after.count
-    let referenceSessions = kept(reference?.sessions ?? [])
+    let profile = named.map { profiles.profile($0.name, version: $0.version).profile } ?? .unconstrained(named: "")
+    let (old, new) = (Self.merged(before), Self.merged(after))
+    self.baselineSessions = old.sessions
+    self.candidateSessions = new.sessions
+    let referenceDigest = reference.map { Self.merged(kept($0.cells)) }
     deltas = ComparedFigure.all(for: profile).map { figure in
       CohortDelta(
         figure: figure, unit: figure.unit(distance: profile.unit.rawValue),
-        baseline: figure.measure(before, profile: profile),
-        candidate: figure.measure(after, profile: profile),
+        baseline: figure.measure(old), candidate: figure.measure(new),
         tolerance: figure.allowedChange(context.tolerances, policy: context.policy, profile: profile),
-        target: figure.target(profile) ?? figure.referenceTarget(referenceSessions, profile: profile),
+        target: figure.target(profile) ?? referenceDigest.flatMap { figure.referenceTarget($0, profile: profile) },
         policy: context.policy)
     }
     judgeTogether()
     if deltas.contains(where: { $0.target != nil }) {
       armTarget = profile.armThreshold != nil ? "the profile's arming point" : reference.map { "\($0.platform)'s p50" }
     }
+  }
+
+  private static func merged(_ cells: [SessionCell: SessionDigest]) -> SessionDigest {
+    var all = SessionDigest()
+    for digest in cells.values { all.merge(digest) }
+    return all
   }
 
   /// Judges the figures as one family (`FamilyJudgement`): the comparison fails when any

@@ -59,11 +59,11 @@ package enum ComparedFigure: Equatable, Sendable {
 
   /// Where the reference platform puts this figure: the p50 of `reference`'s values, for an arm
   /// distance of a profile without an arming point (the next best spec there is).
-  func referenceTarget(_ reference: [SessionRecord], profile: Profile) -> Double? {
+  func referenceTarget(_ reference: SessionDigest, profile: Profile) -> Double? {
     guard case .metric(let metric) = self, metric == .armDistance || metric == .clientArmDistance,
       profile.armThreshold == nil
     else { return nil }
-    return Distribution(reference.compactMap { metric.value($0.metrics) }).p50
+    return Distribution(reference.values[SessionDigest.valueMetrics.firstIndex(of: metric)!]).p50
   }
 
   var isRuleFigure: Bool {
@@ -94,15 +94,16 @@ package enum ComparedFigure: Equatable, Sendable {
     }
   }
 
-  /// The cohort's figure: a p50 with its n, or a rate of sessions.
-  func measure(_ sessions: [SessionRecord], profile: Profile) -> CohortMeasure {
+  /// The cohort's figure, from the digest of its sessions: a p50 with its n, or a rate of
+  /// sessions (a rule's counted as `RuleEvaluator` counts it).
+  func measure(_ digest: SessionDigest) -> CohortMeasure {
     switch self {
     case .metric(let metric) where metric.isRate:
-      return CohortMeasure(rate: Rate(sessions.lazy.map { metric.flag($0.metrics) }))
+      return CohortMeasure(rate: digest.rates[SessionDigest.rateMetrics.firstIndex(of: metric)!])
     case .metric(let metric):
-      return CohortMeasure(values: sessions.compactMap { metric.value($0.metrics) })
+      return CohortMeasure(values: digest.values[SessionDigest.valueMetrics.firstIndex(of: metric)!])
     case .rule(let rule):
-      return CohortMeasure(rate: RuleEvaluator.judge(rule, sessions: sessions, profile: profile).rate)
+      return CohortMeasure(rate: digest.rules[ProfileRule.allCases.firstIndex(of: rule)!].rate)
     }
   }
 }

@@ -13,19 +13,34 @@ package struct ReleasePair: Equatable, Sendable {
   /// For each app and platform (in name order) with two versions or more among `sessions`, its
   /// two highest versions (`precedes`). Sessions without a version are left out.
   package static func pairs(_ sessions: [SessionRecord]) -> [ReleasePair] {
-    var versions: [ByteIdentity: [ByteIdentity: Set<ByteIdentity>]] = [:]
-    for session in sessions {
-      guard let version = session.appVersion else { continue }
-      versions[ByteIdentity(session.app), default: [:]][ByteIdentity(session.platform), default: []].insert(
+    var versions = Versions()
+    for session in sessions { versions.add(SessionCell(session)) }
+    return versions.pairs
+  }
+
+  /// The versions seen per app and platform, gathered cell by cell.
+  package struct Versions: Sendable {
+    private var seen: [ByteIdentity: [ByteIdentity: Set<ByteIdentity>]] = [:]
+
+    package init() {}
+
+    /// Notes the version of `cell`'s sessions; a cell without one is left out.
+    package mutating func add(_ cell: SessionCell) {
+      guard let version = cell.appVersion else { return }
+      seen[ByteIdentity(cell.app), default: [:]][ByteIdentity(cell.platform), default: []].insert(
         ByteIdentity(version))
     }
-    return versions.sorted { $0.key < $1.key }.flatMap { app, platforms in
-      platforms.sorted { $0.key < $1.key }.compactMap { platform, versions in
-        let ordered = versions.map(\.text).sorted(by: precedes)
-        guard ordered.count >= 2 else { return nil }
-        return ReleasePair(
-          app: app.text, platform: platform.text, previous: ordered[ordered.count - 2],
-          newest: ordered[ordered.count - 1])
+
+    /// `ReleasePair.pairs` of the sessions added.
+    package var pairs: [ReleasePair] {
+      seen.sorted { $0.key < $1.key }.flatMap { app, platforms in
+        platforms.sorted { $0.key < $1.key }.compactMap { platform, versions in
+          let ordered = versions.map(\.text).sorted(by: precedes)
+          guard ordered.count >= 2 else { return nil }
+          return ReleasePair(
+            app: app.text, platform: platform.text, previous: ordered[ordered.count - 2],
+            newest: ordered[ordered.count - 1])
+        }
       }
     }
   }

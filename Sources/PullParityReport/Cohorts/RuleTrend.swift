@@ -26,18 +26,9 @@ package struct RuleTrend: Equatable, Sendable {
   /// over every day of the selection, so all of them share one time axis; apps and rules in the
   /// report's order. Sessions count for the app entry of their profile version, as in the report.
   package static func trends(_ report: ParityReport, sessions: [SessionRecord]) -> [RuleTrend] {
-    let days = sessions.map { day(ofMs: $0.startedAtMs) }
-    guard let first = days.min(), let last = days.max() else { return [] }
-    return report.apps.flatMap { app in
-      let own = sessions.filter {
-        ByteIdentity($0.app) == ByteIdentity(app.app) && $0.profileVersion == app.profile.version
-      }
-      return failingRules(app).map { rule in
-        RuleTrend(
-          app: app.app, rule: rule, firstDay: first,
-          series: series(rule, own, profile: app.profile, days: first...last))
-      }
-    }
+    var counter = Counter(report)
+    DayDigests(sessions, profiles: report.sessionProfiles).forEachDigest { counter.add($2, of: $1, day: Int($0)) }
+    return counter.trends()
   }
 
   /// The rules some platform of some group of `app` fails, in the profile's rule order.
@@ -46,22 +37,66 @@ package struct RuleTrend: Equatable, Sendable {
     return ProfileRule.allCases.filter { rule in platforms.contains { $0.rule(rule)?.verdict == .fail } }
   }
 
-  /// One series per platform, platforms in name order.
-  private static func series(
-    _ rule: ProfileRule, _ sessions: [SessionRecord], profile: Profile, days: ClosedRange<Int>
-  ) -> [Series] {
-    let cacheScreens = Set(profile.cacheInvalidationScreens)
-    let none = Array(repeating: Rate(numerator: 0, denominator: 0), count: days.count)
-    var counts: [ByteIdentity: [Rate]] = [:]
-    for session in sessions {
-      guard let broke = RuleEvaluator.verdict(rule, session, cacheScreens: cacheScreens) else { continue }
-      let index = day(ofMs: session.startedAtMs) - days.lowerBound
-      // In place: no copy of the platform's days per session.
-      counts[ByteIdentity(session.platform), default: none][index].denominator += 1
-      if broke { counts[ByteIdentity(session.platform), default: none][index].numerator += 1 }
+  /// The trends counted from the selection's digests by day and cell (a digest's rule tallies
+  /// count as the rule table does): a count per rule, platform and day, never the sessions.
+  package struct Counter {
+    private struct AppKey: Hashable {
+      var app: ByteIdentity
+      var version: Int
     }
-    return counts.sorted { $0.key < $1.key }.map { platform, rates in
-      Series(platform: platform.text, days: rates.map { $0.denominator == 0 ? nil : $0 })
+
+    private struct Entry {
+      var app: String
+      var rules: [ProfileRule]
+      /// Per rule (as in `rules`), per platform, per day: the sessions that broke it of those it
+      /// applies to.
+      var counts: [[ByteIdentity: [Int: Rate]]]
+    }
+
+    private var entries: [Entry] = []
+    private var index: [AppKey: Int] = [:]
+    private var days: ClosedRange<Int>?
+
+    package init(_ report: ParityReport) {
+      for app in report.apps {
+        let rules = RuleTrend.failingRules(app)
+        index[AppKey(app: ByteIdentity(app.app), version: app.profile.version)] = entries.count
+        entries.append(
+          Entry(
+            app: app.app, rules: rules, counts: Array(repeating: [:], count: rules.count)))
+      }
+    }
+
+    /// Counts the sessions of `cell` that started on `day` (days since 1970-01-01, UTC).
+    package mutating func add(_ digest: SessionDigest, of cell: SessionCell, day: Int) {
+      guard digest.sessions > 0 else { return }
+      days = days.map { min($0.lowerBound, day)...max($0.upperBound, day) } ?? day...day
+      guard let at = index[AppKey(app: ByteIdentity(cell.app), version: cell.profileVersion)] else { return }
+      let platform = ByteIdentity(cell.platform)
+      for (r, rule) in entries[at].rules.enumerated() {
+        let tally = digest.rules[Self.ruleIndex[rule]!]
+        guard tally.judged > 0 else { continue }
+        entries[at].counts[r][platform, default: [:]][day, default: Rate(numerator: 0, denominator: 0)].numerator +=
+          tally.failing
+        entries[at].counts[r][platform]![day]!.denominator += tally.judged
+      }
+    }
+
+    private static let ruleIndex = Dictionary(uniqueKeysWithValues: ProfileRule.allCases.enumerated().map { ($1, $0) })
+
+    /// One trend per failing rule of each app, one series per platform (in name order), one
+    /// entry per day of every session added, `nil` where the rule judged none.
+    package func trends() -> [RuleTrend] {
+      guard let days else { return [] }
+      return entries.flatMap { entry in
+        zip(entry.rules, entry.counts).map { rule, platforms in
+          RuleTrend(
+            app: entry.app, rule: rule, firstDay: days.lowerBound,
+            series: platforms.sorted { $0.key < $1.key }.map { platform, counts in
+              Series(platform: platform.text, days: days.map { counts[$0] })
+            })
+        }
+      }
     }
   }
 }

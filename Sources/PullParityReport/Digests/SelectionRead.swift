@@ -59,4 +59,39 @@ package struct SelectionRead {
       session: { digests.add($0) })
     return used && !undecodable ? digests.byCell : nil
   }
+
+  /// Hands the selection's digests by day and cell to a sink that `start` makes: the stored
+  /// day digests one at a time as they are decoded (never all held at once), then those of the
+  /// sessions of days whose digests are stale; else, where stored digests do not serve (as
+  /// `digests`), every selected session that `sessions` hands over, counted by day and cell into
+  /// a new sink (one that does not decode starts the sink over).
+  package func dayDigests<Sink>(
+    _ filter: SessionFilter, profiles: SessionProfiles, sessions: (_ add: (SessionRecord) -> Void) throws -> Void,
+    start: () -> Sink, add: (inout Sink, _ day: Int64, SessionCell, SessionDigest) -> Void
+  ) throws -> Sink {
+    var sink = start()
+    if !fromSessions, StoredDigest.days(of: filter) != nil {
+      var stale = DayDigests(profiles: profiles)
+      var undecodable = false
+      let used = try queries.forEachDigestOrSession(
+        filter, version: SessionDigestCoding.version,
+        digest: { stored in
+          guard !undecodable, let digest = SessionDigestCoding.decode(stored.bytes) else {
+            undecodable = true
+            return
+          }
+          add(&sink, stored.day, stored.cell, digest)
+        },
+        session: { stale.add($0) })
+      if used && !undecodable {
+        stale.forEachDigest { add(&sink, $0, $1, $2) }
+        return sink
+      }
+      sink = start()
+    }
+    var all = DayDigests(profiles: profiles)
+    try sessions { all.add($0) }
+    all.forEachDigest { add(&sink, $0, $1, $2) }
+    return sink
+  }
 }

@@ -19,6 +19,9 @@ package struct SessionDigest: Equatable, Sendable {
   package var abandoned = 0
   /// By `valueMetrics` index: the values of the sessions that have one, in no particular order.
   package var values: [[Double]] = Array(repeating: [], count: valueMetrics.count)
+  /// Finger distances at the release of the pulls that have one, in no particular order: the
+  /// HTML report's histogram against the arming point.
+  package var releases: [Double] = []
   /// By `rateMetrics` index.
   package var rates: [Rate] = Array(repeating: Rate(numerator: 0, denominator: 0), count: rateMetrics.count)
   /// By `ProfileRule.allCases` index, whether or not the profile asks for the rule.
@@ -52,6 +55,7 @@ package struct SessionDigest: Equatable, Sendable {
     for (index, metric) in Self.valueMetrics.enumerated() {
       if let value = metric.value(m) { values[index].append(value) }
     }
+    if let release = m.releaseDistance { releases.append(release) }
     for (index, metric) in Self.rateMetrics.enumerated() {
       guard let flag = metric.flag(m) else { continue }
       rates[index].denominator += 1
@@ -93,6 +97,7 @@ package struct SessionDigest: Equatable, Sendable {
     incomplete += other.incomplete
     abandoned += other.abandoned
     for index in values.indices { values[index] += other.values[index] }
+    releases += other.releases
     for index in rates.indices {
       rates[index].numerator += other.rates[index].numerator
       rates[index].denominator += other.rates[index].denominator

@@ -10,8 +10,9 @@ package enum SessionDigestCoding {
   /// 2: checklist items count only sessions whose measure exists, and label copy only
   /// sessions that logged a label. 3: the v1.1 rules and the near-miss rate; drag tracking
   /// counts only gaps the finger moved through. 4: contract v1.2, abandoned sessions counted,
-  /// drag tracking by pace, repeated refreshes as v1.2 defines them.
-  package static let version = 4
+  /// drag tracking by pace, repeated refreshes as v1.2 defines them. 5: release distances, so
+  /// the HTML report draws its histograms from digests.
+  package static let version = 5
 
   package static func encode(_ digest: SessionDigest) -> [UInt8] {
     var out = Writer()
@@ -43,6 +44,8 @@ package enum SessionDigestCoding {
     out.optional(digest.worstOffsetError)
     out.int(digest.slowLoads)
     out.int(digest.labelViolations)
+    out.int(digest.releases.count)
+    for value in digest.releases { out.double(value) }
     return out.bytes
   }
 
@@ -77,10 +80,12 @@ package enum SessionDigestCoding {
       guard let tally = input.tally() else { return nil }
       digest.qa[index] = tally
     }
-    guard let gap = input.optional(), let offset = input.optional(), let counts = input.ints(2), input.atEnd
+    guard let gap = input.optional(), let offset = input.optional(), let counts = input.ints(2),
+      let releases = input.doubles(), input.atEnd
     else { return nil }
     (digest.worstSampleGapMs, digest.worstOffsetError) = (gap, offset)
     (digest.slowLoads, digest.labelViolations) = (counts[0], counts[1])
+    digest.releases = releases
     return digest
   }
 

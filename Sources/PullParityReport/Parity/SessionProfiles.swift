@@ -31,11 +31,15 @@ package struct SessionProfiles: Sendable {
 
   /// The profiles `sessions` were derived with, each once, by name and version.
   package func stamps(of sessions: some Sequence<SessionRecord>) -> [ProfileStamp] {
+    stamps(of: sessions.lazy.map(SessionCell.init))
+  }
+
+  /// The profiles the sessions of `cells` were derived with, each once, by name and version.
+  package func stamps(of cells: some Sequence<SessionCell>) -> [ProfileStamp] {
     var seen: [ByteIdentity: Set<Int>] = [:]
     var stamps: [ProfileStamp] = []
-    for session in sessions
-    where seen[ByteIdentity(session.profile), default: []].insert(session.profileVersion).inserted {
-      stamps.append(profile(session.profile, version: session.profileVersion).stamp)
+    for cell in cells where seen[ByteIdentity(cell.profile), default: []].insert(cell.profileVersion).inserted {
+      stamps.append(profile(cell.profile, version: cell.profileVersion).stamp)
     }
     return stamps.sorted { (ByteIdentity($0.name), $0.version) < (ByteIdentity($1.name), $1.version) }
   }

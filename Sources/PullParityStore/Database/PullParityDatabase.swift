@@ -130,8 +130,9 @@ package final class PullParityDatabase: Sendable {
     configuration.readonly = true
     configuration.prepareDatabase { db in
       try DatabaseIdentity.checkTables(db, path: path, forWriting: false)
-      // Reports read whole tables: map the file instead of copying it page by page.
-      try db.execute(sql: "PRAGMA mmap_size = 1073741824")
+      // Read through the page cache, not mapped: at 10M events a mapped file put every page a
+      // report touched in its resident memory (the HTML report at 111 MB against 92 MB), and
+      // reading every session was no faster mapped (1.72–1.78 s against 1.39–1.43 s).
       try db.execute(sql: "PRAGMA cache_size = \(-1024 * cacheMiB)")
     }
     return configuration

@@ -19,9 +19,9 @@ extension ReportQueries {
       let stale = try Self.staleDays(db, version: version).filter { day in
         days.from.map { day >= $0 } != false && days.until.map { day < $0 } != false
       }
-      let digests = try Self.digests(db, filter, days: days, version: version, excluding: stale)
-      guard !digests.isEmpty else { return false }
-      try digests.forEach(digest)
+      // Handed over row by row: a long history's digests are tens of MB.
+      let handed = try Self.forEachDigest(db, filter, days: days, version: version, excluding: stale, digest)
+      guard handed > 0 else { return false }
       for day in stale.sorted() {
         let dayFilter = StoredDigest.filter(filter, day: day)
         try Self.forEachSession(db, dayFilter, few: try Self.areFew(db, dayFilter), session)
@@ -41,14 +41,19 @@ extension ReportQueries {
 
   /// The digests of `version` stored for `day`.
   static func digests(_ db: Database, day: Int64, version: Int) throws -> [StoredDigest] {
-    try digests(db, SessionFilter(), days: (day, day + 1), version: version, excluding: [])
+    var digests: [StoredDigest] = []
+    try forEachDigest(db, SessionFilter(), days: (day, day + 1), version: version, excluding: []) {
+      digests.append($0)
+    }
+    return digests
   }
 
-  /// The current digests of the selected cells and days.
-  private static func digests(
+  /// Hands `body` the current digests of the selected cells and days; returns how many.
+  @discardableResult
+  private static func forEachDigest(
     _ db: Database, _ filter: SessionFilter, days: (from: Int64?, until: Int64?), version: Int,
-    excluding stale: Set<Int64>
-  ) throws -> [StoredDigest] {
+    excluding stale: Set<Int64>, _ body: (StoredDigest) throws -> Void
+  ) throws -> Int {
     var cells = filter
     (cells.sinceMs, cells.untilMs) = (nil, nil)
     var (clause, values) = cells.sqlValues()
@@ -71,11 +76,13 @@ extension ReportQueries {
       """)
     for (index, value) in values.enumerated() { statement.bind(Int32(index + 1), value) }
     let columns = StoredDigestColumns(statement)
-    var digests: [StoredDigest] = []
+    var count = 0
     try statement.forEachRow("reading the session digests") { row in
       let digest = columns.digest(row, version: version)
-      if !stale.contains(digest.day) { digests.append(digest) }
+      guard !stale.contains(digest.day) else { return }
+      count += 1
+      try body(digest)
     }
-    return digests
+    return count
   }
 }

@@ -9,6 +9,13 @@ package struct ReportQueries {
     self.database = database
   }
 
+  /// The version of the profile the session of `ref` was derived with.
+  package func profileVersion(ofSession ref: Int64) throws -> Int? {
+    try database.read { db in
+      try Int.fetchOne(db, sql: "SELECT profile_version FROM sessions WHERE session_ref = ?", arguments: [ref])
+    }
+  }
+
   /// When the newest session started (through `sessions_by_start`); nil without sessions.
   package func newestSessionStartMs() throws -> Double? {
     try database.read { db in try Double.fetchOne(db, sql: "SELECT max(started_at_ms) FROM sessions") }

@@ -64,28 +64,26 @@ struct ReportFrontend {
     throws -> ReportRenderInput
   {
     let builder = ParityReportBuilder(profiles: try profiles(), dimension: dimension)
-    guard format.needsSessionDetail else {
-      let report = try read.report(builder, context: context(filter), filter: filter) { add in
-        try forEachSession(filter, add)
-      }
-      return ReportRenderInput(report: try withArrivals(report, filter), style: style)
-    }
-    // Charts draw every session's values: only these formats keep the sessions after the build.
-    let sessions = try sessions(filter)
-    let report = try withArrivals(builder.build(sessions, context: context(filter)), filter)
-    return ReportRenderInput(
-      report: report, style: style, sessions: sessions, timelines: try timelines(report, filter: filter),
-      releases: try releases(sessions, filter: filter))
+    let report = try withArrivals(
+      read.report(builder, context: context(filter), filter: filter) { add in try forEachSession(filter, add) },
+      filter)
+    guard format.needsSessionDetail else { return ReportRenderInput(report: report, style: style) }
+    // The charts are drawn from the digests by day where they serve, never from held sessions.
+    var input = ReportRenderInput(report: report, style: style, timelines: try timelines(report, filter: filter))
+    input.detail = try read.dayDigests(
+      filter, profiles: builder.profiles, sessions: { add in try forEachSession(filter, add) },
+      start: { HTMLSessionDetail(report: report) }, add: { $0.add($3, of: $2, day: $1) })
+    input.releases = try releases(input.detail.releasePairs, filter: filter)
+    return input
   }
 
   /// Each app's newest version against the one before it on each platform, judged by `compare`
   /// as its command line would with these cohorts (pulls only, its default).
-  private func releases(_ sessions: [SessionRecord], filter: SessionFilter) throws -> [CohortComparison] {
-    let pulls = sessions.filter { $0.metrics.trigger == .pull }
+  private func releases(_ pairs: [ReleasePair], filter: SessionFilter) throws -> [CohortComparison] {
     // With compare's own tolerances, so that the panel says what the command it prints says.
     var compare = self
     compare.tolerances = .change
-    return try ReleasePair.pairs(pulls).map { pair in
+    return try pairs.map { pair in
       var within = filter
       within.app = pair.app
       func cohort(_ name: String, _ version: String) -> Cohort {
@@ -132,6 +130,7 @@ struct ReportFrontend {
       }
       var timeline = SessionTimeline(events: events, violations: try queries.violations(ofSession: session.ref))
       timeline.example = rule
+      timeline.profileVersion = try queries.profileVersion(ofSession: session.ref)
       return timeline
     }
   }

@@ -19,19 +19,20 @@ struct HTMLReleaseSections {
       out.append("<p class=\"note\">No platform of an app has two versions among these sessions.</p>")
     }
     out.append("<div class=\"charts\">")
+    let axes = VersionChart.Axes(input.releases)
     for (index, comparison) in input.releases.enumerated() {
-      out.append(release(comparison, index: index))
+      out.append(release(comparison, index: index, axes: axes))
     }
     out += ["</div>", "</section>"]
     return out
   }
 
-  private func release(_ comparison: CohortComparison, index: Int) -> String {
+  private func release(_ comparison: CohortComparison, index: Int, axes: VersionChart.Axes) -> String {
     let app = comparison.apps.first ?? ""
     let platform = comparison.candidate.filter.platform ?? ""
     let before = comparison.baseline.filter.appVersion ?? ""
     let after = comparison.candidate.filter.appVersion ?? ""
-    let chart = VersionChart(id: "release.\(index)", comparison: comparison)
+    let chart = VersionChart(id: "release.\(index)", comparison: comparison, axes: axes)
     let command =
       "pullparity compare --app \(app) --baseline \(comparison.baseline.selector) --candidate \(comparison.candidate.selector)"
     return "<figure class=\"chart release\" data-app=\"\(e(app))\" data-platform=\"\(e(platform))\" "

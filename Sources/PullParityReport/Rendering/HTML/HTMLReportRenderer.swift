@@ -8,7 +8,7 @@ package struct HTMLReportRenderer {
   package init() {}
 
   /// The distance and time metrics drawn as box plots, with what each measures.
-  private static let distributionCharts: [(metric: ParityMetric, about: String)] = [
+  static let distributionCharts: [(metric: ParityMetric, about: String)] = [
     (.armDistance, "finger travel at the sample the profile arms on"),
     (.clientArmDistance, "finger travel where the client said it armed"),
     (.timeToArmMs, "from pull_start to arming"),
@@ -18,17 +18,16 @@ package struct HTMLReportRenderer {
   package func render(_ input: ReportRenderInput) -> String {
     let report = input.report
     let palette = ChartPalette(platforms: report.apps.flatMap(\.groups).flatMap(\.platforms).map(\.platform))
-    let sessionsByGroup = groupSessions(input)
     var body = header(input)
     if report.apps.isEmpty {
       body.append("<p>No sessions match.</p>")
     } else {
       // The release review first: did the newest version make it better, and day by day.
       let release = HTMLReleaseSections(input: input, palette: palette)
-      body += release.releases() + release.trends(RuleTrend.trends(report, sessions: input.sessions))
+      body += release.releases() + release.trends(input.detail.trends)
     }
     for (appIndex, app) in report.apps.enumerated() {
-      body += section(app, index: appIndex, sessionsByGroup: sessionsByGroup, palette: palette)
+      body += section(app, index: appIndex, detail: input.detail, palette: palette)
     }
     body += arrivals(report.unexpectedArrivals)
     body.append(timelines(input))
@@ -52,22 +51,6 @@ package struct HTMLReportRenderer {
     ] + rows + ["</tbody></table></div></section>"]
   }
 
-  /// The selected sessions' metrics by app, profile version, group and platform, for the charts
-  /// of each group: one pass, copying the metrics only.
-  private func groupSessions(_ input: ReportRenderInput) -> [GroupKey: [String: [SessionMetrics]]] {
-    let report = input.report
-    var profileOf: [AppKey: Profile] = [:]
-    for app in report.apps { profileOf[AppKey(app: ByteIdentity(app.app), version: app.profile.version)] = app.profile }
-    var groups: [GroupKey: [String: [SessionMetrics]]] = [:]
-    for session in input.sessions {
-      let key = AppKey(app: ByteIdentity(session.app), version: session.profileVersion)
-      let slice = profileOf[key].map { report.groupedBy.value(of: session, profile: $0) } ?? ""
-      groups[GroupKey(app: key, group: ByteIdentity(slice)), default: [:]][session.platform, default: []].append(
-        session.metrics)
-    }
-    return groups
-  }
-
   /// The title, the verdict, the report's context and links to each app.
   private func header(_ input: ReportRenderInput) -> [String] {
     let report = input.report
@@ -89,8 +72,7 @@ package struct HTMLReportRenderer {
 
   /// One app: its profile, a note on other profile versions, then each group.
   private func section(
-    _ app: AppParity, index appIndex: Int, sessionsByGroup: [GroupKey: [String: [SessionMetrics]]],
-    palette: ChartPalette
+    _ app: AppParity, index appIndex: Int, detail: HTMLSessionDetail, palette: ChartPalette
   ) -> [String] {
     let profile = app.profile
     var lines = ["<section class=\"app\" id=\"app-\(appIndex)\">", "<h2>\(e(app.app))</h2>"]
@@ -100,8 +82,7 @@ package struct HTMLReportRenderer {
       lines.append("<p class=\"note\">Sessions of this app were also derived with \(e(versions)): judged apart.</p>")
     }
     for (groupIndex, group) in app.groups.enumerated() {
-      let key = AppKey(app: ByteIdentity(app.app), version: profile.version)
-      let metrics = sessionsByGroup[GroupKey(app: key, group: ByteIdentity(group.value))] ?? [:]
+      let metrics = detail.values(app: app.app, version: profile.version, group: group.value)
       lines.append(
         render(group, metrics: metrics, profile: profile, palette: palette, id: "a\(appIndex).g\(groupIndex)"))
     }
@@ -130,17 +111,6 @@ package struct HTMLReportRenderer {
     </html>
 
     """
-  }
-
-  /// Names byte for byte, as the report's groups are (`SessionCell`).
-  private struct AppKey: Hashable {
-    var app: ByteIdentity
-    var version: Int
-  }
-
-  private struct GroupKey: Hashable {
-    var app: AppKey
-    var group: ByteIdentity
   }
 
   private func e(_ text: String) -> String { HTMLEscaping.escape(text) }
@@ -186,7 +156,8 @@ package struct HTMLReportRenderer {
   }
 
   private func render(
-    _ group: ParityGroup, metrics: [String: [SessionMetrics]], profile: Profile, palette: ChartPalette, id: String
+    _ group: ParityGroup, metrics: [String: HTMLSessionDetail.Values], profile: Profile, palette: ChartPalette,
+    id: String
   ) -> String {
     var out = [heading(group)]
     if group.referencePlatform == nil {
@@ -220,7 +191,8 @@ package struct HTMLReportRenderer {
 
   /// A box plot per distribution metric with values, then the violation rates: each a figure.
   private func charts(
-    _ group: ParityGroup, metrics: [String: [SessionMetrics]], profile: Profile, palette: ChartPalette, id: String
+    _ group: ParityGroup, metrics: [String: HTMLSessionDetail.Values], profile: Profile, palette: ChartPalette,
+    id: String
   ) -> [String] {
     let ordered = group.orderedPlatforms
     let failing = Set(group.comparisons.filter { $0.verdict == .fail }.map(\.metric))
@@ -229,7 +201,7 @@ package struct HTMLReportRenderer {
       let rows = ordered.map { summary in
         DistributionChart.Row(
           platform: summary.platform,
-          values: (metrics[summary.platform] ?? []).compactMap(metric.value))
+          values: metrics[summary.platform]?.values(metric) ?? [])
       }
       let chart = DistributionChart(
         id: "\(id).\(metric.rawValue)", metric: metric, rows: rows, threshold: threshold(metric, profile),
@@ -256,7 +228,7 @@ package struct HTMLReportRenderer {
 
   /// Where fingers lifted against the arming point, for profiles that have one.
   private func releaseHistogram(
-    _ ordered: [PlatformSummary], metrics: [String: [SessionMetrics]], profile: Profile, palette: ChartPalette,
+    _ ordered: [PlatformSummary], metrics: [String: HTMLSessionDetail.Values], profile: Profile, palette: ChartPalette,
     id: String
   ) -> String? {
     guard let armingPoint = Self.armingPoint(profile), armingPoint > 0 else { return nil }
@@ -266,7 +238,7 @@ package struct HTMLReportRenderer {
     let histogram = ReleaseHistogram(
       id: "\(id).release",
       rows: ordered.map {
-        .init(platform: $0.platform, values: (metrics[$0.platform] ?? []).compactMap(\.releaseDistance))
+        .init(platform: $0.platform, values: metrics[$0.platform]?.releases ?? [])
       },
       armingPoint: armingPoint, nearMissPoint: nearMiss, unit: profile.unit.rawValue, palette: palette)
     guard histogram.hasValues else { return nil }
@@ -373,8 +345,7 @@ package struct HTMLReportRenderer {
 
   /// One example session: its timeline, its violations and all its events.
   private func figure(_ timeline: SessionTimeline, index: Int, _ input: ReportRenderInput) -> [String] {
-    let version = input.sessions.first { ByteIdentity($0.sessionID) == ByteIdentity(timeline.sessionID) }?
-      .profileVersion
+    let version = timeline.profileVersion
     let profile = input.report.apps.first {
       ByteIdentity($0.app) == ByteIdentity(timeline.app) && (version == nil || $0.profile.version == version)
     }

@@ -15,6 +15,9 @@ package struct SessionTimeline: Equatable, Sendable {
   package var violationCount: Int
   /// The failing rule this session is the example of, when it was picked for one.
   package var example: FailingRule?
+  /// The version of the profile the session was derived with, which picks the app entry whose
+  /// profile draws it; nil: the app's first.
+  package var profileVersion: Int?
 
   /// The most events a timeline draws (and its page lists): beyond that the marks are evenly
   /// spaced in log order, and the page says so. One session of 1M events drew every one, a

@@ -1,4 +1,4 @@
-package import PullParityCore
+internal import PullParityCore
 package import PullParityStore
 
 /// Digests by UTC day and cell, as `session_digests` stores them: what a figure drawn day by day

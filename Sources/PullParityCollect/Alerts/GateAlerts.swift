@@ -14,16 +14,20 @@ actor GateAlerts {
   private let databasePath: String
   private let ledgerPath: String
   private let logger: Logger
+  private let metrics: CollectorMetrics
   /// Whether the verdicts may have changed, or a change is still unannounced, since the last
   /// round that announced everything.
   private var due = true
 
-  init(_ settings: AlertSettings, databasePath: String, spool: SpoolDirectory, logger: Logger) throws {
+  init(
+    _ settings: AlertSettings, databasePath: String, spool: SpoolDirectory, metrics: CollectorMetrics, logger: Logger
+  ) throws {
     self.settings = settings
     webhook = try Webhook(settings.webhook)
     self.databasePath = databasePath
     ledgerPath = spool.path + "/.alerts.json"
     self.logger = logger
+    self.metrics = metrics
   }
 
   /// Called after each round; `ingested`: whether it stored anything.
@@ -34,6 +38,7 @@ actor GateAlerts {
       try await announce()
       due = false
     } catch {
+      metrics.alertFailed()
       logger.error("alerts: \(error); tried again after the next round")
     }
   }
@@ -55,6 +60,7 @@ actor GateAlerts {
       try await webhook.post(try encoder.encode(message))
       ledger.record(change)
       try save(ledger)
+      metrics.alertPosted(change.kind.rawValue)
       logger.info("alert posted: \(change.reading.gate.app) on \(change.reading.gate.platform) \(change.kind.rawValue)")
     }
   }

@@ -80,7 +80,9 @@ package enum Collector {
     var services: [any Service] = [AgeRotation(spool: parts.spool, logger: logger)]
     if let ingest = configuration.ingest {
       let alerts = try ingest.alerts.map {
-        try GateAlerts($0, databasePath: ingest.databasePath, spool: parts.spool.directory, logger: logger)
+        try GateAlerts(
+          $0, databasePath: ingest.databasePath, spool: parts.spool.directory, metrics: parts.spool.metrics,
+          logger: logger)
       }
       services.append(
         IngestScheduler(spool: parts.spool, plan: ingest, health: parts.health, alerts: alerts, logger: logger))

@@ -17,6 +17,7 @@ final class CollectorMetrics: Sendable {
   private let lastIngest: Metrics.Gauge
   private let buffered: Metrics.Gauge
   private let connections: Metrics.Gauge
+  private let alertFailures: Metrics.Counter
 
   init() {
     var factory = PrometheusMetricsFactory(registry: registry)
@@ -33,6 +34,7 @@ final class CollectorMetrics: Sendable {
     lastIngest = Metrics.Gauge(label: "pullparity_collect_last_ingest_success_timestamp_seconds", factory: factory)
     buffered = Metrics.Gauge(label: "pullparity_collect_buffered_body_bytes", factory: factory)
     connections = Metrics.Gauge(label: "pullparity_collect_connections", factory: factory)
+    alertFailures = Metrics.Counter(label: "pullparity_collect_alert_failures_total", factory: factory)
   }
 
   func synced(in duration: Duration) {
@@ -44,6 +46,17 @@ final class CollectorMetrics: Sendable {
     bodies.increment(by: count)
     self.bytes.increment(by: bytes)
   }
+
+  /// Counts a change of an app's platform verdict the webhook took (`GateAlerts`).
+  func alertPosted(_ change: String) {
+    Metrics.Counter(
+      label: "pullparity_collect_alerts_posted_total", dimensions: [("change", change)], factory: factory
+    )
+    .increment()
+  }
+
+  /// Counts a round whose alerts could not all be posted (they are posted again next round).
+  func alertFailed() { alertFailures.increment() }
 
   /// Counts one answer by its status.
   func answered(_ status: Int) {

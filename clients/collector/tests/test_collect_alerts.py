@@ -107,6 +107,14 @@ def test_a_stuck_spinner_is_announced_once_when_it_fails_and_once_when_it_recove
             assert recovered["pullparity"]["sessions"] == 40 and recovered["pullparity"]["failing"] == []
             assert recovered["text"].startswith(":large_green_circle: PullParity: *alerts-demo* on *ios* passes again")
 
+            # What was posted, and the refused post, on /metrics.
+            status, _, body = collector.request("GET", "/metrics")
+            assert status == 200
+            metrics = body.decode()
+            assert 'pullparity_collect_alerts_posted_total{change="failing"} 1' in metrics
+            assert 'pullparity_collect_alerts_posted_total{change="recovered"} 1' in metrics
+            assert "pullparity_collect_alert_failures_total 1" in metrics
+
             # More clean sessions: rounds with new data, nothing new to say.
             post_all(collector, sessions("more", 5, START_MS + (WINDOW_S + 300) * 1000))
             wait_until(lambda: not list(spool.glob("*.jsonl")), what="the last posts to be ingested")

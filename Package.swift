@@ -58,6 +58,7 @@ let package = Package(
         .embedInCode("0013_screen_left.sql"),
         .embedInCode("0014_block_checksums.sql"),
         .embedInCode("0015_digest_appends.sql"),
+        .embedInCode("0016_dashboard_verdicts.sql"),
         .embedInCode("README.md"),
       ]
     ),

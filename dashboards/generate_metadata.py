@@ -5,7 +5,7 @@ Titles, descriptions, units and "which way is better" come from schema/README.md
 `pullparity schema` prints), so the dashboard says what the documentation says and cannot
 drift from it; the canned queries and dashboard panels come from dashboards/panels.yaml.
 
-    python3 dashboards/generate_metadata.py --database pullparity > metadata.json
+    python3 dashboards/generate_metadata.py --database pullparity [--default-app padel] > metadata.json
 """
 
 import argparse
@@ -97,7 +97,11 @@ def describe(row: dict) -> str:
     return f"{meaning} [{'; '.join(notes)}]" if notes else meaning
 
 
-def metadata(objects: dict, database: str) -> dict:
+# Where serve.sh mounts dashboards/static (`datasette --static`): a name no database file takes.
+STATIC_MOUNT = "pullparity-assets"
+
+
+def metadata(objects: dict, database: str, default_app: str | None = None) -> dict:
     panels = yaml.safe_load(PANELS.read_text(encoding="utf-8"))
     tables = {}
     for name, obj in objects.items():
@@ -113,11 +117,16 @@ def metadata(objects: dict, database: str) -> dict:
             chart["db"] = database
         for flt in dashboard.get("filters", {}).values():
             flt["db"] = database
+        if default_app:
+            # The page opens on one app, never on a mix of them (the plugin redirects to it).
+            dashboard["filters"]["app"]["default"] = default_app
         dashboards[slug] = dashboard
     return {
         "title": "PullParity",
         "description": "Pull-to-refresh parity across platforms; columns are described in schema/README.md.",
         "databases": {database: {"tables": tables, "queries": panels["queries"]}},
+        # In every page's head, before the plugin's scripts: a panel whose query fails says so.
+        "extra_js_urls": [f"/{STATIC_MOUNT}/panel-errors.js"],
         "plugins": {"datasette-dashboards": dashboards},
     }
 
@@ -125,10 +134,11 @@ def metadata(objects: dict, database: str) -> dict:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--database", required=True, help="Datasette's name of the file: its name without .sqlite")
+    parser.add_argument("--default-app", help="the app the dashboard opens on (serve.sh: the one with the most sessions)")
     parser.add_argument("--schema-doc", type=Path, default=SCHEMA_DOC, help="the schema documentation to read")
     args = parser.parse_args()
     objects = parse_schema_doc(args.schema_doc.read_text(encoding="utf-8"))
-    json.dump(metadata(objects, args.database), sys.stdout, indent=2, ensure_ascii=False)
+    json.dump(metadata(objects, args.database, args.default_app), sys.stdout, indent=2, ensure_ascii=False)
     sys.stdout.write("\n")
     return 0
 

@@ -1,6 +1,7 @@
 """The shipped dashboard on the sample database: dashboards/serve.sh starts Datasette on loopback,
 Chromium (headless, Debian's chromedriver) opens the dashboard, every panel draws its chart, and
-the numbers behind the panels are those `pullparity report --format json` gives."""
+the numbers behind the panels are those `pullparity report --format json` gives: its verdicts,
+rates and percentiles. The page opens on one app, and a panel whose query fails says so."""
 
 import json
 import os
@@ -113,7 +114,7 @@ def test_metadata_describes_every_table_view_and_column_of_the_file(sample_db):
     with sqlite3.connect(sample_db) as conn:
         names = [r[0] for r in conn.execute(
             "SELECT name FROM sqlite_master WHERE type IN ('table', 'view') AND name NOT LIKE 'sqlite_%'")]
-        assert len(names) == 29
+        assert len(names) == 33
         for name in names:
             assert name in tables, f"{name} has no `### {name}:` section with a table in schema/README.md"
             columns = [r[1] for r in conn.execute(f"PRAGMA table_info({name})")]
@@ -126,7 +127,8 @@ def test_metadata_describes_every_table_view_and_column_of_the_file(sample_db):
 def test_metadata_hides_bookkeeping_and_says_units_and_direction():
     docs = generate_metadata.parse_schema_doc((REPO / "schema" / "README.md").read_text(encoding="utf-8"))
     shown = sorted(name for name, table in docs.items() if not table["hidden"])
-    assert shown == ["daily_parity", "ingest_runs", "left_event_runs", "percentile_inputs", "profiles", "quarantine",
+    assert shown == ["daily_counts", "daily_parity", "daily_violations", "gate_verdicts", "ingest_runs",
+                     "left_event_runs", "metric_percentiles", "percentile_inputs", "profiles", "quarantine",
                      "quarantine_summary", "retention_runs", "session_violations", "sessions",
                      "sessions_without_raw", "sources", "violation_counts", "violations"]
     assert docs["daily_parity"]["columns"]["flash_pct"] == "flash_rate × 100, rounded [%; lower is better]"
@@ -172,12 +174,17 @@ def test_rates_per_day_panels_add_up_to_the_reports_rates(server, report):
             for rule, n, d in (("flash", "flash", "flash_judged"), ("stuck_refresh", "stuck", "stuck_judged"),
                                ("dropped_refresh", "dropped", "dropped_judged"),
                                ("hold_compliance", "hold_compliant", "hold_judged")):
-                got[row["platform"], rule][0] += row[n]
-                got[row["platform"], rule][1] += row[d]
+                got[row["series"], rule][0] += row[n]
+                got[row["series"], rule][1] += row[d]
                 pct = f"{rule.split('_')[0]}_pct" if rule != "hold_compliance" else "hold_compliance_pct"
                 want = round(100.0 * row[n] / row[d], 2) if row[d] else None
                 assert row[pct] == want, (app["app"], row)
         assert got == expected_rates(app), app["app"]
+
+
+def series(app: str, platform: str) -> str:
+    """How every panel names a line or bar: an app and a platform, so that apps are never mixed."""
+    return f"{app} · {platform}"
 
 
 def expected_rates(app: dict) -> dict:
@@ -191,25 +198,26 @@ def expected_rates(app: dict) -> dict:
             rates |= {r["rule"]: r["rate"] for r in platform["rules"]
                       if r["rule"] in ("stuck_refresh", "dropped_refresh")}
             for rule, rate in rates.items():
-                want[platform["platform"], rule][0] += rate["numerator"]
-                want[platform["platform"], rule][1] += rate["denominator"]
+                want[series(app["app"], platform["platform"]), rule][0] += rate["numerator"]
+                want[series(app["app"], platform["platform"]), rule][1] += rate["denominator"]
     return want
 
 
 def test_percentile_panels_are_the_reports_percentiles(server, report):
     compared = 0
     for app in report["apps"]:
-        rows = {(r["platform"], r["metric"], r["percentile"]): r for r in panel_rows(server, "arm-percentiles",
-                                                                                        app["app"])}
+        rows = {(r["series"], r["metric"], r["percentile"]): r for r in panel_rows(server, "arm-percentiles",
+                                                                                      app["app"])}
         pull = [g for g in app["groups"] if g["value"] == "pull"]
         for platform in pull[0]["platforms"]:
             for metric in ("time_to_arm_ms", "visible_ms"):
                 dist = platform["distributions"][metric]
                 for p in ("p50", "p90", "p95"):
+                    key = (series(app["app"], platform["platform"]), metric, p)
                     if dist[p] is None:
-                        assert (platform["platform"], metric, p) not in rows
+                        assert key not in rows
                         continue
-                    row = rows[platform["platform"], metric, p]
+                    row = rows[key]
                     assert row["sessions"] == dist["n"]
                     assert row["ms"] == pytest.approx(dist[p], abs=0.01), (app["app"], platform["platform"], p)
                     compared += 1
@@ -223,7 +231,7 @@ def browser():
     options = webdriver.ChromeOptions()
     options.binary_location = "/usr/bin/chromium"
     for argument in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu",
-                     "--window-size=1280,2700"):
+                     "--window-size=1280,3100"):
         options.add_argument(argument)
     options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
     driver = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
@@ -237,7 +245,7 @@ def drawn_charts(driver) -> dict:
         const out = {};
         for (const el of document.querySelectorAll('.dashboard-card-chart')) {
           const svg = el.querySelector('svg.marks');
-          out[el.id.replace('chart-', '')] = !!svg && svg.querySelectorAll('path, rect, line').length > 0;
+          out[el.id.replace('chart-', '')] = !!svg && svg.querySelectorAll('path, rect, line, .mark-text text').length > 0;
         }
         return out;""")
 
@@ -245,7 +253,8 @@ def drawn_charts(driver) -> dict:
 @pytest.mark.parametrize("app", ["", "padel"])
 def test_every_panel_draws_its_chart_in_chromium(server, browser, app):
     browser.get_log("browser")  # drop what an earlier page logged
-    browser.get(f"{server}/-/dashboards/parity" + (f"?app={app}" if app else ""))
+    # `?app=`: every app, chosen (the page opens on one), each series still one app's.
+    browser.get(f"{server}/-/dashboards/parity?app={app}")
     WebDriverWait(browser, 30).until(lambda d: all(drawn_charts(d).values()) and len(drawn_charts(d)) == len(CHARTS))
     assert set(drawn_charts(browser)) == set(CHARTS)
     errors = [e for e in browser.get_log("browser") if e["level"] == "SEVERE"]
@@ -291,20 +300,137 @@ def test_the_charts_draw_the_reports_numbers(server, browser, report):
         for chart, field, title in (("flash", "flash_pct", "flash %"), ("stuck", "stuck_pct", "stuck %"),
                                     ("dropped", "dropped_pct", "dropped %"),
                                     ("hold", "hold_compliance_pct", "hold compliant %")):
-            drawn = {(m["UTC day"], m["platform"]): number(m[title])
-                     for m in drawn_values(browser, chart, "UTC day", "platform", title)}
-            want = {(r["day"], r["platform"]): r[field] for r in rows if r[field] is not None}
+            drawn = {(m["UTC day"], m["app · platform"]): number(m[title])
+                     for m in drawn_values(browser, chart, "UTC day", "app · platform", title)}
+            want = {(r["day"], r["series"]): r[field] for r in rows if r[field] is not None}
             assert want and drawn == want, (app["app"], chart)
         pull = next(g for g in app["groups"] if g["value"] == "pull")
         for chart, metric in (("arm-percentiles", "time_to_arm_ms"), ("visible-percentiles", "visible_ms")):
-            drawn = {(m["percentile"], m["platform"]): number(m["ms"])
-                     for m in drawn_values(browser, chart, "percentile", "platform", "ms")}
-            want = {(p, platform["platform"]): platform["distributions"][metric][p]
+            drawn = {(m["percentile"], m["app · platform"]): number(m["ms"])
+                     for m in drawn_values(browser, chart, "percentile", "app · platform", "ms")}
+            want = {(p, series(app["app"], platform["platform"])): platform["distributions"][metric][p]
                     for platform in pull["platforms"] for p in ("p50", "p90", "p95")
                     if platform["distributions"][metric][p] is not None}
             assert want and drawn.keys() == want.keys(), (app["app"], chart)
             for key, value in want.items():
                 assert drawn[key] == pytest.approx(value, abs=0.01), (app["app"], chart, key)
+
+
+# --- verdicts, the default view, a failing query --------------------------------------------------
+
+def lines_of(sample: Path, keep) -> list[str]:
+    """The JSON lines of a sample log that `keep(event)` keeps (and maybe edits)."""
+    out = []
+    for line in sample.read_text(encoding="utf-8").splitlines():
+        if line.startswith("{") and (event := keep(json.loads(line))):
+            out.append(json.dumps(event))
+    return out
+
+
+@pytest.fixture(scope="module")
+def verdict_db(tmp_path_factory, sample_db) -> Path:
+    """A file where each verdict shows: ffci's iOS app fails (the sample's), padel's PWA passes
+    (only its sessions without a finding), and an app with three sessions has too few."""
+    with sqlite3.connect(sample_db) as conn:
+        clean = {r[0] for r in conn.execute(
+            "SELECT session_id FROM sessions WHERE app = 'padel' AND platform = 'pwa' AND violation_count = 0")}
+    firsts: list[str] = []
+
+    def tiny(event: dict) -> dict | None:
+        if event["session_id"] not in firsts:
+            if len(firsts) == 3:
+                return None
+            firsts.append(event["session_id"])
+        return event | {"app": "tiny", "event_id": "tiny-" + event["event_id"]}
+
+    folder = tmp_path_factory.mktemp("verdicts")
+    lines = lines_of(REPO / "sample-events" / "padel-pwa.jsonl", lambda e: e if e["session_id"] in clean else None)
+    lines += lines_of(REPO / "sample-events" / "phlock-ios.jsonl", tiny)
+    (folder / "mixed.jsonl").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    db = folder / "pullparity.sqlite"
+    subprocess.run([str(pullparity_bin()), "ingest", "--quiet", "--db", str(db), str(folder / "mixed.jsonl"),
+                    str(REPO / "sample-events" / "ffci-ios.jsonl.gz")], check=True, capture_output=True)
+    return db
+
+
+def gate_verdicts(check: dict) -> dict:
+    """Each app's platform as `report --check --format json` judges it, read here from its figures:
+    fail when one of its rules, or a comparison of it with the reference platform, failed in any
+    group (with how many failed); pass when a figure passed and none failed; too_few otherwise."""
+    verdicts = defaultdict(list)
+    for app in check["apps"]:
+        for group in app["groups"]:
+            for platform in group["platforms"]:
+                verdicts[app["app"], platform["platform"]] += [rule["verdict"] for rule in platform["rules"]]
+            for comparison in group["comparisons"]:
+                verdicts[app["app"], comparison["platform"]].append(comparison["verdict"])
+    return {key: ("fail", found.count("fail")) if "fail" in found else ("pass", 0) if "pass" in found
+            else ("too_few", 0) for key, found in verdicts.items()}
+
+
+def drawn_verdicts(driver) -> dict:
+    """The verdict panel's lines, read back: {(app, platform): (verdict, failing figures)}."""
+    words = {"FAIL": "fail", "PASS": "pass", "NO VERDICT": "too_few"}
+    drawn = {}
+    for line in driver.execute_script(
+            "return [...document.querySelectorAll('#chart-verdicts svg .mark-text text')].map(t => t.textContent)"):
+        name, said = line.split(": ", 1)
+        app, platform = name.split(" · ")
+        word = next(w for w in words if said.startswith(w))
+        failing = int(said.split(", ")[1].split(" ")[0]) if word == "FAIL" else 0
+        drawn[app, platform] = (words[word], failing)
+    return drawn
+
+
+def test_the_verdict_panel_says_what_report_check_says(verdict_db, browser):
+    run = subprocess.run([str(pullparity_bin()), "report", "--check", "--format", "json", "--db", str(verdict_db)],
+                         capture_output=True, text=True)
+    assert run.returncode == 1, run.stderr  # ffci fails
+    want = gate_verdicts(json.loads(run.stdout))
+    assert sorted(v for v, _ in want.values()) == ["fail", "pass", "too_few"]
+    for base in serving(verdict_db):
+        drawn = {}
+        for app in sorted({app for app, _ in want}):
+            browser.get(f"{base}/-/dashboards/parity?app={app}")
+            WebDriverWait(browser, 30).until(lambda d: all(drawn_charts(d).values()) and len(drawn_charts(d)) == len(CHARTS))
+            shown = drawn_verdicts(browser)
+            assert {a for a, _ in shown} == {app}  # one app, never a mix
+            drawn |= shown
+        assert drawn == want
+
+
+def test_the_dashboard_opens_on_the_app_with_the_most_sessions(server, browser, sample_db):
+    with sqlite3.connect(sample_db) as conn:
+        busiest = conn.execute("SELECT app FROM sessions GROUP BY app ORDER BY count(*) DESC LIMIT 1").fetchone()[0]
+    browser.get(f"{server}/-/dashboards/parity")
+    WebDriverWait(browser, 30).until(lambda d: all(drawn_charts(d).values()) and len(drawn_charts(d)) == len(CHARTS))
+    assert browser.current_url.endswith("?" + urllib.parse.urlencode({"app": busiest}))
+    assert browser.execute_script("return document.getElementById('app').value") == busiest
+    named = set()
+    for chart in CHARTS:
+        if chart != "quarantine":  # lines of files, no app's
+            named |= {m["app · platform"].split(" · ")[0] for m in drawn_values(browser, chart, "app · platform")}
+    named |= {app for app, _ in drawn_verdicts(browser)}
+    assert named == {busiest}
+
+
+def test_a_panel_whose_query_fails_says_so(tmp_path, sample_db, browser):
+    """A file that lacks a table a panel reads (here the percentiles): those panels say which
+    query failed and why, as text, and the others draw."""
+    db = tmp_path / "pullparity.sqlite"
+    with sqlite3.connect(sample_db) as source, sqlite3.connect(db) as copy:
+        source.backup(copy)
+        copy.execute("DROP TABLE metric_percentiles")
+    for base in serving(db):
+        browser.get(f"{base}/-/dashboards/parity")
+        failing = {"arm-percentiles", "visible-percentiles"}
+        WebDriverWait(browser, 30).until(
+            lambda d: len(d.find_elements("css selector", ".pullparity-query-failed")) == len(failing))
+        for chart in failing:
+            said = browser.find_element("css selector", f"#chart-{chart} .pullparity-query-failed").text
+            assert said == "This panel's query failed: no such table: metric_percentiles"
+        drawn = drawn_charts(browser)
+        assert all(drawn[chart] for chart in set(CHARTS) - failing), drawn
 
 
 # --- hostile names from logs ----------------------------------------------------------------------

@@ -18,12 +18,15 @@ package enum Schema {
     ("0013_screen_left", text(PackageResources._013_screen_left_sql)),
     ("0014_block_checksums", text(PackageResources._014_block_checksums_sql)),
     ("0015_digest_appends", text(PackageResources._015_digest_appends_sql)),
+    ("0016_dashboard_verdicts", text(PackageResources._016_dashboard_verdicts_sql)),
   ]
 
   /// Migrations a read-only command does without, and the next write to the file adds: views
   /// for dashboards, which no command reads, and what only writers read (asking for a replay to
   /// add either would be out of all proportion).
-  package static let notNeededToRead: Set<String> = ["0010_dashboard_percentages", "0015_digest_appends"]
+  package static let notNeededToRead: Set<String> = [
+    "0010_dashboard_percentages", "0015_digest_appends", "0016_dashboard_verdicts",
+  ]
 
   /// schema/README.md: every table, column and view for dashboard authors.
   package static let documentation = text(PackageResources.README_md)

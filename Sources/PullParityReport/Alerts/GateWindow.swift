@@ -26,11 +26,8 @@ package struct GateWindow: Sendable {
     guard let newest = try queries.newestSessionStartMs() else { return nil }
     let since = newest - seconds * 1000
     let filter = SessionFilter(sinceMs: since)
-    let builder = ParityReportBuilder(profiles: SessionProfiles(stored: try queries.storedProfiles()))
     let context = ReportContext(database: name, filter: filter, toolVersion: toolVersion, generatedAtMs: nowMs)
-    let report = try SelectionRead(queries).report(builder, context: context, filter: filter) { add in
-      try queries.forEachSession(filter, add)
-    }
+    let report = try ParityReport.judged(database, filter: filter, context: context)
     return Reading(readings: report.gateReadings, sinceMs: since, untilMs: newest)
   }
 }

@@ -2,7 +2,8 @@ internal import PullParityCore
 package import PullParityStore
 
 /// Brings `session_digests` up to date after a write: every stale day's sessions are counted
-/// again into digests. The libraries that write sessions (`Ingestor`, `Replayer`, `RunLoader`)
+/// again into digests, and the dashboard's tables are written again from them
+/// (`DashboardTables`). The libraries that write sessions (`Ingestor`, `Replayer`, `RunLoader`)
 /// call `afterWrite` last, once each; a report never needs it to be exact, only to be fast.
 package enum DigestRefresh {
   /// What a writer's refresh did.
@@ -24,6 +25,14 @@ package enum DigestRefresh {
     var days = Days()
     do {
       days = try run(database)
+      let dashboard = DashboardTablesWriter(database)
+      // A file that just got schema 16's tables fills them even when no day changed.
+      if try dashboard.isEmpty() {
+        try dashboard.countEveryDay()
+        try DashboardTables.write(database)
+      } else if days != Days() {
+        try DashboardTables.write(database)
+      }
     } catch let error as StoreError where error.isDamage {
       throw error
     } catch {

@@ -57,6 +57,8 @@ package struct DigestWriter {
       }
       let last = try Self.lastRef(db, filter) ?? filter.afterSessionRef
       try Self.replace(day: day, with: digests ?? [], countedThrough: last, db)
+      // The dashboard's counts of the day, extended or counted whole as its digests were.
+      try DailyCounts.count(day: day, after: filter.afterSessionRef, db)
       return how
     }
   }

@@ -51,17 +51,17 @@ if [ -z "${PULLPARITY_DEPLOYABLE:-}" ]; then
   setsid nice -n 10 scripts/build-deployable.sh >.build/deployable.path 2>.build/deployable.log &
   DEPLOYABLE_BUILD=$!
 fi
-# The official Spark image's PySpark, in a venv of its own, for the cluster recipe's test
-# (spark/tests/test_stock_image.py); made once, again when its pins change. Mostly a download:
-# made beside the Swift suites too, its output printed after them.
-STOCK_SPARK=.build/stock-spark
-stock_spark_venv() {
-  cmp -s spark/requirements-stock-image.txt "$STOCK_SPARK/requirements.txt" && return
-  rm -rf "$STOCK_SPARK" && python3 -m venv "$STOCK_SPARK"
-  "$STOCK_SPARK/bin/pip" install -q -r spark/requirements-stock-image.txt
-  cp spark/requirements-stock-image.txt "$STOCK_SPARK/requirements.txt"
+# The official Spark 4.0 image's PySpark and PySpark 3.5, each in a venv of its own, for the
+# cluster recipe's test (spark/tests/test_stock_image.py); made once, again when their pins
+# change. Mostly downloads: made beside the Swift suites too, their output printed after them.
+spark_venv() { # FOLDER REQUIREMENTS
+  cmp -s "$2" "$1/requirements.txt" && return
+  rm -rf "$1" && python3 -m venv "$1"
+  "$1/bin/pip" install -q -r "$2"
+  cp "$2" "$1/requirements.txt"
 }
-stock_spark_venv >.build/stock-spark.log 2>&1 &
+{ spark_venv .build/stock-spark spark/requirements-stock-image.txt &&
+  spark_venv .build/spark-3.5 spark/requirements-spark-3.5.txt; } >.build/stock-spark.log 2>&1 &
 STOCK_SPARK_VENV=$!
 # The Android recorder (clients/android) on the JVM, side by side with the Swift suites (kotlinc
 # and JUnit leave a core free for most of their run): compiled once with Debian's kotlinc, then
@@ -91,7 +91,7 @@ STOCK_SPARK_STATUS=0
 wait "$STOCK_SPARK_VENV" || STOCK_SPARK_STATUS=$?
 cat .build/stock-spark.log
 [ "$STOCK_SPARK_STATUS" -eq 0 ] || exit "$STOCK_SPARK_STATUS"
-phase_done "stock PySpark venv (what was left)"
+phase_done "stock PySpark venvs (what was left)"
 
 # The Python suites run the deployable binary (PULLPARITY_BIN overrides it). `pullparity collect`
 # runs the `pullparity-collect` beside `pullparity`, else on PATH: the debug one built above (the
@@ -103,7 +103,7 @@ export PULLPARITY_REGULAR_BIN="${PULLPARITY_REGULAR_BIN:-$DEBUG_BIN/pullparity}"
 mkdir -p .build/collector-path
 ln -sf "$DEBUG_BIN/pullparity-collect" .build/collector-path/pullparity-collect
 export PATH="$PWD/.build/collector-path:$PATH"
-export PULLPARITY_STOCK_SPARK="$PWD/$STOCK_SPARK"
+export PULLPARITY_STOCK_SPARK="$PWD/.build/stock-spark" PULLPARITY_SPARK_35="$PWD/.build/spark-3.5"
 # One pytest process: run beside the Spark suites, the browser tests' drag tracking (a gap over
 # 100 ms between touch samples fails it) failed once on Chromium starved of CPU (101.6 ms).
 python3 -m pytest -q

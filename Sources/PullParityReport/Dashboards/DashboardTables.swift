@@ -7,7 +7,21 @@ package import PullParityStore
 /// the whole file. `DigestRefresh.afterWrite` writes them, once the digests they are read from
 /// are up to date.
 package enum DashboardTables {
-  package static func write(_ database: PullParityDatabase) throws {
+  /// Brings the tables up to date once the digests are: the day counts went with each stale
+  /// day's digests (`DigestWriter`), the verdicts and percentiles follow when a day changed. A
+  /// file that just got the tables (schema 16) has every day counted and is written whole,
+  /// even by a write that changed no day.
+  package static func refresh(_ database: PullParityDatabase, daysChanged: Bool) throws {
+    let tables = DashboardTablesWriter(database)
+    if try tables.isEmpty() {
+      try tables.countEveryDay()
+    } else if !daysChanged {
+      return
+    }
+    try write(database)
+  }
+
+  private static func write(_ database: PullParityDatabase) throws {
     let context = ReportContext(database: "", filter: SessionFilter(), toolVersion: "", generatedAtMs: 0)
     let report = try ParityReport.judged(database, filter: SessionFilter(), context: context)
     try DashboardTablesWriter(database).replace(verdicts: verdicts(report), percentiles: percentiles(report))

@@ -13,7 +13,8 @@ package enum DigestRefresh {
     package var days = Days()
     /// Why the digests were not brought up to date, when that was not damage: it costs reports
     /// speed, not correctness (they read those days' sessions), so the write stands and its
-    /// caller says so (a note on stderr, the collector's log).
+    /// caller says so (a note on stderr, the collector's log). The dashboard's tables then
+    /// show the file as the last refresh that wrote them left it.
     package var failure: String?
   }
 
@@ -25,14 +26,7 @@ package enum DigestRefresh {
     var days = Days()
     do {
       days = try run(database)
-      let dashboard = DashboardTablesWriter(database)
-      // A file that just got schema 16's tables fills them even when no day changed.
-      if try dashboard.isEmpty() {
-        try dashboard.countEveryDay()
-        try DashboardTables.write(database)
-      } else if days != Days() {
-        try DashboardTables.write(database)
-      }
+      try DashboardTables.refresh(database, daysChanged: days != Days())
     } catch let error as StoreError where error.isDamage {
       throw error
     } catch {

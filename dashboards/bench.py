@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """How long the dashboard's pages take on a database: starts dashboards/serve.sh on it (loopback),
 then fetches each view's default HTML page, each canned query's page and each panel's query as
-the dashboard fetches it, and prints the seconds (best and worst of --runs). A measurement to
-read, not a test: nothing here passes or fails.
+the dashboard fetches it, and prints the seconds (best and worst of --runs), or that Datasette
+refused it (its 5 s time limit). A measurement to read, not a test: nothing here passes or fails.
 
     python3 scripts/generate_events.py bench --events 1000000 --seed 7 --day 0 --out 1m.jsonl
     pullparity ingest --db 1m.sqlite 1m.jsonl
@@ -16,6 +16,7 @@ import socket
 import sqlite3
 import subprocess
 import time
+import urllib.error
 import urllib.parse
 import urllib.request
 from pathlib import Path
@@ -40,6 +41,17 @@ def fetch_seconds(url: str) -> float:
     with urllib.request.urlopen(url, timeout=120) as response:
         response.read()
     return time.perf_counter() - start
+
+
+def timed(url: str, runs: int) -> str:
+    """Best and worst seconds of `runs` fetches, or why Datasette refused (its time limit)."""
+    try:
+        times = [fetch_seconds(url) for _ in range(runs)]
+    except urllib.error.HTTPError as error:
+        body = error.read().decode("utf-8", "replace")
+        reason = "the time limit" if "too long" in body else body[:60]
+        return f"{'failed':>8} {'':8}   HTTP {error.code}: {reason}"
+    return f"{min(times):8.3f} {max(times):8.3f}"
 
 
 def targets(base: str, name: str, panels: dict, session_id: str | None, app: str) -> list[tuple[str, str]]:
@@ -86,8 +98,7 @@ def main() -> None:
         wait_until_up(base, process)
         print(f"{'page or query':50} {'best s':>8} {'worst s':>8}   ({args.runs} runs, {args.database})")
         for label, url in targets(base, args.database.stem, panels, session_id, busiest_app(args.database)):
-            times = [fetch_seconds(url) for _ in range(args.runs)]
-            print(f"{label:50} {min(times):8.3f} {max(times):8.3f}")
+            print(f"{label:50} {timed(url, args.runs)}", flush=True)
     finally:
         os.killpg(process.pid, signal.SIGTERM)
         process.wait(timeout=30)

@@ -1,6 +1,7 @@
 """The Spark job, loaded with `pullparity load`, gives the rows a single-machine `pullparity
-ingest` of the same files gives: every row of sessions, violations, quarantine, events and
-profiles, and the run's counts (session_ref aside: a join key handed out in first-seen order)."""
+ingest` of the same files gives: every row of sessions, violations, quarantine, events,
+profiles and the dashboard's tables, and the run's counts (session_ref aside: a join key handed
+out in first-seen order)."""
 
 import gzip
 import json
@@ -32,6 +33,12 @@ QUERIES = {
               "blank_lines, sessions_derived FROM ingest_runs",
     "profiles": "SELECT name, version, content_hash, definition FROM profiles ORDER BY name, version",
     "sources": "SELECT name FROM sources ORDER BY name",
+    # Schema 16's dashboard tables, which every write keeps: a load writes what an ingest does.
+    "gate_verdicts": "SELECT * FROM gate_verdicts ORDER BY app, platform",
+    "metric_percentiles": 'SELECT * FROM metric_percentiles ORDER BY app, profile, profile_version, platform, '
+                          '"trigger", metric',
+    "daily_counts": 'SELECT * FROM daily_counts ORDER BY day, app, platform, "trigger", app_version',
+    "daily_violations": "SELECT * FROM daily_violations ORDER BY day, app, platform, kind",
 }
 
 

@@ -93,7 +93,7 @@ import Testing
   /// every report succeeds, and the end state equals a clean ingest's.
   @Test func reportsWhileTwoIngestsWrite() throws {
     let dir = try TemporaryDirectory()
-    let log = try CrashSafetyTests.generateLog(in: dir, events: 150_000)
+    let log = try CrashSafetyTests.generateLog(in: dir)
     let clean = dir.path("clean.sqlite")
     #expect(try CrashSafetyTests.ingest(log, clean).exitCode == 0)
 

@@ -382,7 +382,8 @@ import Testing
 
   // MARK: - Upgrading a file of schema version 9
 
-  static let upgradeEvents = 150_000
+  /// The fewest events whose conversion says what it does (`ConversionProgressDisplay.noticeEvents`).
+  static let upgradeEvents = 100_000
 
   /// A schema version 9 file holding `events` rows of `upgradeEvents` lines of `source`.
   static func version9File(_ path: String, source: String) throws -> [String] {
@@ -426,7 +427,7 @@ import Testing
     let run = try CommandRun.pullparity(["replay", "--db", path])
     #expect(run.exitCode == 0, "\(run.stderr)")
     #expect(try Self.applied(path).contains("0011_compressed_raw_events"))
-    // 150,000 events: the conversion says what it does.
+    // 100,000 events: the conversion says what it does.
     #expect(
       run.stderr.contains("Converting \(path) to schema 11 (raw events in compressed blocks): \(lines.count) events."))
     #expect(run.stderr.contains("Converted \(lines.count) events in "))
@@ -449,7 +450,7 @@ import Testing
   /// goes on from there, and the file ends as a fresh ingest of the log leaves one.
   @Test func aKilledConversionGoesOnWhereItStoppedAndEndsAsAFreshIngest() throws {
     let dir = try TemporaryDirectory()
-    let log = try CrashSafetyTests.mixedLog(in: dir, events: 150_000)
+    let log = try CrashSafetyTests.mixedLog(in: dir, events: 100_000)
     let fresh = dir.path("fresh.sqlite")
     #expect(try Self.ingest([log], fresh).exitCode == 0)
     let killed = dir.path("killed.sqlite")

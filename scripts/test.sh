@@ -105,22 +105,20 @@ ln -sf "$DEBUG_BIN/pullparity-collect" .build/collector-path/pullparity-collect
 export PATH="$PWD/.build/collector-path:$PATH"
 export PULLPARITY_STOCK_SPARK="$PWD/.build/stock-spark" PULLPARITY_SPARK_35="$PWD/.build/spark-3.5"
 # Two pytest processes side by side, each with a temporary folder of its own: the clients'
-# suites (Chromium, the collector, the Android recorder), then Spark's daily runs and the stock
-# Spark images' recipe; beside them, at a lower priority (nice), the other Spark, dashboard and
-# benchmark tests (measured: 433 s and 531 s side by side with the recipe in the second, against
-# 744 s in one process). The browser tests time touch samples (a gap over 100 ms fails the drag
-# tracking, as it once did at 101.6 ms with the Spark JVM beside Chromium at the same priority):
-# Chromium gets the CPU first, the Spark JVM what it leaves. Each process with Spark tests starts
-# its own Spark session. The second one's output is printed once both end.
+# suites (Chromium, the collector, the Android recorder), then Spark's daily runs, its longest
+# test; beside them, at a lower priority (nice), the other Spark, dashboard and benchmark tests.
+# The browser tests time touch samples (a gap over 100 ms fails the drag tracking, as it once did
+# at 101.6 ms with the Spark JVM beside Chromium at the same priority): Chromium gets the CPU
+# first, the Spark JVM what it leaves. Each process with Spark tests starts its own Spark
+# session. The second one's output is printed once both end.
 PYTEST_TEMP=${TMPDIR:-/tmp}/pullparity-pytest
 rm -rf "$PYTEST_TEMP" && mkdir -p "$PYTEST_TEMP"
-LONG_SPARK=(spark/tests/test_daily_runs.py spark/tests/test_stock_image.py)
-nice -n 10 python3 -m pytest -q --basetemp "$PYTEST_TEMP/second" "${LONG_SPARK[@]/#/--ignore=}" spark dashboards bench \
-  >.build/pytest-second.log 2>&1 &
+nice -n 10 python3 -m pytest -q --basetemp "$PYTEST_TEMP/second" --ignore=spark/tests/test_daily_runs.py \
+  spark dashboards bench >.build/pytest-second.log 2>&1 &
 PYTEST_SECOND=$!
 PYTEST_STATUS=0
-python3 -m pytest -q --basetemp "$PYTEST_TEMP/first" clients "${LONG_SPARK[@]}" || PYTEST_STATUS=$?
-phase_done "pytest: clients, Spark's daily runs and recipe"
+python3 -m pytest -q --basetemp "$PYTEST_TEMP/first" clients spark/tests/test_daily_runs.py || PYTEST_STATUS=$?
+phase_done "pytest: clients, Spark's daily runs"
 PYTEST_SECOND_STATUS=0
 wait "$PYTEST_SECOND" || PYTEST_SECOND_STATUS=$?
 echo "pytest, beside them: Spark, dashboards, benchmark (nice):"

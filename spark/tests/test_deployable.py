@@ -11,6 +11,7 @@ the oldest glibc the binary is built for. The root gets a /proc, as every machin
 pytest and runs as root; elsewhere the chroot is made in a user namespace (`unshare -r`)."""
 
 import json
+import math
 import os
 import hashlib
 import re
@@ -25,10 +26,14 @@ from spark_run import REPO
 # What every Debian or Ubuntu image (and so a Spark image) has: glibc and its loader.
 GLIBC = {"linux-vdso.so.1", "libc.so.6", "libm.so.6", "ld-linux-x86-64.so.2", "libpthread.so.0", "libdl.so.2",
          "librt.so.1"}
-# The newest glibc the binary may ask for: Ubuntu 22.04's, which the official apache/spark images
-# (eclipse-temurin:17-jammy) have. Debian 12's libstdc++ calls arc4random, new in glibc 2.36: the
-# binary carries its own (scripts/deployable/arc4random.c).
-NEWEST_GLIBC = (2, 35)
+# The newest glibc the binary may ask for: Amazon Linux 2023's (EMR 7), one release older than
+# Ubuntu 22.04's, which the official apache/spark images (eclipse-temurin:17-jammy) have. Debian
+# 12's libstdc++ calls arc4random, new in glibc 2.36, and its libm and libgcc_eh ask for hypot,
+# hypotf and _dl_find_object at version 2.35: the binary carries its own
+# (scripts/deployable/arc4random.c, scripts/deployable/glibc-2.35.c). No glibc 2.34 root is made
+# here: Ubuntu's archive no longer serves 21.10's libc6 and no other archive is reachable.
+NEWEST_GLIBC = (2, 34)
+SHIMS = os.path.join(REPO, "scripts", "deployable", "glibc-2.35.c")
 # Ubuntu 22.04's glibc as released: a file of its archive's pool, which never changes.
 JAMMY_LIBC6 = ("http://archive.ubuntu.com/ubuntu/pool/main/g/glibc/libc6_2.35-0ubuntu3_amd64.deb",
                "ea9a27e0ebdd0cfc9c750d94f8074f3a35d1f97dcc77ae04c370fb498a6b6db2")
@@ -74,6 +79,43 @@ def test_the_binary_loads_only_glibc(deployable):
     symbols = subprocess.run(["objdump", "-T", deployable], capture_output=True, text=True, check=True).stdout
     versions = {tuple(int(part) for part in version.split(".")) for version in re.findall(r"GLIBC_([\d.]+)", symbols)}
     assert max(versions) <= NEWEST_GLIBC, f"needs glibc {max(versions)}"
+
+
+def test_the_glibc_2_35_shims_unwind_and_compute(tmp_path):
+    """The binary's own _dl_find_object finds the unwind tables an exception thrown through five
+    frames needs (libgcc_eh, static as in the binary, calls it and not glibc's), and its hypot
+    and hypotf answer from the older symbols every glibc has."""
+    program = tmp_path / "throw.cpp"
+    program.write_text(r"""
+        #include <cmath>
+        #include <cstdio>
+        #include <stdexcept>
+        __attribute__((noinline)) static void deep(int n) { if (n == 0) throw std::runtime_error("unwound"); deep(n - 1); }
+        int main(int argc, char **) {
+          volatile double a = 3e200, b = 4e200;
+          volatile float c = 5, d = 12;
+          try { deep(4 + argc); } catch (const std::exception &e) {
+            std::printf("%s %.17g %.9g\n", e.what(), std::hypot((double)a, (double)b), std::hypot((float)c, (float)d));
+            return 0;
+          }
+          return 1;
+        }
+        """)
+    shims = tmp_path / "shims.o"
+    subprocess.run(["clang", "-O2", "-fPIC", "-c", SHIMS, "-o", str(shims)], check=True)
+    binary = tmp_path / "throw"
+    subprocess.run(["clang++", "-O1", str(program), str(shims), "-static-libgcc", "-static-libstdc++", "-o",
+                    str(binary)], check=True)
+    imported = subprocess.run(["objdump", "-T", str(binary)], capture_output=True, text=True, check=True).stdout
+    asked = {line.split()[-1]: line.split()[-2] for line in imported.splitlines()
+             if re.search(r"\b(hypotf?|_dl_find_object|dl_iterate_phdr)$", line)}
+    assert asked == {"hypot": "(GLIBC_2.2.5)", "hypotf": "(GLIBC_2.2.5)", "dl_iterate_phdr": "(GLIBC_2.2.5)"}, asked
+    result = subprocess.run([str(binary)], capture_output=True, text=True, timeout=10)
+    assert result.returncode == 0, result
+    said, large, small = result.stdout.split()
+    # Scaled, not overflowed; within an ulp of the correctly rounded result (glibc 2.35's).
+    assert said == "unwound" and abs(float(large) - math.hypot(3e200, 4e200)) <= math.ulp(5e200), result.stdout
+    assert small == "13", result.stdout
 
 
 @pytest.fixture(scope="module")

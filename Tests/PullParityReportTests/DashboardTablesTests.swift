@@ -153,6 +153,16 @@ import Testing
     try Self.expectDailyCountsAreTheViews(database)
   }
 
+  /// The file as version 15 left it: without schema 16's tables, nor the record of their migration.
+  static func takeBackToVersion15(_ database: PullParityDatabase) throws {
+    try database.write { db in
+      for table in ["gate_verdicts", "metric_percentiles", "daily_counts", "daily_violations"] {
+        try db.execute(sql: "DROP TABLE \(table)")
+      }
+      try db.execute(sql: "DELETE FROM grdb_migrations WHERE identifier = '0016_dashboard_verdicts'")
+    }
+  }
+
   /// Only the dashboard reads the tables: a read-only open takes a file of version 15 as it is,
   /// and its next write fills them, even one that stores nothing new.
   @Test func aFileOfVersion15GetsThemAtItsNextWrite() throws {
@@ -160,18 +170,34 @@ import Testing
     let path = dir.path("v15.sqlite")
     let written = try PullParityDatabase(path: path)
     try Self.ingest(["phlock-ios.jsonl"], into: written)
-    try written.write { db in
-      for table in ["gate_verdicts", "metric_percentiles", "daily_counts", "daily_violations"] {
-        try db.execute(sql: "DROP TABLE \(table)")
-      }
-      try db.execute(sql: "DELETE FROM grdb_migrations WHERE identifier = '0016_dashboard_verdicts'")
-    }
+    try Self.takeBackToVersion15(written)
     let reader = try PullParityDatabase(path: path, readOnly: true)
     #expect(try reader.appliedMigrations().last == "0015_digest_appends")
     let database = try PullParityDatabase(path: path)
     #expect(try Self.verdicts(database).isEmpty)
     try Self.ingest(["phlock-ios.jsonl"], into: database)  // nothing new
     #expect(try Self.verdicts(database).map(\.app) == ["phlock"])
+    try Self.expectTablesSayWhatTheReportSays(database)
+    try Self.expectDailyCountsAreTheViews(database)
+  }
+
+  /// A file of version 15 whose first write after the upgrade adds sessions to a day counted
+  /// before: the day's digests are extended, and its counts, which the file never had, are
+  /// counted whole, not from the new sessions alone.
+  @Test func aFileOfVersion15CountsWholeADayItsFirstWriteExtends() throws {
+    let dir = try TemporaryDirectory()
+    let path = dir.path("v15-extended.sqlite")
+    let written = try PullParityDatabase(path: path)
+    try Self.ingest(["padel-pwa.jsonl"], into: written)
+    try Self.takeBackToVersion15(written)
+    let database = try PullParityDatabase(path: path)
+    // phlock-ios.jsonl's sessions start on padel-pwa.jsonl's day, 2026-11-16.
+    let paths = [RepositoryPaths.sampleEvents.appendingPathComponent("phlock-ios.jsonl").path]
+    let summary = try Ingestor(database: database, options: IngestOptions(toolVersion: "test"))
+      .run(try InputCatalog.expand(paths))
+    #expect(summary.digests?.failure == nil)
+    let days = try #require(summary.digests?.days)
+    #expect(days.extended >= 1 && days.whole == 0, "\(days)")
     try Self.expectTablesSayWhatTheReportSays(database)
     try Self.expectDailyCountsAreTheViews(database)
   }

@@ -9,12 +9,12 @@ package import PullParityStore
 package enum DashboardTables {
   /// Brings the tables up to date once the digests are: the day counts went with each stale
   /// day's digests (`DigestWriter`), the verdicts and percentiles follow when a day changed. A
-  /// file that just got the tables (schema 16) has every day counted and is written whole,
-  /// even by a write that changed no day.
+  /// file that just got the tables (schema 16) has every day not counted yet counted, and is
+  /// written whole, even by a write that changed no day.
   package static func refresh(_ database: PullParityDatabase, daysChanged: Bool) throws {
     let tables = DashboardTablesWriter(database)
     if try tables.isEmpty() {
-      try tables.countEveryDay()
+      try tables.countUncountedDays()
     } else if !daysChanged {
       return
     }

@@ -4,6 +4,12 @@ enum IngestStatementSQL {
   static let insertKey =
     "INSERT OR IGNORE INTO event_keys (id_hash, block_id, slot) VALUES (?, ?, ?)"
 
+  /// `insertKey` for `rows` rows at once.
+  static func insertKeys(_ rows: Int) -> String {
+    "INSERT OR IGNORE INTO event_keys (id_hash, block_id, slot) VALUES "
+      + repeatElement("(?, ?, ?)", count: rows).joined(separator: ", ")
+  }
+
   static let findKey =
     "SELECT block_id, slot FROM event_keys WHERE id_hash = ?"
 

@@ -8,29 +8,36 @@ internal import GRDB
 /// minimum or a maximum over disjoint sessions); any other day is counted whole.
 enum DailyCounts {
   /// `day`'s rows (a day as in `session_digests`) brought up to date: extended by the sessions
-  /// after `lastCounted`, or counted whole when it is nil.
+  /// after `lastCounted`, or counted whole when it is nil or the table has no row of the day
+  /// (never counted: a file from before schema 16, whose digests were counted without them).
   static func count(day: Int64, after lastCounted: Int64?, _ db: Database) throws {
-    // A range of `started_at_ms`, which `sessions_by_start` serves: the day of a session is
-    // `CAST(started_at_ms / 86400000 AS INTEGER)`, the same sessions.
-    let arguments: StatementArguments = [
-      day, Double(day) * 86_400_000, Double(day + 1) * 86_400_000, lastCounted ?? Int64.min,
-    ]
     for table in [DayTable.counts, .violations] {
       let last = try Int64.fetchOne(db, sql: "SELECT max(rowid) FROM \(table.name) WHERE day = ?", arguments: [day])
+      let after = last == nil ? nil : lastCounted
+      // A range of `started_at_ms`, which `sessions_by_start` serves: the day of a session is
+      // `CAST(started_at_ms / 86400000 AS INTEGER)`, the same sessions.
+      let arguments: StatementArguments = [
+        day, Double(day) * 86_400_000, Double(day + 1) * 86_400_000, after ?? Int64.min,
+      ]
+      try db.execute(sql: after == nil ? table.insertWhole : table.insertMerged, arguments: arguments)
+      // The rows that were there, now counted into the new ones (or counted again whole).
       if let last {
-        try db.execute(sql: lastCounted == nil ? table.insertWhole : table.insertMerged, arguments: arguments)
-        // The rows that were there, now counted into the new ones (or counted again whole).
         try db.execute(sql: "DELETE FROM \(table.name) WHERE day = ? AND rowid <= ?", arguments: [day, last])
-      } else {
-        try db.execute(sql: table.insertWhole, arguments: arguments)
       }
     }
   }
 
-  /// Every day of the file counted whole, one transaction each: a file that just got the tables.
-  static func countEveryDay(_ database: PullParityDatabase) throws {
+  /// Every day that has digests and no counts, counted whole, one transaction each: the days
+  /// of a file that just got the tables which its first write after did not count. A day with
+  /// sessions has at least one row of `daily_counts`; one with none was never counted.
+  static func countUncountedDays(_ database: PullParityDatabase) throws {
     let days = try database.read { db in
-      try Int64.fetchAll(db, sql: "SELECT DISTINCT CAST(started_at_ms / 86400000 AS INTEGER) FROM sessions")
+      try Int64.fetchAll(
+        db,
+        sql: """
+          SELECT DISTINCT d.day FROM session_digests d
+          WHERE NOT EXISTS (SELECT 1 FROM daily_counts c WHERE c.day = d.day)
+          """)
     }
     for day in days { try database.write { db in try count(day: day, after: nil, db) } }
   }

@@ -55,10 +55,11 @@ package struct DashboardTablesWriter {
     try database.read { db in try !Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM gate_verdicts)")! }
   }
 
-  /// Every day's `daily_counts` and `daily_violations`, for a file that just got them: later
-  /// writes keep them with each stale day's digests (`DigestWriter`).
-  package func countEveryDay() throws {
-    try DailyCounts.countEveryDay(database)
+  /// `daily_counts` and `daily_violations` of every day not counted yet, for a file that just
+  /// got them: the days its write counted with their digests (`DigestWriter`) are not counted
+  /// again, and later writes keep them all with each stale day's digests.
+  package func countUncountedDays() throws {
+    try DailyCounts.countUncountedDays(database)
   }
 
   /// The tables' rows replaced by these.

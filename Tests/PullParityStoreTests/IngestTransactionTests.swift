@@ -108,7 +108,8 @@ import Testing
   }
 
   /// Where the stored copy of an id is when it comes again in the same transaction: in a block
-  /// written (first, last and middle slots) or in the block being filled. Each must tell a
+  /// written (first, last and middle slots), in the full block still being compressed (3: its
+  /// row is written before it is read) or in the block being filled. Each must tell a
   /// duplicate from a conflict.
   @Test(arguments: [
     (block: 1, slot: 5), (block: 2, slot: 4_095), (block: 3, slot: 0), (block: 4, slot: 2), (block: 4, slot: 9),
@@ -125,7 +126,7 @@ import Testing
       let source = try tx.sourceID(named: "test.jsonl")
       let first = try storeAll(ids.map { ($0, raw($0)) }, idKeys: ids.indices.map(Int64.init), in: tx, source: source)
       #expect(first.allSatisfy { $0 == .stored })
-      // Blocks 1 to 3 are written, 4 is being filled.
+      // Blocks 1 and 2 are written, 3 is being compressed, 4 is being filled.
       let key = Int64(ids.firstIndex(of: again)!)
       #expect(try storeAll([(again, raw(again))], idKeys: [key], in: tx, source: source) == [.duplicate])
       #expect(try storeAll([(again, raw(again) + " ")], idKeys: [key], in: tx, source: source) == [.conflict])

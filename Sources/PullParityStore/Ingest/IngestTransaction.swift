@@ -284,6 +284,8 @@ package final class IngestTransaction {
       return Self.sameBytes(storedRaw, event.raw) ? .duplicate : .conflict
     }
     if place.block == blocks.blockID { return .some(blocks.builder.withLine(at: place.slot, compare)) }
+    // The block may be the one being compressed: written first, else it would read as dropped.
+    try blocks.settle()
     guard let block = try reader.block(place.block) else { return .some(.duplicate) }
     return .some(block.withLine(at: place.slot, compare))
   }

@@ -117,8 +117,8 @@ package enum RawEventConversion {
     }
     rows.reset()
     // Only the last batch writes a block that is not full: the blocks are those of a
-    // conversion in one go.
-    if exhausted { try blocks.flush() }
+    // conversion in one go. Any other ends on a full block, which may be being compressed.
+    if exhausted { try blocks.flush() } else { try blocks.settle() }
     if let lastPK {
       try db.execute(sql: "DELETE FROM \(pendingTable) WHERE event_pk <= ?", arguments: [lastPK])
     }

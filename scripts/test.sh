@@ -2,8 +2,9 @@
 # Every test of the project, in one command: the Swift suites (core, ingest, store, report, CLI),
 # the Android recorder's JUnit tests, then the Python suites that drive real components (Chromium
 # through Selenium, Spark, PostgreSQL, the Android recorder's gesture driver) against the release
-# (deployable) binary built beside the Swift suites, then a short run of the line decoder's
-# fuzzer. Ends with each phase's wall time.
+# (deployable) binary built beside the debug build and the Swift suites, and a short run of the
+# line decoder's fuzzer, built and run beside the debug build too. Ends with each phase's wall
+# time.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -19,8 +20,9 @@ print_phases() {
   echo "scripts/test.sh phases (wall time):"
   printf '%s\n' "${PHASES[@]}"
   printf '  %-44s %5d s\n' "total" $((SECONDS - START))
-  # A phase failed while the deployable build ran beside it: the build goes too.
+  # A phase failed while the deployable build or the fuzzer ran beside it: they go too.
   if [ -n "${DEPLOYABLE_BUILD:-}" ]; then kill -- -"$DEPLOYABLE_BUILD" 2>/dev/null || true; fi
+  if [ -n "${FUZZER:-}" ]; then kill -- -"$FUZZER" 2>/dev/null || true; fi
 }
 trap print_phases EXIT
 
@@ -35,16 +37,14 @@ if git rev-parse --is-inside-work-tree >/dev/null 2>&1 && ! git diff --quiet -- 
   exit 1
 fi
 phase_done "Package.resolved in step"
-swift build --build-tests
-phase_done "swift build --build-tests (debug)"
-
 # The deployable binary (static Swift runtime and C libraries, release): the binary a stock Spark
 # cluster runs, tested in a root that holds only glibc (spark/tests/test_deployable.py), and the
 # `pullparity` every Python suite drives (release code: the Spark and PostgreSQL tests' fixtures
 # take a quarter to a half less time than with the debug build, docs/development.md). Built
-# beside the Swift suites at a lower priority (nice), so that it takes mostly the CPU they leave
-# while they wait on fsync and child processes. Its output is printed once they end;
-# `.build/deployable.path` gets its last line, the binary's path.
+# beside the debug build and the Swift suites at a lower priority (nice), so that it takes mostly
+# the CPU they leave (the debug build's single-module stretches; the suites' waits on fsync and
+# child processes). Its output is printed once they end; `.build/deployable.path` gets its last
+# line, the binary's path.
 mkdir -p .build
 if [ -z "${PULLPARITY_DEPLOYABLE:-}" ]; then
   # A process group of its own (setsid), so that a failed phase stops it (print_phases).
@@ -53,7 +53,7 @@ if [ -z "${PULLPARITY_DEPLOYABLE:-}" ]; then
 fi
 # The official Spark 4.0 image's PySpark and PySpark 3.5, each in a venv of its own, for the
 # cluster recipe's test (spark/tests/test_stock_image.py); made once, again when their pins
-# change. Mostly downloads: made beside the Swift suites too, their output printed after them.
+# change. Mostly downloads: made beside the builds too, their output printed after them.
 spark_venv() { # FOLDER REQUIREMENTS
   cmp -s "$2" "$1/requirements.txt" && return
   rm -rf "$1" && python3 -m venv "$1"
@@ -63,6 +63,15 @@ spark_venv() { # FOLDER REQUIREMENTS
 { spark_venv .build/stock-spark spark/requirements-stock-image.txt &&
   spark_venv .build/spark-3.5 spark/requirements-spark-3.5.txt; } >.build/stock-spark.log 2>&1 &
 STOCK_SPARK_VENV=$!
+# The fuzzer (scripts/fuzz.sh) compiles the decoder's files by name, outside SwiftPM: building it
+# here keeps that list from going stale, and its run makes both parsers agree on every line of
+# the sample logs and a few thousand mutations of them. It needs no other build: built and run
+# beside the debug build, at a lower priority, its output printed at the end.
+setsid nice -n 10 scripts/fuzz.sh -runs=20000 >.build/fuzz.log 2>&1 &
+FUZZER=$!
+swift build --build-tests
+phase_done "swift build --build-tests (debug)"
+
 # The Android recorder (clients/android) on the JVM, side by side with the Swift suites (kotlinc
 # and JUnit leave a core free for most of their run): compiled once with Debian's kotlinc, then
 # its JUnit tests, ending with "JUnit: N passed, N failed", printed once the Swift suites end.
@@ -87,6 +96,13 @@ if [ -n "${DEPLOYABLE_BUILD:-}" ]; then
 fi
 export PULLPARITY_DEPLOYABLE
 phase_done "deployable binary (what was left after them)"
+# The fuzzer, started before the debug build: its last lines (the runs done, their rate).
+FUZZER_STATUS=0
+wait "$FUZZER" || FUZZER_STATUS=$?
+FUZZER=
+tail -n 6 .build/fuzz.log
+[ "$FUZZER_STATUS" -eq 0 ] || { cat .build/fuzz.log; exit "$FUZZER_STATUS"; }
+phase_done "fuzzer (what was left after them)"
 STOCK_SPARK_STATUS=0
 wait "$STOCK_SPARK_VENV" || STOCK_SPARK_STATUS=$?
 cat .build/stock-spark.log
@@ -104,31 +120,38 @@ mkdir -p .build/collector-path
 ln -sf "$DEBUG_BIN/pullparity-collect" .build/collector-path/pullparity-collect
 export PATH="$PWD/.build/collector-path:$PATH"
 export PULLPARITY_STOCK_SPARK="$PWD/.build/stock-spark" PULLPARITY_SPARK_35="$PWD/.build/spark-3.5"
-# Two pytest processes side by side, each with a temporary folder of its own: the clients'
-# suites (Chromium, the collector, the Android recorder), then Spark's daily runs, its longest
-# test; beside them, at a lower priority (nice), the other Spark, dashboard and benchmark tests.
-# The browser tests time touch samples (a gap over 100 ms fails the drag tracking, as it once did
-# at 101.6 ms with the Spark JVM beside Chromium at the same priority): Chromium gets the CPU
-# first, the Spark JVM what it leaves. Each process with Spark tests starts its own Spark
-# session. The second one's output is printed once both end.
+# Three pytest processes side by side, each with a temporary folder of its own: the clients'
+# suites (Chromium, the collector, the Android recorder); beside them, at a lower priority (nice),
+# the Spark job's equivalence, gzip and PostgreSQL tests in one, and in the other the daily runs,
+# the stock Sparks' recipe, the deployable binary's root, the dashboards and the benchmark. Spark
+# runs over a few thousand lines wait more than they compute (a process of Spark tests alone kept
+# 0.6 of a core busy: 272 CPU-s in 490 s), so two of them fill what one leaves. The browser tests
+# time touch samples (a gap over 100 ms fails the drag tracking, as it once did at 101.6 ms with
+# the Spark JVM beside Chromium at the same priority): Chromium gets the CPU first, the Spark JVMs
+# what it leaves. Each process with Spark tests starts its own Spark session. The niced ones'
+# output is printed once all end.
 PYTEST_TEMP=${TMPDIR:-/tmp}/pullparity-pytest
 rm -rf "$PYTEST_TEMP" && mkdir -p "$PYTEST_TEMP"
-nice -n 10 python3 -m pytest -q --basetemp "$PYTEST_TEMP/second" --ignore=spark/tests/test_daily_runs.py \
-  spark dashboards bench >.build/pytest-second.log 2>&1 &
-PYTEST_SECOND=$!
+NICED_TESTS=(
+  "spark --ignore=spark/tests/test_daily_runs.py --ignore=spark/tests/test_stock_image.py --ignore=spark/tests/test_deployable.py"
+  "spark/tests/test_daily_runs.py spark/tests/test_stock_image.py spark/tests/test_deployable.py dashboards bench"
+)
+NICED_PIDS=()
+for index in "${!NICED_TESTS[@]}"; do
+  # shellcheck disable=SC2086 # each entry is a list of pytest arguments
+  nice -n 10 python3 -m pytest -q --durations=5 --basetemp "$PYTEST_TEMP/niced-$index" ${NICED_TESTS[$index]} \
+    >".build/pytest-niced-$index.log" 2>&1 &
+  NICED_PIDS+=($!)
+done
 PYTEST_STATUS=0
-python3 -m pytest -q --basetemp "$PYTEST_TEMP/first" clients spark/tests/test_daily_runs.py || PYTEST_STATUS=$?
-phase_done "pytest: clients, Spark's daily runs"
-PYTEST_SECOND_STATUS=0
-wait "$PYTEST_SECOND" || PYTEST_SECOND_STATUS=$?
-echo "pytest, beside them: Spark, dashboards, benchmark (nice):"
-cat .build/pytest-second.log
+python3 -m pytest -q --durations=5 --basetemp "$PYTEST_TEMP/clients" clients || PYTEST_STATUS=$?
+phase_done "pytest: clients"
+for index in "${!NICED_TESTS[@]}"; do
+  NICED_STATUS=0
+  wait "${NICED_PIDS[$index]}" || NICED_STATUS=$?
+  echo "pytest, beside them (nice): ${NICED_TESTS[$index]}"
+  cat ".build/pytest-niced-$index.log"
+  [ "$NICED_STATUS" -eq 0 ] || PYTEST_STATUS=$NICED_STATUS
+done
 [ "$PYTEST_STATUS" -eq 0 ] || exit "$PYTEST_STATUS"
-[ "$PYTEST_SECOND_STATUS" -eq 0 ] || exit "$PYTEST_SECOND_STATUS"
-phase_done "pytest: the rest, beside it (what was left)"
-
-# The fuzzer (scripts/fuzz.sh) compiles the decoder's files by name, outside SwiftPM: building it
-# here keeps that list from going stale, and its run makes both parsers agree on every line of
-# the sample logs and a few thousand mutations of them.
-scripts/fuzz.sh -runs=20000
-phase_done "fuzzer (build and 20000 runs)"
+phase_done "pytest: Spark, dashboards, benchmark (what was left)"

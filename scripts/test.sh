@@ -23,8 +23,17 @@ print_phases() {
   # A phase failed while the deployable build or the fuzzer ran beside it: they go too.
   if [ -n "${DEPLOYABLE_BUILD:-}" ]; then kill -- -"$DEPLOYABLE_BUILD" 2>/dev/null || true; fi
   if [ -n "${FUZZER:-}" ]; then kill -- -"$FUZZER" 2>/dev/null || true; fi
+  for pid in "${NICED_PIDS[@]}"; do kill -- -"$pid" 2>/dev/null || true; done
 }
+NICED_PIDS=()
 trap print_phases EXIT
+# Runs a command in a session of its own (so that a failed phase stops it with its children) at a
+# lower priority: niced, and so is its session's scheduling group on a kernel with autogroups,
+# where a niced process would otherwise still get its group's share of the CPU.
+# Run in the background (`niced_session … &`): it replaces the subshell, so `$!` is the session.
+niced_session() {
+  exec setsid bash -c 'echo 10 >/proc/self/autogroup 2>/dev/null || true; exec nice -n 10 "$@"' niced "$@"
+}
 
 # Formatting drift fails fast, before the long build (rules in .swift-format).
 swift format lint --strict --recursive Sources Tests Package.swift
@@ -40,15 +49,16 @@ phase_done "Package.resolved in step"
 # The deployable binary (static Swift runtime and C libraries, release): the binary a stock Spark
 # cluster runs, tested in a root that holds only glibc (spark/tests/test_deployable.py), and the
 # `pullparity` every Python suite drives (release code: the Spark and PostgreSQL tests' fixtures
-# take a quarter to a half less time than with the debug build, docs/development.md). Built
-# beside the debug build and the Swift suites at a lower priority (nice), so that it takes mostly
-# the CPU they leave (the debug build's single-module stretches; the suites' waits on fsync and
-# child processes). Its output is printed once they end; `.build/deployable.path` gets its last
-# line, the binary's path.
+# take a quarter to a half less time than with the debug build, docs/development.md), the Swift
+# end-to-end suites' too. Built beside the debug build, which it needs no part of: the two keep
+# both cores busy where either alone leaves one idle for stretches (one large module compiling
+# alone). No `nice`: its own session (setsid) is a scheduling group of its own on a kernel with
+# autogroups, where a niced process still gets its group's share. Its output is printed after the
+# debug build's; `.build/deployable.path` gets its last line, the binary's path.
 mkdir -p .build
 if [ -z "${PULLPARITY_DEPLOYABLE:-}" ]; then
   # A process group of its own (setsid), so that a failed phase stops it (print_phases).
-  setsid nice -n 10 scripts/build-deployable.sh >.build/deployable.path 2>.build/deployable.log &
+  setsid scripts/build-deployable.sh >.build/deployable.path 2>.build/deployable.log &
   DEPLOYABLE_BUILD=$!
 fi
 # The official Spark 4.0 image's PySpark and PySpark 3.5, each in a venv of its own, for the
@@ -66,16 +76,66 @@ STOCK_SPARK_VENV=$!
 # The fuzzer (scripts/fuzz.sh) compiles the decoder's files by name, outside SwiftPM: building it
 # here keeps that list from going stale, and its run makes both parsers agree on every line of
 # the sample logs and a few thousand mutations of them. It needs no other build: built and run
-# beside the debug build, at a lower priority, its output printed at the end.
-setsid nice -n 10 scripts/fuzz.sh -runs=20000 >.build/fuzz.log 2>&1 &
+# beside the debug build (about 40 CPU-s), its output printed after the Swift suites'.
+setsid scripts/fuzz.sh -runs=20000 >.build/fuzz.log 2>&1 &
 FUZZER=$!
 swift build --build-tests
 phase_done "swift build --build-tests (debug)"
+if [ -n "${DEPLOYABLE_BUILD:-}" ]; then
+  DEPLOYABLE_STATUS=0
+  wait "$DEPLOYABLE_BUILD" || DEPLOYABLE_STATUS=$?
+  DEPLOYABLE_BUILD=
+  cat .build/deployable.log >&2
+  [ "$DEPLOYABLE_STATUS" -eq 0 ] || exit "$DEPLOYABLE_STATUS"
+  PULLPARITY_DEPLOYABLE=$(tail -n 1 .build/deployable.path)
+fi
+export PULLPARITY_DEPLOYABLE
+phase_done "deployable binary (what was left)"
+
+# The end-to-end suites, Swift's and Python's, run the deployable binary (PULLPARITY_BIN
+# overrides it): release code, on which the Swift suites take 300 CPU-s against 540 with the
+# debug build's (docs/development.md). `pullparity collect` runs the `pullparity-collect` beside
+# `pullparity`, else on PATH: the debug one built above (the deployable build has only
+# `pullparity`; the collector's tests are HTTP-bound). The deployable binary's own test compares
+# its output with the debug build's (PULLPARITY_REGULAR_BIN).
+DEBUG_BIN=$(swift build --show-bin-path)
+export PULLPARITY_BIN="${PULLPARITY_BIN:-$PULLPARITY_DEPLOYABLE}"
+export PULLPARITY_REGULAR_BIN="${PULLPARITY_REGULAR_BIN:-$DEBUG_BIN/pullparity}"
+mkdir -p .build/collector-path
+ln -sf "$DEBUG_BIN/pullparity-collect" .build/collector-path/pullparity-collect
+export PATH="$PWD/.build/collector-path:$PATH"
+
+# The Python suites but the clients', beside the Swift suites and then the clients' Python suites,
+# in two pytest processes at a lower priority, each with a temporary folder of its own: the Spark
+# job's equivalence, gzip and PostgreSQL tests in one, and in the other the daily runs, the stock
+# Sparks' recipe (which needs the venvs made above), the deployable binary's root, the dashboards
+# and the benchmark. Spark runs over a few thousand lines wait more than they compute (a process of
+# Spark tests alone kept 0.6 of a core busy: 272 CPU-s in 490 s), so they fill what the suites in
+# front of them leave, and get little when those need both cores. Each process with Spark tests
+# starts its own Spark session. Their output is printed at the end.
+STOCK_SPARK_STATUS=0
+wait "$STOCK_SPARK_VENV" || STOCK_SPARK_STATUS=$?
+cat .build/stock-spark.log
+[ "$STOCK_SPARK_STATUS" -eq 0 ] || exit "$STOCK_SPARK_STATUS"
+phase_done "stock PySpark venvs (what was left)"
+export PULLPARITY_STOCK_SPARK="$PWD/.build/stock-spark" PULLPARITY_SPARK_35="$PWD/.build/spark-3.5"
+PYTEST_TEMP=${TMPDIR:-/tmp}/pullparity-pytest
+rm -rf "$PYTEST_TEMP" && mkdir -p "$PYTEST_TEMP"
+NICED_TESTS=(
+  "spark --ignore=spark/tests/test_daily_runs.py --ignore=spark/tests/test_stock_image.py --ignore=spark/tests/test_deployable.py"
+  "spark/tests/test_daily_runs.py spark/tests/test_stock_image.py spark/tests/test_deployable.py dashboards bench"
+)
+for index in "${!NICED_TESTS[@]}"; do
+  # shellcheck disable=SC2086 # each entry is a list of pytest arguments
+  niced_session python3 -m pytest -q --durations=5 --basetemp "$PYTEST_TEMP/niced-$index" ${NICED_TESTS[$index]} \
+    >".build/pytest-niced-$index.log" 2>&1 &
+  NICED_PIDS+=($!)
+done
 
 # The Android recorder (clients/android) on the JVM, side by side with the Swift suites (kotlinc
 # and JUnit leave a core free for most of their run): compiled once with Debian's kotlinc, then
 # its JUnit tests, ending with "JUnit: N passed, N failed", printed once the Swift suites end.
-# The pytest suite below reuses that build.
+# The clients' pytest suite below reuses that build.
 clients/android/build.sh test >.build/junit.log 2>&1 &
 JUNIT=$!
 # The tests were built just above: not planned and checked again.
@@ -86,72 +146,28 @@ wait "$JUNIT" || JUNIT_STATUS=$?
 cat .build/junit.log
 [ "$JUNIT_STATUS" -eq 0 ] || exit "$JUNIT_STATUS"
 phase_done "JUnit (what was left after swift test)"
-if [ -n "${DEPLOYABLE_BUILD:-}" ]; then
-  DEPLOYABLE_STATUS=0
-  wait "$DEPLOYABLE_BUILD" || DEPLOYABLE_STATUS=$?
-  DEPLOYABLE_BUILD=
-  cat .build/deployable.log >&2
-  [ "$DEPLOYABLE_STATUS" -eq 0 ] || exit "$DEPLOYABLE_STATUS"
-  PULLPARITY_DEPLOYABLE=$(tail -n 1 .build/deployable.path)
-fi
-export PULLPARITY_DEPLOYABLE
-phase_done "deployable binary (what was left after them)"
 # The fuzzer, started before the debug build: its last lines (the runs done, their rate).
 FUZZER_STATUS=0
 wait "$FUZZER" || FUZZER_STATUS=$?
 FUZZER=
 tail -n 6 .build/fuzz.log
 [ "$FUZZER_STATUS" -eq 0 ] || { cat .build/fuzz.log; exit "$FUZZER_STATUS"; }
-phase_done "fuzzer (what was left after them)"
-STOCK_SPARK_STATUS=0
-wait "$STOCK_SPARK_VENV" || STOCK_SPARK_STATUS=$?
-cat .build/stock-spark.log
-[ "$STOCK_SPARK_STATUS" -eq 0 ] || exit "$STOCK_SPARK_STATUS"
-phase_done "stock PySpark venvs (what was left)"
+phase_done "fuzzer (what was left)"
 
-# The Python suites run the deployable binary (PULLPARITY_BIN overrides it). `pullparity collect`
-# runs the `pullparity-collect` beside `pullparity`, else on PATH: the debug one built above (the
-# deployable build has only `pullparity`; the collector's tests are HTTP-bound). The deployable
-# binary's own test compares its output with the debug build's (PULLPARITY_REGULAR_BIN).
-DEBUG_BIN=$(swift build --show-bin-path)
-export PULLPARITY_BIN="${PULLPARITY_BIN:-$PULLPARITY_DEPLOYABLE}"
-export PULLPARITY_REGULAR_BIN="${PULLPARITY_REGULAR_BIN:-$DEBUG_BIN/pullparity}"
-mkdir -p .build/collector-path
-ln -sf "$DEBUG_BIN/pullparity-collect" .build/collector-path/pullparity-collect
-export PATH="$PWD/.build/collector-path:$PATH"
-export PULLPARITY_STOCK_SPARK="$PWD/.build/stock-spark" PULLPARITY_SPARK_35="$PWD/.build/spark-3.5"
-# Three pytest processes side by side, each with a temporary folder of its own: the clients'
-# suites (Chromium, the collector, the Android recorder); beside them, at a lower priority (nice),
-# the Spark job's equivalence, gzip and PostgreSQL tests in one, and in the other the daily runs,
-# the stock Sparks' recipe, the deployable binary's root, the dashboards and the benchmark. Spark
-# runs over a few thousand lines wait more than they compute (a process of Spark tests alone kept
-# 0.6 of a core busy: 272 CPU-s in 490 s), so two of them fill what one leaves. The browser tests
-# time touch samples (a gap over 100 ms fails the drag tracking, as it once did at 101.6 ms with
-# the Spark JVM beside Chromium at the same priority): Chromium gets the CPU first, the Spark JVMs
-# what it leaves. Each process with Spark tests starts its own Spark session. The niced ones'
-# output is printed once all end.
-PYTEST_TEMP=${TMPDIR:-/tmp}/pullparity-pytest
-rm -rf "$PYTEST_TEMP" && mkdir -p "$PYTEST_TEMP"
-NICED_TESTS=(
-  "spark --ignore=spark/tests/test_daily_runs.py --ignore=spark/tests/test_stock_image.py --ignore=spark/tests/test_deployable.py"
-  "spark/tests/test_daily_runs.py spark/tests/test_stock_image.py spark/tests/test_deployable.py dashboards bench"
-)
-NICED_PIDS=()
-for index in "${!NICED_TESTS[@]}"; do
-  # shellcheck disable=SC2086 # each entry is a list of pytest arguments
-  nice -n 10 python3 -m pytest -q --durations=5 --basetemp "$PYTEST_TEMP/niced-$index" ${NICED_TESTS[$index]} \
-    >".build/pytest-niced-$index.log" 2>&1 &
-  NICED_PIDS+=($!)
-done
+# The clients' suites (Chromium, the collector, the Android recorder) at the normal priority: the
+# browser tests time touch samples (a gap over 100 ms fails the drag tracking, as it once did at
+# 101.6 ms with the Spark JVM beside Chromium at the same priority), so Chromium gets the CPU
+# first and the Spark JVMs what it leaves.
 PYTEST_STATUS=0
 python3 -m pytest -q --durations=5 --basetemp "$PYTEST_TEMP/clients" clients || PYTEST_STATUS=$?
 phase_done "pytest: clients"
 for index in "${!NICED_TESTS[@]}"; do
   NICED_STATUS=0
   wait "${NICED_PIDS[$index]}" || NICED_STATUS=$?
-  echo "pytest, beside them (nice): ${NICED_TESTS[$index]}"
+  echo "pytest, beside the suites above (nice): ${NICED_TESTS[$index]}"
   cat ".build/pytest-niced-$index.log"
   [ "$NICED_STATUS" -eq 0 ] || PYTEST_STATUS=$NICED_STATUS
 done
+NICED_PIDS=()
 [ "$PYTEST_STATUS" -eq 0 ] || exit "$PYTEST_STATUS"
 phase_done "pytest: Spark, dashboards, benchmark (what was left)"

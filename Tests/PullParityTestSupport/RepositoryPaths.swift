@@ -13,8 +13,13 @@ package enum RepositoryPaths {
     try JSONTree(parsing: Data(contentsOf: sampleEvents.appendingPathComponent("EXPECTED.json")))
   }
 
-  /// The built `pullparity` executable next to the test bundle.
+  /// The `pullparity` the end-to-end tests run: `PULLPARITY_BIN` when set, as for the Python
+  /// suites (scripts/test.sh points it at the deployable release build, which runs these tests
+  /// on about half the CPU of the debug one), else the one built next to the test bundle.
   package static var executable: URL {
+    if let path = ProcessInfo.processInfo.environment["PULLPARITY_BIN"], !path.isEmpty {
+      return URL(fileURLWithPath: path)
+    }
     let candidates = [
       Bundle.main.bundleURL.appendingPathComponent("pullparity"),
       Bundle.main.bundleURL.deletingLastPathComponent().appendingPathComponent("pullparity"),

@@ -27,12 +27,13 @@ print_phases() {
 }
 NICED_PIDS=()
 trap print_phases EXIT
-# Runs a command in a session of its own (so that a failed phase stops it with its children) at a
-# lower priority: niced, and so is its session's scheduling group on a kernel with autogroups,
-# where a niced process would otherwise still get its group's share of the CPU.
-# Run in the background (`niced_session … &`): it replaces the subshell, so `$!` is the session.
+# Runs a command in a session of its own (so that a failed phase stops it with its children) at
+# the lowest priority: niced to 19, and so is its session's scheduling group on a kernel with
+# autogroups, where a niced process would otherwise still get its group's share of the CPU. It
+# gets what the tests in front of it leave. Run in the background (`niced_session … &`): it
+# replaces the subshell, so `$!` is the session.
 niced_session() {
-  exec setsid bash -c 'echo 10 >/proc/self/autogroup 2>/dev/null || true; exec nice -n 10 "$@"' niced "$@"
+  exec setsid bash -c 'echo 19 >/proc/self/autogroup 2>/dev/null || true; exec nice -n 19 "$@"' niced "$@"
 }
 
 # Formatting drift fails fast, before the long build (rules in .swift-format).
@@ -106,7 +107,7 @@ ln -sf "$DEBUG_BIN/pullparity-collect" .build/collector-path/pullparity-collect
 export PATH="$PWD/.build/collector-path:$PATH"
 
 # The Python suites but the clients', beside the Swift suites and then the clients' Python suites,
-# in two pytest processes at a lower priority, each with a temporary folder of its own: the Spark
+# in two pytest processes at the lowest priority, each with a temporary folder of its own: the Spark
 # job's equivalence, gzip and PostgreSQL tests in one, and in the other the daily runs, the stock
 # Sparks' recipe (which needs the venvs made above), the deployable binary's root, the dashboards
 # and the benchmark. Spark runs over a few thousand lines wait more than they compute (a process of
@@ -164,7 +165,7 @@ phase_done "pytest: clients"
 for index in "${!NICED_TESTS[@]}"; do
   NICED_STATUS=0
   wait "${NICED_PIDS[$index]}" || NICED_STATUS=$?
-  echo "pytest, beside the suites above (nice): ${NICED_TESTS[$index]}"
+  echo "pytest, beside the suites above (niced): ${NICED_TESTS[$index]}"
   cat ".build/pytest-niced-$index.log"
   [ "$NICED_STATUS" -eq 0 ] || PYTEST_STATUS=$NICED_STATUS
 done

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Every test of the project, in one command: the Swift suites (core, ingest, store, report, CLI),
-# the Android recorder's JUnit tests, then the Python suites that drive real components (Chromium
-# through Selenium, Spark, PostgreSQL, the Android recorder's gesture driver) against the release
-# (deployable) binary built beside the debug build and the Swift suites, and a short run of the
+# the Android recorder's JUnit tests and the Python suites that drive real components (Chromium
+# through Selenium, Spark, PostgreSQL, the Android recorder's gesture driver), the end-to-end ones
+# against the release (deployable) binary built beside the debug build, and a short run of the
 # line decoder's fuzzer, built and run beside the debug build too. Ends with each phase's wall
 # time.
 set -euo pipefail

@@ -6,11 +6,14 @@
 # Debian ships no libsimdjson.a: simdjson is compiled here from Debian's own source package of the
 # installed version (`apt-get source`, signed by the archive; no system change), its single-file
 # release, so that the header pp_simdjson.cpp is built against and the code linked are one version.
-# What the binary still loads is glibc's (libc, libm) and the dynamic loader: `ldd` lists them
-# last; with its own arc4random (scripts/deployable/arc4random.c), hypot, hypotf and
-# _dl_find_object (scripts/deployable/glibc-2.35.c) it asks for glibc 2.34 at most: Amazon Linux
-# 2023's (EMR 7), one release older than Ubuntu 22.04's, which the official apache/spark images
-# are built on. Prints the binary's path on its last line.
+# What the binary still loads is glibc's (libc, libm, libpthread, libdl) and the dynamic loader:
+# `ldd` lists them last. With its own definitions of the symbols glibc versioned after 2.23
+# (scripts/deployable/: arc4random.c, glibc-2.35.c, glibc-2.23.c; docs/at-scale.md says which and
+# why) it asks for glibc 2.17 at most and runs on 2.23 and newer: Ubuntu 16.04, RHEL 8, Amazon
+# Linux 2 and 2023 (EMR 6 and 7), the official apache/spark images' Ubuntu 22.04. libpthread and
+# libdl are named as needed libraries (--no-as-needed): glibc 2.34 merged them into libc, where
+# the binary's calls find them; an older glibc keeps pthread_*, sem_* and dl* in them. Prints
+# the binary's path on its last line.
 #   scripts/build-deployable.sh          # .build/deployable/release/pullparity
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -56,12 +59,13 @@ for name in z xxhash sqlite3 stdc++; do link_static "$name"; done
 # zstd only when the package links it (a CZstd system library).
 if grep -q '"CZstd"' Package.swift; then link_static zstd; fi
 build_simdjson
-for shim in arc4random glibc-2.35; do
+for shim in arc4random glibc-2.35 glibc-2.23; do
   "${CC:-clang}" -O2 -fPIC -c "scripts/deployable/$shim.c" -o "$LIBS/$shim.o"
 done
 
 swift build -c release --product pullparity --scratch-path "$SCRATCH" --static-swift-stdlib \
-  -Xlinker -L"$LIBS" -Xlinker "$LIBS/arc4random.o" -Xlinker "$LIBS/glibc-2.35.o" -Xlinker --as-needed -Xswiftc -static-stdlib -Xswiftc -Xclang-linker -Xswiftc -static-libgcc >&2
+  -Xlinker -L"$LIBS" -Xlinker "$LIBS/arc4random.o" -Xlinker "$LIBS/glibc-2.35.o" -Xlinker "$LIBS/glibc-2.23.o" \
+  -Xlinker --no-as-needed -Xlinker -l:libpthread.so.0 -Xlinker -l:libdl.so.2 -Xlinker --as-needed -Xswiftc -static-stdlib -Xswiftc -Xclang-linker -Xswiftc -static-libgcc >&2
 BINARY=$PWD/$SCRATCH/release/pullparity
 echo "build-deployable.sh: what the binary still loads (glibc's):" >&2
 ldd "$BINARY" >&2

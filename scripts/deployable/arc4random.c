@@ -3,8 +3,8 @@
 // libstdc++'s std::random_device (Debian 12's, which the binary links statically) calls
 // arc4random, which glibc added in 2.36: the one symbol that kept the binary off Ubuntu 22.04
 // (glibc 2.35), the base of the official apache/spark images. Defined here, the linker resolves
-// it in the binary instead of asking glibc for it; getrandom(2) is glibc 2.25's, and the
-// kernel's generator is what glibc 2.36's arc4random reads too.
+// it in the binary instead of asking glibc for it. getrandom is the binary's own too
+// (glibc-2.23.c: the kernel's getrandom(2)), whose generator glibc 2.36's arc4random reads.
 #include <errno.h>
 #include <stdint.h>
 #include <stdlib.h>

@@ -1,6 +1,6 @@
 // The deployable binary's own copies of the three symbols that glibc versioned 2.35, linked in by
-// scripts/build-deployable.sh, so that the binary asks for glibc 2.34 at most: Amazon Linux 2023's
-// (EMR 7), one release older than Ubuntu 22.04's.
+// scripts/build-deployable.sh with glibc-2.23.c, which does the same for the symbols versioned
+// 2.24 to 2.34, so that the binary runs on glibc 2.23 and newer.
 //
 // - hypot and hypotf: glibc 2.35 gave them a new symbol version (a faster, correctly rounded
 //   implementation) and kept the old one; the binary's calls go to the old one, which every

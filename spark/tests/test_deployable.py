@@ -4,10 +4,11 @@ that has none of the Swift toolchain or Debian's -dev libraries, with the regula
 The machine is a chroot holding the binary and only the files `ldd` says it loads (glibc's): a
 root barer than any Debian image (`debootstrap --variant=minbase` adds a shell, coreutils, apt…
 and the same glibc), made in milliseconds. A verb that needed anything else at run time (the
-Swift runtime, Foundation's ICU data, libsimdjson, libstdc++) would fail in it. It is made twice:
-with this machine's glibc (Debian 12's 2.36), and with Ubuntu 22.04's (2.35, from its archive's
-libc6 package, checked against a pinned SHA-256), the base of the official apache/spark images,
-the oldest glibc the binary is built for. The root gets a /proc, as every machine has. CI (scripts/test.sh) builds the binary before
+Swift runtime, Foundation's ICU data, libsimdjson, libstdc++) would fail in it. It is made with
+this machine's glibc (Debian 12's 2.36), and with Ubuntu's 22.04 (2.35, the base of the official
+apache/spark images), 18.04 (2.27, older than RHEL 8's and Debian 10's 2.28) and 16.04 (2.23, the
+oldest glibc the binary is built for), each from its archive's libc6 package, checked against a
+pinned SHA-256. The root gets a /proc, as every machine has. CI (scripts/test.sh) builds the binary before
 pytest and runs as root; elsewhere the chroot is made in a user namespace (`unshare -r`)."""
 
 import json
@@ -26,17 +27,24 @@ from spark_run import REPO
 # What every Debian or Ubuntu image (and so a Spark image) has: glibc and its loader.
 GLIBC = {"linux-vdso.so.1", "libc.so.6", "libm.so.6", "ld-linux-x86-64.so.2", "libpthread.so.0", "libdl.so.2",
          "librt.so.1"}
-# The newest glibc the binary may ask for: Amazon Linux 2023's (EMR 7), one release older than
-# Ubuntu 22.04's, which the official apache/spark images (eclipse-temurin:17-jammy) have. Debian
-# 12's libstdc++ calls arc4random, new in glibc 2.36, and its libm and libgcc_eh ask for hypot,
-# hypotf and _dl_find_object at version 2.35: the binary carries its own
-# (scripts/deployable/arc4random.c, scripts/deployable/glibc-2.35.c). No glibc 2.34 root is made
-# here: Ubuntu's archive no longer serves 21.10's libc6 and no other archive is reachable.
-NEWEST_GLIBC = (2, 34)
+# The newest glibc the binary may ask for: Ubuntu 16.04's, the oldest of the roots below. Swift's
+# static runtime, Foundation and libstdc++ were built against Debian 12's glibc 2.36 and ask for
+# symbols at versions up to 2.36: the binary carries its own definitions of those
+# (scripts/deployable/arc4random.c, glibc-2.35.c and glibc-2.23.c), which call versions every
+# glibc since 2.23 has, or the kernel.
+NEWEST_GLIBC = (2, 23)
 SHIMS = os.path.join(REPO, "scripts", "deployable", "glibc-2.35.c")
-# Ubuntu 22.04's glibc as released: a file of its archive's pool, which never changes.
-JAMMY_LIBC6 = ("http://archive.ubuntu.com/ubuntu/pool/main/g/glibc/libc6_2.35-0ubuntu3_amd64.deb",
-               "ea9a27e0ebdd0cfc9c750d94f8074f3a35d1f97dcc77ae04c370fb498a6b6db2")
+OLD_GLIBC_SHIMS = os.path.join(REPO, "scripts", "deployable", "glibc-2.23.c")
+# Ubuntu's glibc of each release as released: files of its archive's pool, which never change.
+UBUNTU_POOL = "http://archive.ubuntu.com/ubuntu/pool/main/g/glibc/"
+LIBC6 = {
+    "ubuntu-22.04": ("libc6_2.35-0ubuntu3_amd64.deb", "ea9a27e0ebdd0cfc9c750d94f8074f3a35d1f97dcc77ae04c370fb498a6b6db2"),
+    "ubuntu-18.04": ("libc6_2.27-3ubuntu1_amd64.deb", "1e1eb86fd646aa68f7144ec692b837b6b352d215880c6a2d0c92c19d36938427"),
+    "ubuntu-16.04": ("libc6_2.23-0ubuntu3_amd64.deb", "68d69a0fb2dae7578a2a7054bc0cd5f0994d523f60d540bc6708ff3f2fb33e18"),
+}
+# The files of a root: the binary and glibc's libraries and loader (libpthread and libdl hold
+# pthread_*, sem_* and dl* before glibc 2.34).
+ROOT_FILES = {"pullparity", "libc.so.6", "libm.so.6", "libpthread.so.0", "libdl.so.2", "ld-linux-x86-64.so.2"}
 
 
 @pytest.fixture(scope="module")
@@ -118,17 +126,90 @@ def test_the_glibc_2_35_shims_unwind_and_compute(tmp_path):
     assert small == "13", result.stdout
 
 
-@pytest.fixture(scope="module")
-def jammy_glibc(deployable):
-    """Ubuntu 22.04's libc6 package unpacked (kept beside the deployable build): its folder."""
-    folder = os.path.join(os.path.dirname(os.path.dirname(deployable)), "ubuntu-22.04-libc6")
-    url, sha256 = JAMMY_LIBC6
-    package = os.path.join(folder, os.path.basename(url))
+def test_the_glibc_2_23_shims_run_a_program_alike_on_glibc_2_36_and_2_23(deployable, tmp_path):
+    """A program that calls what the binary's glibc-2.23 definitions stand in for, linked with
+    them as the binary is: it asks for nothing newer than glibc 2.23, runs its constructor once
+    (started by Debian 12's start file through the binary's __libc_start_main), and gives the
+    same results on this machine's glibc and in Ubuntu 16.04's root, but for the working
+    directory of a spawned process, which glibc 2.23 cannot set (ENOSYS)."""
+    program = tmp_path / "calls.c"
+    program.write_text(r"""
+        #define _GNU_SOURCE
+        #include <errno.h>
+        #include <fcntl.h>
+        #include <math.h>
+        #include <pthread.h>
+        #include <semaphore.h>
+        #include <spawn.h>
+        #include <stdio.h>
+        #include <sys/random.h>
+        #include <sys/stat.h>
+        #include <unistd.h>
+        static int constructed;
+        // Counts by a call the compiler cannot evaluate: a constant count would be computed at
+        // compile time (LLVM evaluates simple constructors) and prove nothing.
+        __attribute__((constructor)) static void construct(void) { constructed += getpid() > 0; }
+        static sem_t ready;
+        static void *work(void *value) { *(int *)value += 41; sem_post(&ready); return value; }
+        int main(int argc, char **argv) {
+          (void)argc;
+          pthread_t thread;
+          int value = 1;
+          void *joined;
+          if (sem_init(&ready, 0, 0) || pthread_create(&thread, NULL, work, &value) || sem_wait(&ready)
+              || pthread_join(thread, &joined) || joined != &value) return 2;
+          struct stat byPath, byFD, byLink;
+          int fd = open(argv[0], O_RDONLY);
+          if (stat(argv[0], &byPath) || fstat(fd, &byFD) || lstat(argv[0], &byLink)) return 3;
+          int cloexec = fcntl64(fd, F_SETFD, FD_CLOEXEC) == 0 && fcntl64(fd, F_GETFD) == FD_CLOEXEC;
+          unsigned char bytes[256];
+          if (getentropy(bytes, sizeof bytes) || getrandom(bytes, 16, 0) != 16) return 4;
+          errno = 0;
+          int tooMany = getentropy(bytes, 257) == -1 && errno == EIO;
+          posix_spawn_file_actions_t actions;
+          posix_spawn_file_actions_init(&actions);
+          int chdir = posix_spawn_file_actions_addchdir_np(&actions, "/");
+          volatile double x = 1.5;
+          volatile float y = 1.5f;
+          printf("%d %d %d %d %d %d %s %.17g %.17g %.17g %.17g %.17g %.9g %.9g %.9g %.9g %.9g\n",
+                 constructed, value, byPath.st_size == byFD.st_size && byFD.st_ino == byLink.st_ino,
+                 byPath.st_size > 0, cloexec, tooMany, chdir == 0 ? "chdir" : chdir == ENOSYS ? "ENOSYS" : "?",
+                 exp(x), exp2(x), log(x), log2(x), pow(x, x), expf(y), exp2f(y), logf(y), log2f(y), powf(y, y));
+          return 0;
+        }
+        """)
+    shims = tmp_path / "glibc-2.23.o"
+    subprocess.run(["clang", "-O2", "-fPIC", "-c", OLD_GLIBC_SHIMS, "-o", str(shims)], check=True)
+    binary = tmp_path / "calls"
+    subprocess.run(["clang", "-O1", str(program), str(shims), "-Wl,--no-as-needed", "-l:libpthread.so.0",
+                    "-l:libdl.so.2", "-lm", "-o", str(binary)], check=True)
+    symbols = subprocess.run(["objdump", "-T", str(binary)], capture_output=True, text=True, check=True).stdout
+    versions = {tuple(int(part) for part in version.split(".")) for version in re.findall(r"GLIBC_([\d.]+)", symbols)}
+    assert max(versions) <= NEWEST_GLIBC, symbols
+    here = subprocess.run([str(binary)], capture_output=True, text=True, timeout=10)
+    assert here.returncode == 0, here
+    root = bare_root(tmp_path, str(binary), unpacked_libc6(deployable, "ubuntu-16.04"))
+    there = in_root(root, ["/calls"], b"").decode()
+    flags, values = here.stdout.split()[:7], here.stdout.split()[7:]
+    assert flags == ["1", "42", "1", "1", "1", "1", "chdir"], here.stdout
+    assert there.split()[:7] == ["1", "42", "1", "1", "1", "1", "ENOSYS"], there
+    # Five doubles, then five floats (whose ulp is 2^29 a double's): glibc 2.23's exp, log and
+    # pow round correctly, 2.36's are within an ulp of that.
+    for index, (mine, theirs) in enumerate(zip(values, there.split()[7:])):
+        ulp = math.ulp(float(mine)) * (1 if index < 5 else 2 ** 29)
+        assert abs(float(mine) - float(theirs)) <= ulp, (index, mine, theirs)
+
+
+def unpacked_libc6(deployable, release):
+    """`release`'s libc6 package (LIBC6) unpacked, kept beside the deployable build: its folder."""
+    name, sha256 = LIBC6[release]
+    folder = os.path.join(os.path.dirname(os.path.dirname(deployable)), f"{release}-libc6")
+    package = os.path.join(folder, name)
     if not os.path.isdir(os.path.join(folder, "root")):
         os.makedirs(folder, exist_ok=True)
-        with urllib.request.urlopen(url, timeout=120) as response:
+        with urllib.request.urlopen(UBUNTU_POOL + name, timeout=120) as response:
             data = response.read()
-        assert hashlib.sha256(data).hexdigest() == sha256, f"{url} is not the package pinned here"
+        assert hashlib.sha256(data).hexdigest() == sha256, f"{UBUNTU_POOL + name} is not the package pinned here"
         with open(package, "wb") as handle:
             handle.write(data)
         subprocess.run(["dpkg-deb", "-x", package, os.path.join(folder, "root")], check=True)
@@ -136,7 +217,7 @@ def jammy_glibc(deployable):
 
 
 def bare_root(tmp_path, binary, glibc=None):
-    """A root with the binary at /pullparity and only the files ldd names, at their paths: this
+    """A root with the binary at its name's place (/pullparity) and only the files ldd names, at their paths: this
     machine's, or, with `glibc` (an unpacked libc6 package), the package's files of those names."""
     root = tmp_path / "root"
     for name, path in loaded_libraries(binary):
@@ -147,7 +228,7 @@ def bare_root(tmp_path, binary, glibc=None):
             target.parent.mkdir(parents=True, exist_ok=True)
             shutil.copy2(source, target)
     root.mkdir(exist_ok=True)
-    shutil.copy2(binary, root / "pullparity")
+    shutil.copy2(binary, root / os.path.basename(binary))
     return root
 
 
@@ -190,11 +271,11 @@ def derive_input(binary, tsv):
     return b"".join(b"".join(lines) for lines in by_session.values())
 
 
-@pytest.mark.parametrize("glibc", ["debian-12", "ubuntu-22.04"])
-def test_the_spark_verbs_run_in_a_root_without_the_toolchain(deployable, regular, tmp_path, request, glibc):
-    root = bare_root(tmp_path, deployable, request.getfixturevalue("jammy_glibc") if glibc == "ubuntu-22.04" else None)
+@pytest.mark.parametrize("glibc", ["debian-12", *LIBC6])
+def test_the_spark_verbs_run_in_a_root_without_the_toolchain(deployable, regular, tmp_path, glibc):
+    root = bare_root(tmp_path, deployable, unpacked_libc6(deployable, glibc) if glibc in LIBC6 else None)
     held = {path.name for path in root.rglob("*") if path.is_file()}
-    assert held == {"pullparity", "libc.so.6", "libm.so.6", "ld-linux-x86-64.so.2"}, held
+    assert held == ROOT_FILES, held
     tsv = sample_lines()
     decoded = in_root(root, ["/pullparity", "decode"], tsv)
     assert decoded == subprocess.run([regular, "decode"], input=tsv, capture_output=True, check=True).stdout

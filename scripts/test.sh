@@ -107,15 +107,13 @@ ln -sf "$DEBUG_BIN/pullparity-collect" .build/collector-path/pullparity-collect
 export PATH="$PWD/.build/collector-path:$PATH"
 
 # The Python suites but the clients', beside the Swift suites and then the clients' Python suites,
-# in three pytest processes at the lowest priority, each with a temporary folder of its own: the
-# Spark job's equivalence, gzip and PostgreSQL tests in one, the daily runs in another (the
-# longest test: 425 s of a 703 s process that held the rest below too, which ran on alone after
-# every other suite had ended), and in the third the stock Sparks' recipe (which needs the venvs
-# made above), the deployable binary's roots, the dashboards and the benchmark. Spark runs over a
-# few thousand lines wait more than they compute (a process of Spark tests alone kept 0.6 of a
-# core busy: 272 CPU-s in 490 s), so they fill what the suites in front of them leave, and get
-# little when those need both cores. Each process with Spark tests starts its own Spark session.
-# Their output is printed at the end.
+# in two pytest processes at the lowest priority, each with a temporary folder of its own: the Spark
+# job's equivalence, gzip and PostgreSQL tests in one, and in the other the daily runs, the stock
+# Sparks' recipe (which needs the venvs made above), the deployable binary's roots, the dashboards
+# and the benchmark. Spark runs over a few thousand lines wait more than they compute (a process of
+# Spark tests alone kept 0.6 of a core busy: 272 CPU-s in 490 s), so they fill what the suites in
+# front of them leave, and get little when those need both cores. Each process with Spark tests
+# starts its own Spark session. Their output is printed at the end.
 STOCK_SPARK_STATUS=0
 wait "$STOCK_SPARK_VENV" || STOCK_SPARK_STATUS=$?
 cat .build/stock-spark.log
@@ -126,8 +124,7 @@ PYTEST_TEMP=${TMPDIR:-/tmp}/pullparity-pytest
 rm -rf "$PYTEST_TEMP" && mkdir -p "$PYTEST_TEMP"
 NICED_TESTS=(
   "spark --ignore=spark/tests/test_daily_runs.py --ignore=spark/tests/test_stock_image.py --ignore=spark/tests/test_deployable.py"
-  "spark/tests/test_daily_runs.py"
-  "spark/tests/test_stock_image.py spark/tests/test_deployable.py dashboards bench"
+  "spark/tests/test_daily_runs.py spark/tests/test_stock_image.py spark/tests/test_deployable.py dashboards bench"
 )
 for index in "${!NICED_TESTS[@]}"; do
   # shellcheck disable=SC2086 # each entry is a list of pytest arguments

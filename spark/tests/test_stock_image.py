@@ -37,6 +37,9 @@ def test_the_recipe_runs_on_a_stock_spark(folder_name, override, version, binary
         env.pop(name, None)
     submitted = subprocess.run(
         [os.path.join(spark, "bin", "spark-submit"), "--master", "local[2]", "--conf", "spark.ui.enabled=false",
+         # The JVM's quick compiler only and one GC thread, as the suite's own session (conftest.py):
+         # a run over the sample logs is too short for the optimizing compiler to pay back its CPU.
+         "--driver-java-options", "-XX:TieredStopAtLevel=1 -XX:+UseSerialGC",
          "--files", deployable, os.path.join(REPO, "spark", "pullparity_spark.py"),
          "--binary", os.path.basename(deployable), "--json-for-load", "--out", out, "sample-events"],
         cwd=REPO, env=env, capture_output=True, text=True)

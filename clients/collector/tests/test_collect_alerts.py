@@ -72,6 +72,12 @@ def post_all(collector: CollectorProcess, lines: list[bytes]) -> None:
         assert collector.post(b"".join(lines[start:start + 300])) == 204
 
 
+def metrics_text(collector):
+    status, _, body = collector.request("GET", "/metrics")
+    assert status == 200
+    return body.decode()
+
+
 def test_a_stuck_spinner_is_announced_once_when_it_fails_and_once_when_it_recovers(pullparity_bin, tmp_path):
     profiles = tmp_path / "profiles.json"
     profiles.write_text(json.dumps({"profiles": [{"name": APP, "min_hold_ms": 0}]}))
@@ -107,10 +113,13 @@ def test_a_stuck_spinner_is_announced_once_when_it_fails_and_once_when_it_recove
             assert recovered["pullparity"]["sessions"] == 40 and recovered["pullparity"]["failing"] == []
             assert recovered["text"].startswith(":large_green_circle: PullParity: *alerts-demo* on *ios* passes again")
 
-            # What was posted, and the refused post, on /metrics.
-            status, _, body = collector.request("GET", "/metrics")
-            assert status == 200
-            metrics = body.decode()
+            # What was posted, and the refused post, on /metrics. A post is counted once the receiver
+            # has answered it, a moment after the receiver holds its message (CI once read /metrics
+            # in between).
+            recovered_counted = 'pullparity_collect_alerts_posted_total{change="recovered"} 1'
+            wait_until(lambda: recovered_counted in metrics_text(collector), timeout=10,
+                       what="the recovered post counted on /metrics")
+            metrics = metrics_text(collector)
             assert 'pullparity_collect_alerts_posted_total{change="failing"} 1' in metrics
             assert 'pullparity_collect_alerts_posted_total{change="recovered"} 1' in metrics
             assert "pullparity_collect_alert_failures_total 1" in metrics

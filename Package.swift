@@ -59,6 +59,7 @@ let package = Package(
         .embedInCode("0014_block_checksums.sql"),
         .embedInCode("0015_digest_appends.sql"),
         .embedInCode("0016_dashboard_verdicts.sql"),
+        .embedInCode("0017_dataset_runs.sql"),
         .embedInCode("README.md"),
       ]
     ),

@@ -19,13 +19,14 @@ package enum Schema {
     ("0014_block_checksums", text(PackageResources._014_block_checksums_sql)),
     ("0015_digest_appends", text(PackageResources._015_digest_appends_sql)),
     ("0016_dashboard_verdicts", text(PackageResources._016_dashboard_verdicts_sql)),
+    ("0017_dataset_runs", text(PackageResources._017_dataset_runs_sql)),
   ]
 
   /// Migrations a read-only command does without, and the next write to the file adds: views
   /// for dashboards, which no command reads, and what only writers read (asking for a replay to
   /// add either would be out of all proportion).
   package static let notNeededToRead: Set<String> = [
-    "0010_dashboard_percentages", "0015_digest_appends", "0016_dashboard_verdicts",
+    "0010_dashboard_percentages", "0015_digest_appends", "0016_dashboard_verdicts", "0017_dataset_runs",
   ]
 
   /// schema/README.md: every table, column and view for dashboard authors.

@@ -39,6 +39,7 @@ import subprocess
 import sys
 import threading
 import time
+import uuid
 import zlib
 
 TABLES = ("events", "sessions", "violations", "quarantine", "profiles")
@@ -902,6 +903,7 @@ class StoredDataset:
 
     def __init__(self, spark, out):
         self.spark, self.out, self.schemas = spark, out, {}
+        self.earlier = json.loads(read_text(spark, f"{out}/summary.json"))
 
     @staticmethod
     def found(spark, out):
@@ -909,13 +911,16 @@ class StoredDataset:
         return fs.exists(path) and fs.exists(hadoop_fs(spark.sparkContext, f"{out}/summary.json")[1])
 
     def table(self, name, days=None):
-        """A table, or only its partitions of `days` (Spark reads no other)."""
+        """A table, or only its partitions of `days` (Spark reads no other). Read with the schema
+        the run that wrote it recorded: a table that had no row (a day without a bad line) has
+        no Parquet file to take one from."""
         from pyspark.sql import functions as F
-        df = self.spark.read.parquet(f"{self.out}/parquet/{name}")
+        from pyspark.sql.types import StructType
+        reader = self.spark.read
+        if name in self.earlier.get("schemas", {}):
+            reader = reader.schema(StructType.fromJson(self.earlier["schemas"][name]))
+        df = reader.parquet(f"{self.out}/parquet/{name}")
         return df if days is None else df.where(F.col("day").isin(list(days)))
-
-    def summary(self):
-        return json.loads(read_text(self.spark, f"{self.out}/summary.json"))
 
     def stage(self, table, fresh, replaced=None, replaced_days=()):
         """Writes to OUT/_staging/TABLE the partitions this run changes: for each day that `fresh`
@@ -1044,6 +1049,13 @@ def number_lines(parsed, origins, per_partition):
             .drop("_pid", "_index"))
 
 
+def event_rows(by_session):
+    """The events table's rows, from the session shuffle's."""
+    from pyspark.sql import functions as F
+    return by_session.select("event_id", "session_id", "ts_ms", "seq", "platform", "app", "type", "source", "line",
+                             F.col("offset").alias("byte_offset"), "raw", "day")
+
+
 def day_of(column):
     """The UTC date of an epoch-ms column: the partition a row goes to."""
     from pyspark.sql import functions as F
@@ -1089,7 +1101,10 @@ def run_job(spark, paths, out, binary, profiles=None, partitions=None, for_load=
     spark.conf.set("spark.sql.maxConcurrentOutputFileWriters", "2")
     names = expand_inputs(paths)
     stored = StoredDataset(spark, out) if append and StoredDataset.found(spark, out) else None
-    earlier_summary = stored.summary() if stored is not None else None
+    earlier_summary = stored.earlier if stored is not None else None
+    # A daily dataset's id and this run's number in it (its part: OUT/runs/NNNN).
+    dataset_id = (earlier_summary or {}).get("dataset", {}).get("id") or str(uuid.uuid4())
+    run = len(earlier_summary.get("runs", [earlier_summary])) + 1 if earlier_summary else 1
     phases.begin("decode")
     decoded, decoded_cache, kinds, input_errors = decode_inputs(spark, names, binary, os.getcwd())
 
@@ -1103,7 +1118,8 @@ def run_job(spark, paths, out, binary, profiles=None, partitions=None, for_load=
         fate_counts = {row["_fate"]: row["count"] for row in fates.groupBy("_fate").count().collect()}
         dropped = fates.select("source", "line")
         kept = events.join(F.broadcast(dropped) if n_later <= 1 << 20 else dropped, ["source", "line"], "left_anti")
-    kept = kept.select(*EVENT_COLUMNS)
+    # `_new`: the run's own events, not the stored events of a session it derives again (its part).
+    kept = kept.select(*EVENT_COLUMNS, F.lit(True).alias("_new"))
     merged, merged_days = None, []
     if stored is not None:
         # The stored sessions this run has new events of (one that spans midnight, a late
@@ -1115,7 +1131,8 @@ def run_job(spark, paths, out, binary, profiles=None, partitions=None, for_load=
         if merged_days:
             kept = kept.unionByName(stored.table("events", merged_days)
                                     .join(F.broadcast(merged.select("session_id")), "session_id", "left_semi")
-                                    .withColumnRenamed("byte_offset", "offset").select(*EVENT_COLUMNS))
+                                    .withColumnRenamed("byte_offset", "offset")
+                                    .select(*EVENT_COLUMNS, F.lit(False).alias("_new")))
     by_session = by_session_sorted(kept, partitions).persist(StorageLevel.MEMORY_AND_DISK)
 
     phases.begin("derive")
@@ -1135,22 +1152,23 @@ def run_job(spark, paths, out, binary, profiles=None, partitions=None, for_load=
         known = stored.table("quarantine").select(identity.alias("_identity"), "category", F.lit(True).alias("_known"))
         quarantine = (quarantine.withColumn("_identity", identity).join(known, ["_identity", "category"], "left")
                       .withColumn("_first", F.col("_first") & F.col("_known").isNull()).drop("_identity", "_known"))
-    events_table = by_session.select(
-        "event_id", "session_id", "ts_ms", "seq", "platform", "app", "type", "source", "line",
-        F.col("offset").alias("byte_offset"), "raw", "day")
+    events_table = event_rows(by_session)
     bad_counts = {(r["is_conflict"], r["_first"]): r["count"] for r in quarantine.groupBy(
         (F.col("category") == "conflict").alias("is_conflict"), "_first").count().collect()}
     # The first day of this run's own events (not of the stored events of a session it merged).
     first_day = events_table.where(F.col("source").isin(names)).agg(F.min("day")).first()[0]
     kept_rows = quarantine.where("_first").drop("_first").withColumn("day", F.lit(first_day).cast("date"))
     sessions = derived["sessions"].withColumn("day", day_of("started_at_ms"))
-    profile_rows = derived["profiles"].withColumn("day", F.lit(first_day).cast("date"))
+    profile_rows = run_profiles = derived["profiles"].withColumn("day", F.lit(first_day).cast("date"))
     if stored is not None:
         profile_rows = new_profiles(stored, profile_rows)
     derived = {"sessions": sessions,
                "violations": derived["violations"].join(sessions.select("session_id", "day"), "session_id", "left"),
                "profiles": profile_rows}
     tables = {"events": events_table, "quarantine": kept_rows, **derived}
+    if append and for_load:
+        # Before the dataset changes: the part reads what this run computed from it.
+        write_part(f"{out}/runs/{run:04d}", by_session, tables, run_profiles)
     if stored is None:
         for table, df in tables.items():
             write_table(df, out, table, for_load)
@@ -1187,11 +1205,34 @@ def run_job(spark, paths, out, binary, profiles=None, partitions=None, for_load=
     }
     written = summary
     if append:
-        written = dataset_summary(earlier_summary, summary, spark.read.parquet(f"{out}/parquet/sessions").count())
+        summary["run_number"] = run
+        if for_load:
+            part = {**summary, "part_of": {"dataset": dataset_id, "run": run}}
+            write_text(spark, f"{out}/runs/{run:04d}/summary.json", json.dumps(part, indent=2, sort_keys=True) + "\n")
+        written = dataset_summary(earlier_summary, summary, spark.read.parquet(f"{out}/parquet/sessions").count(),
+                                  dataset_id)
+    # The tables' schemas, for the next daily run to read them by (StoredDataset.table).
+    written = {**written, "schemas": {table: df.schema.jsonValue() for table, df in tables.items()}}
     write_text(spark, f"{out}/summary.json", json.dumps(written, indent=2, sort_keys=True) + "\n")
     for df in (decoded_cache, by_session, derived_cache, judged_again) + tuple(df for df in (fates, merged) if df is not None):
         df.unpersist()
     return summary
+
+
+def write_part(part, by_session, tables, profiles):
+    """A daily run's own part, as the JSON lines `pullparity load` reads (its summary is written
+    last, by run_job): the run's new events, the sessions it derived (a session of the dataset
+    it has new events of is derived again, from all of them), their violations, the bad lines
+    new to the dataset, and the profiles it derived with. What load of the next day reads: the
+    dataset's other sessions that this run judged again are judged again by load itself, as
+    ingest judges them."""
+    from pyspark.sql import functions as F
+    own = by_session.where("_new")
+    sessions = own.select("session_id").distinct()
+    rows = {"events": event_rows(own), "quarantine": tables["quarantine"], "profiles": profiles,
+            **{table: tables[table].join(sessions, "session_id", "left_semi") for table in ("sessions", "violations")}}
+    for table, df in rows.items():
+        df.drop("day").write.mode("overwrite").option("ignoreNullFields", "false").json(f"{part}/json/{table}")
 
 
 def new_profiles(stored, profiles):
@@ -1206,10 +1247,11 @@ def new_profiles(stored, profiles):
     return rows.where("_stored_hash IS NULL").drop("_stored_hash")
 
 
-def dataset_summary(earlier, run, sessions):
+def dataset_summary(earlier, run, sessions, dataset_id):
     """The summary of a dataset that runs add to: what `load` reads as one run. The counts are
     the runs' sums, the sources and input errors every run's, the sessions the dataset's;
-    `runs` lists each run's own summary."""
+    `runs` lists each run's own summary, and `dataset` the dataset's id and how many runs it
+    holds (each run's part is OUT/runs/NNNN)."""
     runs = (earlier.get("runs", [earlier]) if earlier else []) + [run]
     total = {key: sum(r.get(key, 0) for r in runs) for key in COUNTS}
     return {
@@ -1219,7 +1261,7 @@ def dataset_summary(earlier, run, sessions):
         "sessions_judged_again": sum(r.get("sessions_judged_again", 0) for r in runs),
         "input_errors": [error for r in runs for error in r.get("input_errors", [])],
         "tool_version": run["tool_version"], "engine": run["engine"], "timings": run["timings"],
-        "runs": runs,
+        "runs": runs, "dataset": {"id": dataset_id, "runs": len(runs)},
     }
 
 

@@ -33,8 +33,11 @@ package struct RunLoader {
   /// `leavingEvents`: store everything but the raw events, and where they are
   /// (`load --leave-events`); the file must hold no stored event and no session that is not
   /// such a run's, and a directory loaded so before is replaced (docs/distributed-formats.md).
-  package func load(directory: String, leavingEvents: Bool = false) throws -> Outcome {
+  /// `step`: the run is (part of) a daily dataset's, and the file records which of its runs it
+  /// now holds (`DatasetLoads`).
+  package func load(directory: String, leavingEvents: Bool = false, step: DatasetStep? = nil) throws -> Outcome {
     let summary = try Self.summary(in: directory)
+    try step?.check(summary, in: directory)
     try Self.requireJSONTables(in: directory)
     try Self.refuseNestedRun(in: directory)
     let profiles = try Self.profiles(in: directory)
@@ -78,6 +81,7 @@ package struct RunLoader {
         try Self.check(summary, in: directory, against: writer.loaded)
         counts = Self.counts(of: summary, writer.counts)
         try IngestLedger.record(db, runID: runID, totals: counts)
+        if let step { try DatasetRuns.record(step.dataset, runs: step.runs, runID: runID, db) }
       }
     } catch {
       try? IngestLedger.finish(database, runID: runID, status: .failed, totals: counts, durationMs: 0)
@@ -163,7 +167,9 @@ package struct RunLoader {
   /// Reads what `load` reads before it touches the database (the summary and the profiles), so
   /// that a directory that is not a run's output fails before the database file is created.
   package static func check(directory: String) throws {
-    _ = try summary(in: directory)
+    // A daily dataset's whole tables are read only into a file that holds none of its runs:
+    // what `load` reads is checked when it reads it.
+    guard try summary(in: directory).dataset == nil else { return try refuseNestedRun(in: directory) }
     try requireJSONTables(in: directory)
     try refuseNestedRun(in: directory)
     _ = try profiles(in: directory)
@@ -194,7 +200,7 @@ package struct RunLoader {
     }
   }
 
-  static func summary(in directory: String) throws -> RunSummaryFile {
+  package static func summary(in directory: String) throws -> RunSummaryFile {
     let path = directory + "/summary.json"
     guard let data = FileManager.default.contents(atPath: path) else {
       throw IngestError.cannotOpen(

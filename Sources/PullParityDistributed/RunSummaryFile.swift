@@ -22,6 +22,21 @@ package struct RunSummaryFile: Codable, Equatable, Sendable {
   package var toolVersion: String
   /// What ran the job, recorded as the run's `parser` (e.g. `spark 4.0.1 (simdjson)`).
   package var engine: String
+  /// A daily dataset's summary (`--append`): its id and how many runs it holds, each with its
+  /// own part in `runs/NNNN`. Absent from other runs and from datasets written before parts.
+  package var dataset: Dataset?
+  /// A daily run's own part (`OUT/runs/NNNN`): which dataset and which of its runs.
+  package var partOf: Part?
+
+  package struct Dataset: Codable, Equatable, Sendable {
+    package var id: String
+    package var runs: Int
+  }
+
+  package struct Part: Codable, Equatable, Sendable {
+    package var dataset: String
+    package var run: Int
+  }
 
   enum CodingKeys: String, CodingKey {
     case format
@@ -36,7 +51,8 @@ package struct RunSummaryFile: Codable, Equatable, Sendable {
     case inputErrors = "input_errors"
     case durationMs = "duration_ms"
     case toolVersion = "tool_version"
-    case engine
+    case engine, dataset
+    case partOf = "part_of"
   }
 
   package static let formatName = "pullparity-run"

@@ -153,13 +153,15 @@ import Testing
     try Self.expectDailyCountsAreTheViews(database)
   }
 
-  /// The file as version 15 left it: without schema 16's tables, nor the record of their migration.
+  /// The file as version 15 left it: without the tables of schemas 16 and 17, nor the record of
+  /// their migrations.
   static func takeBackToVersion15(_ database: PullParityDatabase) throws {
     try database.write { db in
-      for table in ["gate_verdicts", "metric_percentiles", "daily_counts", "daily_violations"] {
+      for table in ["gate_verdicts", "metric_percentiles", "daily_counts", "daily_violations", "dataset_runs"] {
         try db.execute(sql: "DROP TABLE \(table)")
       }
-      try db.execute(sql: "DELETE FROM grdb_migrations WHERE identifier = '0016_dashboard_verdicts'")
+      try db.execute(
+        sql: "DELETE FROM grdb_migrations WHERE identifier IN ('0016_dashboard_verdicts', '0017_dataset_runs')")
     }
   }
 

@@ -139,16 +139,20 @@ import Testing
       try db.execute(sql: String(version8[first.lowerBound..<last.upperBound]))
       try db.execute(sql: "DELETE FROM grdb_migrations WHERE identifier = '0015_digest_appends'")
       // And what came after it.
-      for table in ["gate_verdicts", "metric_percentiles", "daily_counts", "daily_violations"] {
+      for table in ["gate_verdicts", "metric_percentiles", "daily_counts", "daily_violations", "dataset_runs"] {
         try db.execute(sql: "DROP TABLE \(table)")
       }
-      try db.execute(sql: "DELETE FROM grdb_migrations WHERE identifier = '0016_dashboard_verdicts'")
+      try db.execute(
+        sql: "DELETE FROM grdb_migrations WHERE identifier IN ('0016_dashboard_verdicts', '0017_dataset_runs')")
     }
     let reader = try PullParityDatabase(path: path, readOnly: true)
     #expect(try reader.appliedMigrations().last == "0014_block_checksums")
     #expect(try !ReportQueries(reader).sessions(SessionFilter()).isEmpty)
     let database = try PullParityDatabase(path: path)
-    #expect(try database.appliedMigrations().suffix(2) == ["0015_digest_appends", "0016_dashboard_verdicts"])
+    #expect(
+      try database.appliedMigrations().suffix(3) == [
+        "0015_digest_appends", "0016_dashboard_verdicts", "0017_dataset_runs",
+      ])
     let next = try #require(try Self.ingest(["padel-pwa.jsonl"], into: database))
     #expect(next.extended == 0 && next.whole > 0)
     let after = try #require(try Self.ingest(["padel-ios-1.jsonl"], into: database))

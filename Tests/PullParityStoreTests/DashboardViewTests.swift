@@ -216,7 +216,7 @@ import Testing
           "0005_time_ordered_event_keys", "0006_session_digests", "0007_key_epochs", "0008_session_keys",
           "0009_field_failures", "0010_dashboard_percentages", "0011_compressed_raw_events",
           "0012_events_left_in_runs", "0013_screen_left", "0014_block_checksums",
-          "0015_digest_appends", "0016_dashboard_verdicts",
+          "0015_digest_appends", "0016_dashboard_verdicts", "0017_dataset_runs",
         ])
     }
   }
@@ -497,7 +497,7 @@ import Testing
         guard case .text(let name) = cells[0] else { return "" }
         return name
       }
-      #expect(objects.count == 32)
+      #expect(objects.count == 33)
       for object in objects {
         #expect(doc.contains("### \(object):"), "no heading for \(object)")
         for column in try Self.columns(database, of: object) {

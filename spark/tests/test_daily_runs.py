@@ -4,7 +4,10 @@ run over all three days writes, and, loaded, what `pullparity ingest` of the thr
 running a day again changes no table."""
 
 import collections
+import json
 import os
+import shutil
+import sqlite3
 import subprocess
 
 from daily_log import DAYS, write_daily_logs
@@ -39,10 +42,37 @@ def run_day(spark, binary, cwd, name, out, for_load):
         os.chdir(previous)
 
 
-def load(binary, out, db):
+def load(binary, out, db, said=None):
     result = subprocess.run([binary, "load", out, "--db", db], capture_output=True, text=True)
     assert result.returncode == 0, result.stdout + result.stderr
+    if said is not None:
+        said.append(result.stdout)
     return dump(db)
+
+
+def hidden(folders):
+    """Moves `folders` aside for the block's time: what a load must not read."""
+    class Hidden:
+        def __enter__(self):
+            for folder in folders:
+                os.rename(folder, folder + ".hidden")
+
+        def __exit__(self, *_):
+            for folder in folders:
+                os.rename(folder + ".hidden", folder)
+    return Hidden()
+
+
+def load_each_day(binary, cwd, path, out, run, said):
+    """The dataset after a day's run loaded into the file of the days before (days.sqlite), and
+    that day's file ingested into the file of the days ingested before (ingest-days.sqlite).
+    From the third day on, only that day's part may be read: the dataset's whole tables and the
+    earlier days' parts are moved aside while it loads."""
+    db, ingested = os.path.join(cwd, "days.sqlite"), os.path.join(cwd, "ingest-days.sqlite")
+    aside = [f"{out}/json", *(f"{out}/runs/{n:04d}" for n in range(1, run - 1))] if run >= 3 else []
+    with hidden(aside):
+        loaded = load(binary, out, db, said)
+    return loaded, ingest(binary, cwd, [path], ingested)
 
 
 def test_daily_runs_add_up_to_one_run_over_all_days_and_to_ingest(spark, binary, tmp_path):
@@ -53,8 +83,20 @@ def test_daily_runs_add_up_to_one_run_over_all_days_and_to_ingest(spark, binary,
     assert_same(expected, dump(single_db))
 
     out = str(tmp_path / "daily")
-    runs = [run_day(spark, binary, str(tmp_path), path, out, for_load=True) for path in paths]
+    runs, said = [], []
+    for number, path in enumerate(paths, start=1):
+        runs.append(run_day(spark, binary, str(tmp_path), path, out, for_load=True))
+        if number == 2:
+            shutil.copytree(out, str(tmp_path / "older"))
+        by_day, ingested_by_day = load_each_day(binary, str(tmp_path), path, out, number, said)
+    # Each day's load read that day's part alone (the first, the dataset whole: one run so far),
+    # and the ledger counts each line once: the same tables and runs as ingest day by day.
+    assert said[0].startswith(f"Loaded {out} (spark ") and said[0].count("Loaded ") == 1, said[0]
+    assert [text.split(" (")[0] for text in said[1:]] == [f"Loaded {out}/runs/0002", f"Loaded {out}/runs/0003"]
+    assert by_day == ingested_by_day
+    assert [row[0] for row in by_day["counts"]] == [run["lines_read"] for run in runs]
     daily = dataset(spark, out)
+    assert sorted(json.load(open(f"{out}/summary.json"))["schemas"]) == sorted(TABLES)
     assert daily == dataset(spark, single_out)
     assert run_tables(spark, out) == derived_rows(expected)
     assert_same(expected, load(binary, out, str(tmp_path / "daily.sqlite")))
@@ -80,11 +122,50 @@ def test_daily_runs_add_up_to_one_run_over_all_days_and_to_ingest(spark, binary,
     assert runs[1]["sessions_derived"] > 0 and days["d1s12"] == DAYS[0]
     assert runs[1]["sessions_judged_again"] > 0
 
+    # Loaded again, nothing is new; an older copy of the dataset (after day 2) is refused.
+    days_db = str(tmp_path / "days.sqlite")
+    said.clear()
+    assert load(binary, out, days_db, said) == by_day
+    assert said == [f"Nothing loaded: {days_db} holds every run of {out} already\n"]
+    older = subprocess.run([binary, "load", str(tmp_path / "older"), "--db", days_db], capture_output=True, text=True)
+    assert older.returncode == 2 and "holds run 3 of this dataset" in older.stderr and "older copy" in older.stderr, \
+        older.stderr
+    assert dump(days_db) == by_day
+
     # The same day again: every event a duplicate, nothing added or changed.
     again = run_day(spark, binary, str(tmp_path), paths[-1], out, for_load=True)
     assert again["events_stored"] == 0 and again["duplicates"] == runs[-1]["events_stored"] + runs[-1]["duplicates"]
     assert dataset(spark, out) == daily
+    # Its part loaded as ingest reads the day's file again: its lines counted, all duplicates.
+    by_day, ingested_by_day = load_each_day(binary, str(tmp_path), paths[-1], out, len(runs) + 1, said)
+    assert by_day == ingested_by_day
+    dataset_id = json.load(open(f"{out}/summary.json"))["dataset"]["id"]
+    with sqlite3.connect(days_db) as conn:
+        held = conn.execute("SELECT dataset_id, run_number, run_id FROM dataset_runs ORDER BY run_number").fetchall()
+    assert held == [(dataset_id, run, run) for run in range(1, 5)]
     reloaded = load(binary, out, str(tmp_path / "again.sqlite"))
     for table in [*QUERIES, "events"]:
         if table != "counts":
             assert reloaded[table] == expected[table], f"{table} differs"
+
+
+def test_a_table_a_run_left_empty_is_read_by_the_schema_it_recorded(spark, tmp_path):
+    """A day without a bad line writes a `quarantine` without a Parquet file, from which Spark
+    cannot take a schema: the next daily run read it by the schema the summary recorded (a clean
+    first day once stopped the second day's run with UNABLE_TO_INFER_SCHEMA)."""
+    import pullparity_spark
+    from pyspark.errors import AnalysisException
+    out = str(tmp_path / "dataset")
+    empty = spark.createDataFrame([], "source string, line long, raw string, day date")
+    empty.write.partitionBy("day").parquet(f"{out}/parquet/quarantine")
+    with open(f"{out}/summary.json", "w") as summary:
+        json.dump({"schemas": {"quarantine": empty.schema.jsonValue()}}, summary)
+    table = pullparity_spark.StoredDataset(spark, out).table("quarantine")
+    assert table.count() == 0 and sorted(table.columns) == ["day", "line", "raw", "source"]
+    with open(f"{out}/summary.json", "w") as summary:
+        json.dump({}, summary)
+    try:
+        pullparity_spark.StoredDataset(spark, out).table("quarantine").count()
+        raise AssertionError("Spark read a table without a file or a schema")
+    except AnalysisException as error:
+        assert "UNABLE_TO_INFER_SCHEMA" in str(error)

@@ -13,12 +13,23 @@ struct LoadFrontend {
     try PipeDiagnostic.reporting { try RunLoader.check(directory: directory) }
   }
 
-  func run(directory: String, leavingEvents: Bool = false) throws -> RunLoader.Outcome {
-    let outcome = try PipeDiagnostic.reporting {
-      try RunLoader(database: database).load(directory: directory, leavingEvents: leavingEvents)
+  /// Each load made, with the directory it read: one for a run; for a daily dataset, those of
+  /// its runs the file lacked (none when it had them all).
+  func run(directory: String, leavingEvents: Bool = false) throws -> [(String, RunLoader.Outcome)] {
+    let loads = try PipeDiagnostic.reporting {
+      try RunLoader(database: database).loadNew(directory: directory, leavingEvents: leavingEvents)
     }
-    DigestFrontend.note(outcome.digests)
-    return outcome
+    for (_, outcome) in loads { DigestFrontend.note(outcome.digests) }
+    return loads
+  }
+
+  /// What `describe` says of each load, or that there was nothing new to load.
+  func describe(_ loads: [(String, RunLoader.Outcome)], from directory: String) -> String {
+    guard !loads.isEmpty else {
+      return "Nothing loaded: \(TerminalText.escaped(database.path)) holds every run of "
+        + "\(TerminalText.escaped(directory)) already\n"
+    }
+    return loads.map { describe($0.1, from: $0.0) }.joined()
   }
 
   /// What the load stored: the run's counts on a new file; on one that held some of the run,

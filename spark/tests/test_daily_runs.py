@@ -6,12 +6,13 @@ running a day again changes no table."""
 import collections
 import json
 import os
+import shlex
 import shutil
 import sqlite3
 import subprocess
 
 from daily_log import DAYS, write_daily_logs
-from spark_run import run_and_load
+from spark_run import REPO, run_and_load
 from test_equivalence import QUERIES, SESSION_FIELDS, assert_same, derived_rows, dump, ingest, run_tables
 
 TABLES = ("events", "sessions", "violations", "quarantine", "profiles")
@@ -63,6 +64,19 @@ def hidden(folders):
     return Hidden()
 
 
+def run_daily_load_recipe(binary, out, folder):
+    """docs/at-scale.md's daily load recipe, its lines after the job's, as written, with `hdfs
+    dfs -cat` and `-get` as `cat` and `cp -r`, the dataset at `out`, in `folder`."""
+    text = open(os.path.join(REPO, "docs", "at-scale.md")).read()
+    block = text.split("<!-- daily-load-recipe")[1].split("```sh\n")[1].split("```")[0]
+    script = (block[block.index("RUN="):].replace("hdfs dfs -cat ", "cat ").replace("hdfs dfs -get ", "cp -r ")
+              .replace("/parity/dataset", out).replace("pullparity load ", shlex.quote(binary) + " load "))
+    os.makedirs(folder, exist_ok=True)
+    result = subprocess.run(["bash", "-euc", script], cwd=folder, capture_output=True, text=True)
+    assert result.returncode == 0, script + result.stdout + result.stderr
+    return os.path.join(folder, "parity.sqlite")
+
+
 def load_each_day(binary, cwd, path, out, run, said):
     """The dataset after a day's run loaded into the file of the days before (days.sqlite), and
     that day's file ingested into the file of the days ingested before (ingest-days.sqlite).
@@ -89,11 +103,12 @@ def test_daily_runs_add_up_to_one_run_over_all_days_and_to_ingest(spark, binary,
         if number == 2:
             shutil.copytree(out, str(tmp_path / "older"))
         by_day, ingested_by_day = load_each_day(binary, str(tmp_path), path, out, number, said)
+        recipe_db = run_daily_load_recipe(binary, out, str(tmp_path / "recipe"))
     # Each day's load read that day's part alone (the first, the dataset whole: one run so far),
     # and the ledger counts each line once: the same tables and runs as ingest day by day.
     assert said[0].startswith(f"Loaded {out} (spark ") and said[0].count("Loaded ") == 1, said[0]
     assert [text.split(" (")[0] for text in said[1:]] == [f"Loaded {out}/runs/0002", f"Loaded {out}/runs/0003"]
-    assert by_day == ingested_by_day
+    assert by_day == ingested_by_day == dump(recipe_db)
     assert [row[0] for row in by_day["counts"]] == [run["lines_read"] for run in runs]
     daily = dataset(spark, out)
     assert sorted(json.load(open(f"{out}/summary.json"))["schemas"]) == sorted(TABLES)

@@ -3,16 +3,20 @@
 per partition through the binary's pipe verbs (`decode`, `derive`), with the same results.
 
     spark-submit spark/pullparity_spark.py --binary /path/to/pullparity --out OUT LOGS...
+    python3 spark/pullparity_spark.py --remote sc://HOST:15002 --binary /path/to/pullparity --out OUT LOGS...
     pullparity load OUT --db parity.sqlite
 
-Steps (docs/distributed-formats.md has the formats):
-  1. read every input as (byte offset, line) pairs split only on `\\n` like ingest, local or
-     through Hadoop's FileSystem (a URI: HDFS, S3, file://…): `.gz` files inflated here, so
-     that a damaged one keeps its lines before the damage and is named in the summary as ingest
-     names it, the rest with Hadoop's TextInputFormat, after a look at the first bytes for
-     UTF-16 and a UTF-8 byte order mark;
-  2. pipe `source TAB offset TAB TAB raw` to `pullparity decode`: one tab-separated line each,
-     parsed on the JVM, which numbers the lines from each partition's count (no counting pass);
+DataFrames and SQL only, so that a Spark Connect session runs it as a classic one does (only
+the status store's cost figures, and summary.json written to a URI, need a classic session's
+SparkContext). Steps (docs/distributed-formats.md has the formats):
+  1. read every input's lines split only on `\n` like ingest, local or any URI Spark reads
+     (HDFS, S3, file://…): plain files by Spark's text source, each line with its bytes as they
+     are; `.gz` files inflated here, so that a damaged one keeps its lines before the damage
+     and is named in the summary as ingest names it; UTF-16 and a UTF-8 byte order mark found
+     as ingest finds them;
+  2. pipe `source TAB offset TAB TAB raw` to `pullparity decode` from Python workers
+     (DataFrame.mapInArrow): one tab-separated line each, parsed on the JVM, numbered (line and
+     byte offset) from each split's counts afterwards (no counting pass);
   3. deduplicate by event_id BEFORE the session shuffle (the same id may carry two
      session_ids): the first version by (source, offset) is kept, like ingest; a later copy
      with the same bytes is a duplicate, one with other bytes a conflict (quarantined);
@@ -28,6 +32,7 @@ Steps (docs/distributed-formats.md has the formats):
 
 import argparse
 import base64
+import collections
 import functools
 import io
 import json
@@ -39,6 +44,7 @@ import subprocess
 import sys
 import threading
 import time
+import typing
 import uuid
 import zlib
 
@@ -372,47 +378,6 @@ def run_verb(argv, lines):
         raise RuntimeError(f"{' '.join(argv)} failed ({proc.returncode}): {stderr.strip()} {failure}")
 
 
-def exact_bytes(path, offset, text):
-    """The line's bytes. A gzip input is read by the job, in bytes (gzip_pairs). Hadoop's Text
-    has replaced bytes that are not UTF-8 by U+FFFD; for a file on local disk (`path`, None for
-    other file systems) those lines are read again from it, so that ingest's invalid_utf8
-    rejection (and the raw bytes it keeps) are reproduced."""
-    if isinstance(text, bytes):
-        return text
-    if "\ufffd" not in text or path is None:
-        return text.encode("utf-8")
-    with open(path, "rb") as handle:
-        handle.seek(offset)
-        return handle.readline().rstrip(b"\n")
-
-
-def decode_partition(binary, origins):
-    """Partition index → its lines as `source TAB offset TAB TAB raw`, through decode: its
-    output lines (bytes). The line numbers are left to the JVM (number_lines): a partition
-    does not know where its input's lines before it end. The pair of a damaged input becomes one
-    line more, last, of kind `input_error` with the message as its reason."""
-    def run(index, pairs):
-        name, path = origins[index]
-        prefix = name.encode("utf-8") + b"\t"
-        damage = []
-
-        def tsv():
-            for offset, text in pairs:
-                if offset == DAMAGE:
-                    damage.append(text)
-                    continue
-                raw = exact_bytes(path, offset, text)
-                if raw.endswith(b"\r"):
-                    raw = raw[:-1]
-                yield b"%s%d\t\t%s\n" % (prefix, offset, raw)
-
-        yield from run_verb([resolve_binary(binary), "decode"], tsv())
-        for message in damage:
-            encoded = base64.b64encode(message.encode("utf-8"))
-            yield INPUT_ERROR.encode("utf-8") + b"\t" * 12 + b"~" + encoded + b"\t\t"
-    return run
-
-
 # The kind of the line decode_partition adds for a damaged input (its message is the reason).
 INPUT_ERROR = "input_error"
 
@@ -426,8 +391,17 @@ def derived_lines(spark, lines, binary, profiles):
     no tab or line end, so each output line is one row as it is. A verb that fails fails the
     task with its exit status and standard error."""
     argv = ["derive"] + (["--profiles", profiles] if profiles else [])
-    return spark.sql("SELECT TRANSFORM(line) USING {script} AS (line STRING) FROM {lines}",
-                     script=verb_script(binary, argv), lines=lines.toDF("line"))
+    # A view of its own rather than spark.sql's DataFrame arguments: Spark Connect sends those
+    # back with its answer, and the Python client cannot read a plan as deep as the judge's.
+    view = f"pullparity_derive_{uuid.uuid4().hex}"
+    lines.toDF("line").createOrReplaceTempView(view)
+    return spark.sql(f"SELECT TRANSFORM(line) USING {sql_string(verb_script(binary, argv))} AS (line STRING) "
+                     f"FROM {view}")
+
+
+def sql_string(text):
+    """A Spark SQL string literal of `text`."""
+    return "'" + text.replace("\\", "\\\\").replace("'", "\\'") + "'"
 
 
 def verb_script(binary, argv):
@@ -445,123 +419,6 @@ def verb_script(binary, argv):
 # The job
 # ---------------------------------------------------------------------------------------------
 
-def read_inputs(sc, names, cwd):
-    """One RDD of (offset, line) per file of the inputs, in name order; their union (with the
-    pair at offset DAMAGE that ends a damaged input) and, per partition of the union, its origin
-    (the input's name, and its file's path when it is on local disk)."""
-    rdds, origins = [], []
-    for name in names:
-        for label, location, local in input_files(sc, name, cwd):
-            rdd = file_rdd(sc, label, location, local)
-            rdds.append(rdd)
-            origins.extend([(name, local_path(location, local))] * rdd.getNumPartitions())
-    return (sc.union(rdds) if len(rdds) > 1 else rdds[0]), origins
-
-
-def input_files(sc, name, cwd):
-    """The files of one input, each as (the name its error gives, where it is, whether that is
-    a local path). A local name is one file. A URI is looked up through Hadoop's FileSystem
-    (any scheme Spark reads): a glob or a directory gives its files (uri_files), and an error
-    names the file when the input has several."""
-    if "://" not in name:
-        return [(name, os.path.join(cwd, name), True)]
-    found = uri_files(sc, name)
-    return [(name if len(found) == 1 else uri, uri, False) for uri in found]
-
-
-def local_path(location, local):
-    """Where a file is on local disk, or None when it is on another file system."""
-    if local:
-        return location
-    return location[len("file:"):] if location.startswith("file:/") else None
-
-
-def file_rdd(sc, name, location, local):
-    """(offset, line) pairs of one file (a local path, or a URI read through Hadoop), by
-    ingest's rules: a `.gz` file is inflated by the job (gzip_rdd); a file is first looked at as
-    ingest looks at it: UTF-16 is not read (its error is the only pair), and after a UTF-8 byte
-    order mark, which Hadoop skips, the first line is at offset 3; the rest is read by Hadoop's
-    TextInputFormat. `name` is the one errors give."""
-    hadoop_path = hadoop_literal("file://" + location if local else location)
-    if location.endswith(".gz"):
-        return gzip_rdd(sc, name, location if local else hadoop_path, local)
-    head = first_bytes(sc, location, local)
-    if byte_order := utf16_byte_order(head):
-        return sc.parallelize([(DAMAGE, UTF16.format(name, byte_order))], 1)
-    lines = hadoop_lines(sc, hadoop_path)
-    if head.startswith(UTF8_BOM):
-        return lines.map(lambda pair: (3, pair[1]) if pair[0] == 0 else pair)
-    return lines
-
-
-def gzip_rdd(sc, name, location, local):
-    """A gzip file as one partition (gzip cannot be split: Hadoop makes one too) that
-    gzip_pairs inflates, so that damage ends only this input. A local file is read as a stream.
-    A URI's bytes come whole from `binaryFiles`, since a Python worker cannot open Hadoop's
-    streams: while it is inflated, its executor holds the compressed file twice (the JVM's array
-    and Python's bytes), and a file of 2 GB or more compressed cannot be read (a Java array's
-    limit)."""
-    if local:
-        return sc.parallelize([location], 1).flatMap(
-            lambda path: gzip_pairs(functools.partial(open, path, "rb"), name))
-    return sc.binaryFiles(location, 1).flatMap(
-        lambda pair: gzip_pairs(functools.partial(io.BytesIO, pair[1]), name))
-
-
-def first_bytes(sc, location, local):
-    """The first 4 bytes of a file (fewer if it is shorter): what ingest looks at before it
-    reads. A URI's with one small read through Hadoop's FileSystem, on the driver."""
-    if local:
-        with open(location, "rb") as handle:
-            return handle.read(4)
-    fs, path = hadoop_fs(sc, location)
-    stream = fs.open(path)
-    try:
-        head = bytearray()
-        # One byte per call: py4j copies a byte[] argument, so read(byte[]) fills a copy.
-        while len(head) < 4 and (byte := stream.read()) >= 0:
-            head.append(byte)
-        return bytes(head)
-    finally:
-        stream.close()
-
-
-def uri_files(sc, name):
-    """The files a URI names, in name order: the glob expanded, a directory's files (not its
-    subdirectories), none that Hadoop hides. Each as a URI, its glob characters meant
-    literally."""
-    fs, path = hadoop_fs(sc, name)
-    files = []
-    for match in fs.globStatus(path) or []:  # None: a name without a glob that does not exist
-        if hadoop_hides(match):
-            continue
-        for status in fs.listStatus(match.getPath()) if match.isDirectory() else [match]:
-            if status.isFile() and not hadoop_hides(status):
-                files.append(status.getPath().toString())
-    if not files:
-        raise SystemExit(f"{name}: no file found (a name starting with '_' or '.' is not read)")
-    return sorted(files)
-
-
-def hadoop_hides(status):
-    """Hadoop's input formats skip a name that starts with `_` or `.`: its markers, as
-    `_SUCCESS`, and a job's `_temporary` folder."""
-    return status.getPath().getName().startswith(("_", "."))
-
-
-def hadoop_fs(sc, uri):
-    """The Hadoop FileSystem of a URI (local, HDFS, S3…) and the URI as its Path."""
-    path = sc._jvm.org.apache.hadoop.fs.Path(uri)
-    return path.getFileSystem(sc._jsc.hadoopConfiguration()), path
-
-
-def hadoop_lines(sc, hadoop_path):
-    return sc.newAPIHadoopFile(
-        hadoop_path, "org.apache.hadoop.mapreduce.lib.input.TextInputFormat",
-        "org.apache.hadoop.io.LongWritable", "org.apache.hadoop.io.Text",
-        conf={"textinputformat.record.delimiter": "\n"})
-
-
 # decode's 15 fields (docs/distributed-formats.md), typed. Text that could split a line or act on
 # a terminal comes as `~` and base64 (`encoded_text` reads it back); `raw_hex` is hex.
 DECODED_SCHEMA = ("kind string, source string, offset long, line long, event_id string, session_id string, "
@@ -578,27 +435,274 @@ def encoded_text(column):
     return plain.alias(column)
 
 
-def decoded_rows(spark, lines):
-    """decode's output lines (an RDD of bytes, sent as they are) as rows, split and typed on the
-    JVM: tab-separated, never quoted (no field holds a tab, a line end or a NUL), an empty field
-    NULL. Each row has its partition (`_pid`) and its place in it (`_index`, from 0 in the
-    lower 33 bits of monotonically_increasing_id), taken before anything can move a row."""
-    from pyspark.sql import DataFrame
+# ---------------------------------------------------------------------------------------------
+# Reading and decoding the inputs, through DataFrames only (classic Spark and Spark Connect)
+# ---------------------------------------------------------------------------------------------
+
+class InputFile(typing.NamedTuple):
+    source: str  # the input's name: its events' `source`; its files' lines are numbered on as one
+    label: str  # the name its errors give: the file's URI when the input has several files
+    uri: str  # where Spark reads it
+    local: typing.Optional[str]  # its path on this machine's disk, for an input named as a path
+    gzip: bool  # `.gz`: inflated by the job, whole, by ingest's rules
+
+
+def input_files(spark, names, cwd):
+    """The files of the inputs, in order. A local name (taken from `cwd`) is one file. A URI
+    (any scheme Spark reads) is listed by Spark's own file index (uri_files): a glob or a
+    directory gives its files, and an error names the file when the input has several."""
+    files = []
+    for name in names:
+        if "://" not in name:
+            path = os.path.join(cwd, name)
+            files.append(InputFile(name, name, "file://" + path, path, name.endswith(".gz")))
+            continue
+        found = uri_files(spark, name)
+        files.extend(InputFile(name, name if len(found) == 1 else uri, uri, None, uri.endswith(".gz"))
+                     for uri in found)
+    return files
+
+
+def uri_files(spark, name):
+    """The files a URI names, in name order, as Spark lists a source's files: the glob expanded,
+    a directory's files (not its subdirectories'), none whose name starts with `_` or `.` (what
+    Hadoop's formats skip: its markers, as `_SUCCESS`, and a job's `_temporary`). Listed by the
+    binaryFile source, which reads no byte of a file when its content is not selected."""
+    from pyspark.errors import AnalysisException
+    try:
+        found = [row["path"] for row in spark.read.format("binaryFile").load(name).select("path").collect()]
+    except AnalysisException as error:
+        if "PATH_NOT_FOUND" not in str(error):
+            raise
+        found = []
+    found = [uri for uri in found if not hidden_by_glob(name, uri)]
+    if not found:
+        raise SystemExit(f"{name}: no file found (a name starting with '_' or '.' is not read)")
+    return sorted(found)
+
+
+GLOB_SPECIAL = re.compile(r"[\\{}\[\]*?]")
+
+
+def hidden_by_glob(name, uri):
+    """Whether a file Spark listed for the URI `name` is in a folder its glob matched whose name
+    Hadoop hides (`_temporary` matched by `*`): Spark hides such names when it lists a folder,
+    not when it expands a glob, where Hadoop's formats skip them too."""
+    fixed = []
+    for part in name[len(URI_START.match(name).group(0)):].split("/"):
+        if GLOB_SPECIAL.search(part):
+            break
+        fixed.append(part)
+    below = uri[len(URI_START.match(uri).group(0)):].split("/")[len(fixed):]
+    return any(part.startswith(("_", ".")) for part in below)
+
+
+# What decode_partition reads: a row per line of a text file (the split it is in, the file's
+# size, its bytes without the `\n`), or a row per gzip file (its bytes, or none: a local file is
+# opened where the row is decoded).
+LINES_SCHEMA = "_file int, _block long, _size long, _raw binary"
+
+
+def input_rows(spark, files):
+    """The inputs as one DataFrame of LINES_SCHEMA. A text file is read by Spark's text source,
+    split on `\\n` only, as ingest splits: its lines keep their bytes (a line that is not UTF-8
+    included), in order within each split (`_block`, the split's first byte). Hadoop skips a
+    UTF-8 byte order mark and says nothing: split_starts finds it from the file's size."""
+    import functools as ft
     from pyspark.sql import functions as F
-    lines._bypass_serializer = True  # the bytes as they are, as DataFrameReader.csv sends an RDD
-    jvm = spark._jvm
-    text = spark._jsparkSession.createDataset(lines._jrdd.map(jvm.BytesToString()).rdd(), jvm.Encoders.STRING())
-    # The JVM's reader of a Dataset[String]: PySpark's csv() takes a DataFrame only from 4.1 on.
-    reader = (spark._jsparkSession.read().option("sep", "\t").option("quote", "").option("escape", "")
-              .option("mode", "FAILFAST").option("enforceSchema", "true").schema(DECODED_SCHEMA))
-    table = DataFrame(reader.csv(text), spark)
-    return table.select(*[encoded_text(name) if name in DECODED_TEXT else F.col(name)
-                          for name in DECODED_SCHEMA_NAMES],
-                        F.spark_partition_id().alias("_pid"),
-                        (F.monotonically_increasing_id() % (1 << 33)).alias("_index"))
+    parts = []
+    for index, file in enumerate(files):
+        if file.gzip:
+            parts.append(gzip_row(spark, index, file))
+            continue
+        parts.append(spark.read.option("lineSep", "\n").text(hadoop_literal(file.uri)).select(
+            F.lit(index).alias("_file"), F.col("_metadata.file_block_start").alias("_block"),
+            F.col("_metadata.file_size").alias("_size"), F.col("value").cast("binary").alias("_raw")))
+    return ft.reduce(lambda left, right: left.unionByName(right), parts)
+
+
+def gzip_row(spark, index, file):
+    """A gzip file as one row (gzip cannot be split: Hadoop makes one split too), inflated by
+    decode_partition so that damage ends only this input. A local file is opened and read as
+    a stream there. A URI's bytes come whole from the binaryFile source, since a Python worker
+    cannot open Hadoop's streams: its executor holds the compressed file while it is inflated,
+    and a file of 2 GB or more compressed cannot be read (a Java array's limit)."""
+    from pyspark.sql import functions as F
+    if file.local is not None:
+        return spark.createDataFrame([(index, 0, None, None)], LINES_SCHEMA)
+    return spark.read.format("binaryFile").load(hadoop_literal(file.uri)).select(
+        F.lit(index).alias("_file"), F.lit(0).cast("long").alias("_block"), F.col("length").alias("_size"),
+        F.col("content").alias("_raw"))
+
+
+# What decode_partition gives: a decoded line (`line`, decode's output, with its place in its
+# split, `_index`), or, once per split it read, what numbering needs (`_index` its count of
+# lines, `_bytes` their bytes each with its `\n`, `_size` the file's, `_head` its first bytes).
+DECODED_ROWS = "_file int, _block long, _index long, _bytes long, _size long, _head binary, line binary"
+DECODED_BATCH = 8192
+
+
+class Split:
+    """What a partition read of one split of a file."""
+
+    def __init__(self, size):
+        self.lines, self.bytes, self.size, self.head = 0, 0, size, b""
+
+    def add(self, line):
+        if len(self.head) < 4:
+            self.head = (self.head + line + b"\n")[:4]
+        self.lines += 1
+        self.bytes += len(line) + 1
+
+
+def decode_partition(binary, files):
+    """A partition of input_rows through `pullparity decode`: its lines are sent as
+    `source TAB offset TAB TAB raw` (the offset within the split, a gzip file's its own), and
+    each output line comes back with the split and place of its line (decode gives one line
+    per line, in order), then each split's numbers (Split) and, for a damaged gzip file, a line
+    of kind `input_error` with the message as its reason. Runs in Spark's Python worker
+    (mapInArrow)."""
+    sources = [file.source.encode("utf-8") for file in files]
+
+    def lines_of(file, raw, split):
+        if not file.gzip:
+            return ((split.bytes, raw),)
+        opener = (functools.partial(open, file.local, "rb") if file.local is not None
+                  else functools.partial(io.BytesIO, raw))
+        return gzip_pairs(opener, file.label)
+
+    def run(batches):
+        places, splits, damage = collections.deque(), {}, []
+
+        def tsv():
+            for batch in batches:
+                rows = batch.to_pydict()
+                for index, block, size, raw in zip(rows["_file"], rows["_block"], rows["_size"], rows["_raw"]):
+                    split = splits.get((index, block)) or splits.setdefault((index, block), Split(size))
+                    for offset, line in lines_of(files[index], raw, split):
+                        if offset == DAMAGE:
+                            damage.append((index, block, line))
+                            continue
+                        places.append((index, block, split.lines))
+                        split.add(line)
+                        yield b"%s\t%d\t\t%s\n" % (sources[index], offset, line[:-1] if line.endswith(b"\r") else line)
+
+        out = ArrowRows(DECODED_ROWS)
+        for decoded in run_verb([resolve_binary(binary), "decode"], tsv()):
+            yield from out.add((*places.popleft(), None, None, None, decoded))
+        for (index, block), split in splits.items():
+            yield from out.add((index, block, split.lines, split.bytes, split.size, split.head, None))
+        for index, block, message in damage:
+            reason = b"~" + base64.b64encode(message.encode("utf-8"))
+            yield from out.add((index, block, -1, None, None, None,
+                                INPUT_ERROR.encode("utf-8") + b"\t" * 12 + reason + b"\t\t"))
+        yield from out.flush()
+    return run
+
+
+class ArrowRows:
+    """Rows gathered into Arrow record batches of a schema (`name type, …`: int, long, binary)."""
+
+    TYPES = {"int": "int32", "long": "int64", "binary": "binary"}
+
+    def __init__(self, schema):
+        self.fields = [field.split(" ") for field in schema.split(", ")]
+        self.columns = [[] for _ in self.fields]
+
+    def add(self, row):
+        for column, value in zip(self.columns, row):
+            column.append(value)
+        if len(self.columns[0]) >= DECODED_BATCH:
+            yield from self.flush()
+
+    def flush(self):
+        import pyarrow as pa
+        if self.columns[0]:
+            arrays = [pa.array(column, getattr(pa, self.TYPES[kind])()) for column, (_, kind) in
+                      zip(self.columns, self.fields)]
+            yield pa.RecordBatch.from_arrays(arrays, names=[name for name, _ in self.fields])
+        self.columns = [[] for _ in self.fields]
+
+
+# decode's output as text: tab-separated, never quoted (no field holds a tab, a line end or a
+# NUL), an empty field NULL.
+DECODED_CSV = {"sep": "\t", "quote": "", "escape": "", "mode": "FAILFAST"}
+
+
+def decode_inputs(spark, names, binary, cwd):
+    """Reads and decodes the inputs (local names taken from `cwd`): the decoded lines as rows
+    (persisted: unpersist the second value returned), the counts per kind, and the errors of the
+    inputs that could not be read to their end. One pass over the lines: they are numbered
+    afterwards from each split's numbers, collected with the counts of the kinds."""
+    from pyspark import StorageLevel
+    from pyspark.sql import functions as F
+    files = input_files(spark, names, cwd)
+    mapped = input_rows(spark, files).mapInArrow(decode_partition(binary, files), DECODED_ROWS)
+    parsed = (mapped.select("_file", "_block", "_index", "_bytes", "_size", "_head",
+                            F.from_csv(F.col("line").cast("string"), DECODED_SCHEMA, DECODED_CSV).alias("d"))
+              .select(*[encoded_text(f"d.{name}").alias(name) if name in DECODED_TEXT else F.col(f"d.{name}")
+                        for name in DECODED_SCHEMA_NAMES], "_file", "_block", "_index", "_bytes", "_size", "_head")
+              .persist(StorageLevel.MEMORY_AND_DISK))
+    counts = parsed.groupBy("_file", "_block", "kind").agg(
+        F.count(F.lit(1)).alias("count"), F.max(F.when(F.col("kind") == INPUT_ERROR, F.col("reason"))).alias("error"),
+        F.max("_index").alias("lines"), F.max("_bytes").alias("bytes"), F.max("_size").alias("size"),
+        F.first("_head", ignorenulls=True).alias("head")).collect()
+    splits = {(row["_file"], row["_block"]): row for row in counts if row["kind"] is None}
+    starts, unread = split_starts(files, splits)
+    errors = dict(unread)
+    kinds = {"lines": 0}
+    for row in counts:
+        if row["kind"] == INPUT_ERROR:
+            errors[row["_file"]] = row["error"]
+        elif row["kind"] is not None and row["_file"] not in unread:
+            kinds[row["kind"]] = kinds.get(row["kind"], 0) + row["count"]
+            kinds["lines"] += row["count"]
+    numbered = number_lines(spark, parsed, starts, unread)
+    return numbered, parsed, kinds, [errors[index] for index in sorted(errors)]
 
 
 DECODED_SCHEMA_NAMES = [field.split(" ")[0] for field in DECODED_SCHEMA.split(", ")]
+
+
+def split_starts(files, splits):
+    """Each split's first line number and byte offset, from the numbers of the splits before it
+    (the lines of an input's files are numbered on, as one source's), and the files not read,
+    with their errors: ingest reads no line of a UTF-16 file. Hadoop skipped a UTF-8 byte order
+    mark when its lines' bytes come 3 short of the file's size (2 when its last line has no
+    `\\n`): its first line is at offset 3. A gzip file's offsets are its own already."""
+    starts, unread, next_line = [], {}, {}
+    for index, file in enumerate(files):
+        blocks = sorted((block, row) for (at, block), row in splits.items() if at == index)
+        if not blocks:
+            continue
+        base = 0
+        if not file.gzip:
+            size = blocks[0][1]["size"]
+            if size - sum(row["bytes"] for _, row in blocks) >= 2:
+                base = 3
+            elif byte_order := utf16_byte_order(blocks[0][1]["head"][:size]):
+                unread[index] = UTF16.format(file.label, byte_order)
+                continue
+        line = next_line.get(file.source, 1)
+        for block, row in blocks:
+            starts.append((index, block, line, base))
+            line, base = line + row["lines"], base + row["bytes"]
+        next_line[file.source] = line
+    return starts, unread
+
+
+def number_lines(spark, parsed, starts, unread):
+    """The decoded lines with their line numbers and byte offsets: their split's first plus their
+    place in it. The lines of a file not read, and the `input_error` lines, are dropped."""
+    from pyspark.sql import functions as F
+    bases = spark.createDataFrame(starts, "_file int, _block long, _first long, _base long")
+    lines = parsed.where(F.col("_bytes").isNull() & (F.col("kind") != INPUT_ERROR))
+    if unread:
+        lines = lines.where(~F.col("_file").isin(list(unread)))
+    return (lines.join(F.broadcast(bases), ["_file", "_block"])
+            .withColumn("line", F.col("_first") + F.col("_index"))
+            .withColumn("offset", F.col("offset") + F.col("_base"))
+            .drop("_file", "_block", "_index", "_bytes", "_size", "_head", "_first", "_base"))
 
 
 def later_copies(events, broadcast_rows, stored=None):
@@ -678,22 +782,18 @@ def first_of_each_bad_line(rows):
 def derived_tables(derived):
     """`derive`'s output lines (derived_lines) as its three tables, typed by the SQLite columns,
     parsed on the JVM once: every line by one schema holding the three tables' columns
-    (persisted: unpersist the second value returned).
+    (kept as a local checkpoint: the second value returned).
 
     No column is cast from text: `decode` has already turned RFC 3339 `ts` strings into epoch
     ms, and every row is read with an explicit schema. (Spark 4's ANSI `cast` throws on text it
     cannot convert; a column that ever needs one must use `try_cast`, which gives NULL.)"""
-    from pyspark import StorageLevel
-    from pyspark.sql import DataFrame
     from pyspark.sql import functions as F
     parsed = derived.select(F.from_json("line", DERIVED_LINE, {"mode": "FAILFAST"}).alias("l")).select(
         "l.table", "l.row.*")
-    # The rows as a new plan over the same (recomputable) RDD, as spark.read.json of an RDD made
-    # them: the plans built on them do not hold the whole job's plan again, once per table and
-    # per phase (a daily run's plans grew past a 1 GB heap when they did).
-    spark = derived.sparkSession
-    rows = DataFrame(spark._jsparkSession.createDataFrame(parsed._jdf.javaRDD(), parsed._jdf.schema()),
-                     spark).persist(StorageLevel.MEMORY_AND_DISK)
+    # The rows as a new plan over their own blocks (a local checkpoint, made by the first action
+    # that reads them): the plans built on them do not hold the whole job's plan again, once per
+    # table and per phase (a daily run's plans grew past a 1 GB heap when they did).
+    rows = parsed.localCheckpoint(eager=False)
     tables = {}
     for table in ("sessions", "violations", "profiles"):
         tables[table] = rows.where(F.col("table") == table).select(*DERIVED_COLUMNS[table])
@@ -791,10 +891,7 @@ def judge_across_sessions(spark, derived, by_session, binary, profiles, partitio
                                         .select("session_id", derive_line().alias("line")))
     events = events.join(contexts.select("session_id"), "session_id", "left_semi").select(
         "session_id", F.lit(1).alias("_rank"), "line")
-    # Written by Python's json (repr: the shortest text that reads back as the same double), so
-    # that derive compares the very horizon the sessions hold, whatever the JVM prints.
-    context_rows = spark.createDataFrame(contexts.rdd.map(lambda row: (row["session_id"], 0, context_line(row))),
-                                         "session_id string, _rank int, line string")
+    context_rows = contexts.select("session_id", F.lit(0).alias("_rank"), context_line().alias("line"))
     # Each session's context line first, then its events, all in one partition: derive's input.
     lines = (context_rows.unionByName(events).repartition(partitions, "session_id")
              .sortWithinPartitions("session_id", "_rank").select("line"))
@@ -806,13 +903,15 @@ def judge_across_sessions(spark, derived, by_session, binary, profiles, partitio
     return tables, contexts
 
 
-def context_line(row):
+def context_line():
     """derive's context line for a session (docs/distributed-formats.md): an empty source, then
-    the object, NULL left out."""
-    context = {"kind": "context", "session_id": row["session_id"], "horizon": row["horizon"],
-               "previous_refresh_started_at": row["previous_refresh_started_at"],
-               "previous_refresh_ended_at": row["previous_refresh_ended_at"]}
-    return "\t\t\t" + json.dumps({key: value for key, value in context.items() if value is not None})
+    the object, NULL left out (to_json leaves out a NULL field). A double is written as the JVM
+    writes it (`1.7000000000001E12`): as many digits as tell it from every other double, so that
+    derive reads back the very horizon the sessions hold."""
+    from pyspark.sql import functions as F
+    context = F.struct(F.lit("context").alias("kind"), "session_id", "horizon", "previous_refresh_started_at",
+                       "previous_refresh_ended_at")
+    return F.concat(F.lit("\t\t\t"), F.to_json(context))
 
 
 def derive_line():
@@ -901,14 +1000,13 @@ class StoredDataset:
     was when the run started: nothing is written there until every table's new partitions are
     materialized (`stage`), so every lazy read of it sees the earlier runs' rows."""
 
-    def __init__(self, spark, out):
-        self.spark, self.out, self.schemas = spark, out, {}
-        self.earlier = json.loads(read_text(spark, f"{out}/summary.json"))
+    def __init__(self, spark, out, files):
+        self.spark, self.out, self.files, self.schemas = spark, out, files, {}
+        self.earlier = json.loads(files.read(f"{out}/summary.json"))
 
     @staticmethod
-    def found(spark, out):
-        fs, path = hadoop_fs(spark.sparkContext, f"{out}/parquet/sessions")
-        return fs.exists(path) and fs.exists(hadoop_fs(spark.sparkContext, f"{out}/summary.json")[1])
+    def found(out, files):
+        return files.exists(f"{out}/parquet/sessions") and files.exists(f"{out}/summary.json")
 
     def table(self, name, days=None):
         """A table, or only its partitions of `days` (Spark reads no other). Read with the schema
@@ -949,10 +1047,8 @@ class StoredDataset:
         (rows.write.mode("overwrite").option("partitionOverwriteMode", "dynamic").partitionBy("day")
          .parquet(f"{self.out}/parquet/{table}"))
         for day in set(days) - written:
-            fs, path = hadoop_fs(spark.sparkContext, f"{self.out}/parquet/{table}/day={day.isoformat()}")
-            fs.delete(path, True)
-        fs, path = hadoop_fs(spark.sparkContext, staged)
-        fs.delete(path, True)
+            self.files.delete(f"{self.out}/parquet/{table}/day={day.isoformat()}")
+        self.files.delete(staged)
 
     def write_for_load(self, table):
         """The whole dataset's table as the JSON lines `load` reads: load takes the dataset as
@@ -962,19 +1058,22 @@ class StoredDataset:
 
 
 class Phases:
-    """Each phase's actions run under a Spark job group of its name; `report` reads, from Spark's
-    own status store, what its stages cost: task time, CPU time of the JVM's tasks, and bytes
-    read, shuffled and written. The wall time of a phase is the driver's, between two `begin`s.
-    Nothing is computed to time it: a phase is the actions the job needs anyway."""
+    """The wall time of each phase, the driver's, between two `begin`s. In a classic session,
+    each phase's actions also run under a Spark job group of its name, and `report` reads from
+    Spark's own status store what its stages cost: task time, CPU time of the JVM's tasks, and
+    bytes read, shuffled and written. A Spark Connect client has no status store to read: its
+    phases have their wall time only. Nothing is computed to time it: a phase is the actions the
+    job needs anyway."""
 
     def __init__(self, sc):
-        self.sc, self.names, self.walls = sc, [], {}
+        self.sc, self.names, self.walls = sc, [], {}  # sc: None under Spark Connect
         self.started = self.clock = time.monotonic()
 
     def begin(self, name):
         self._close()
         self.names.append(name)
-        self.sc.setJobGroup(name, name)
+        if self.sc is not None:
+            self.sc.setJobGroup(name, name)
 
     def _close(self):
         now = time.monotonic()
@@ -987,6 +1086,8 @@ class Phases:
 
     def report(self):
         self._close()
+        if self.sc is None:
+            return {name: {"wall_s": self.walls.get(name, 0.0)} for name in self.names}
         self.sc.setJobGroup("summary", "summary")
         tracker, store = self.sc.statusTracker(), self.sc._jsc.sc().statusStore()
         timings = {}
@@ -1007,46 +1108,6 @@ class Phases:
                     figures["output_mb"] += data.outputBytes() / 1e6
             timings[name] = {key: round(value, 3) for key, value in figures.items()}
         return timings
-
-
-def decode_inputs(spark, names, binary, cwd):
-    """Reads and decodes the inputs (local names taken from `cwd`): the decoded lines as rows
-    (persisted: unpersist the second value returned), the counts per kind, and the errors of the
-    inputs that could not be read to their end. One pass over the lines: they are numbered
-    afterwards, on the JVM, from the number of lines of each partition, which the pass that
-    counts the kinds counts too."""
-    from pyspark import StorageLevel
-    from pyspark.sql import functions as F
-    lines, origins = read_inputs(spark.sparkContext, names, cwd)
-    parsed = (decoded_rows(spark, lines.mapPartitionsWithIndex(decode_partition(binary, origins)))
-              .persist(StorageLevel.MEMORY_AND_DISK))
-    counts = parsed.groupBy("_pid", "kind").agg(
-        F.count(F.lit(1)).alias("count"),
-        F.max(F.when(F.col("kind") == INPUT_ERROR, F.col("reason"))).alias("error")).collect()
-    kinds, per_partition, errors = {}, {}, []
-    for row in sorted(counts, key=lambda row: row["_pid"]):
-        if row["kind"] == INPUT_ERROR:
-            errors.append(row["error"])
-            continue
-        kinds[row["kind"]] = kinds.get(row["kind"], 0) + row["count"]
-        per_partition[row["_pid"]] = per_partition.get(row["_pid"], 0) + row["count"]
-    kinds["lines"] = sum(per_partition.values())
-    return number_lines(parsed, origins, per_partition), parsed, kinds, errors
-
-
-def number_lines(parsed, origins, per_partition):
-    """The decoded rows with their line numbers: the lines of an input's files are numbered on,
-    as one source's, in partition order; a row's number is its partition's first plus its place.
-    (A damaged input's `input_error` row, the last of its partition, is dropped.)"""
-    from pyspark.sql import functions as F
-    starts, next_line = [], {}
-    for index, (name, _) in enumerate(origins):
-        line = next_line.get(name, 1)
-        starts.append(line)
-        next_line[name] = line + per_partition.get(index, 0)
-    first = F.element_at(F.array(*[F.lit(start).cast("long") for start in starts]), F.col("_pid") + 1)
-    return (parsed.where(F.col("kind") != INPUT_ERROR).withColumn("line", first + F.col("_index"))
-            .drop("_pid", "_index"))
 
 
 def event_rows(by_session):
@@ -1086,21 +1147,22 @@ def run_job(spark, paths, out, binary, profiles=None, partitions=None, for_load=
     `append` (a daily run adding to the dataset earlier runs wrote to OUT), the dataset's."""
     from pyspark import StorageLevel
     from pyspark.sql import functions as F
-    sc = spark.sparkContext
+    sc = spark_context(spark)
     binary = checked_binary(binary)
+    files = Files(sc, out)
     if __name__ != "__main__":
         # Imported (tests, notebooks): the workers need this module to run the partitions.
-        sc.addPyFile(os.path.abspath(__file__))
+        ship_module(spark, sc)
     phases = Phases(sc)
     # Every shuffle (by event_id, by session) gets this many partitions: Spark's default of 200
     # costs more in task overhead than it gains below a few hundred million events.
-    partitions = partitions or 2 * max(sc.defaultParallelism, 1)
+    partitions = partitions or 2 * default_parallelism(spark)
     spark.conf.set("spark.sql.shuffle.partitions", str(partitions))
     # A table is written by day: a task with rows of one or two days (a daily run's) writes each
     # day's file as its rows come instead of sorting them by day first (Spark sorts past two).
     spark.conf.set("spark.sql.maxConcurrentOutputFileWriters", "2")
     names = expand_inputs(paths)
-    stored = StoredDataset(spark, out) if append and StoredDataset.found(spark, out) else None
+    stored = StoredDataset(spark, out, files) if append and StoredDataset.found(out, files) else None
     earlier_summary = stored.earlier if stored is not None else None
     # A daily dataset's id and this run's number in it (its part: OUT/runs/NNNN).
     dataset_id = (earlier_summary or {}).get("dataset", {}).get("id") or str(uuid.uuid4())
@@ -1208,12 +1270,12 @@ def run_job(spark, paths, out, binary, profiles=None, partitions=None, for_load=
         summary["run_number"] = run
         if for_load:
             part = {**summary, "part_of": {"dataset": dataset_id, "run": run}}
-            write_text(spark, f"{out}/runs/{run:04d}/summary.json", json.dumps(part, indent=2, sort_keys=True) + "\n")
+            files.write(f"{out}/runs/{run:04d}/summary.json", json.dumps(part, indent=2, sort_keys=True) + "\n")
         written = dataset_summary(earlier_summary, summary, spark.read.parquet(f"{out}/parquet/sessions").count(),
                                   dataset_id)
     # The tables' schemas, for the next daily run to read them by (StoredDataset.table).
     written = {**written, "schemas": {table: df.schema.jsonValue() for table, df in tables.items()}}
-    write_text(spark, f"{out}/summary.json", json.dumps(written, indent=2, sort_keys=True) + "\n")
+    files.write(f"{out}/summary.json", json.dumps(written, indent=2, sort_keys=True) + "\n")
     for df in (decoded_cache, by_session, derived_cache, judged_again) + tuple(df for df in (fates, merged) if df is not None):
         df.unpersist()
     return summary
@@ -1265,25 +1327,97 @@ def dataset_summary(earlier, run, sessions, dataset_id):
     }
 
 
-def read_text(spark, uri):
-    fs, path = hadoop_fs(spark.sparkContext, uri)
-    stream = fs.open(path)
-    try:
-        reader = spark.sparkContext._jvm.java.io.BufferedReader(
-            spark.sparkContext._jvm.java.io.InputStreamReader(stream, "UTF-8"))
-        return "\n".join(iter(reader.readLine, None))
-    finally:
-        stream.close()
+class Files:
+    """The job's own small files beside its tables (summary.json; a day's folder a daily run
+    emptied, its staging folder): a local path (or `file:`) through this machine's file system,
+    a URI through Hadoop's FileSystem, which a classic session has (any scheme Spark writes). A
+    Spark Connect client has none: its OUT must be a path this machine sees as the cluster does
+    (a local server, a mounted volume), and a URI is refused before the job starts."""
+
+    def __init__(self, sc, out):
+        self.sc = sc
+        if sc is None and self.local(out) is None:
+            raise JobError(f"--out {out}: under Spark Connect, OUT must be a path on this machine's file system "
+                           "(the job writes its summary.json there itself), not a URI")
+
+    @staticmethod
+    def local(uri):
+        if uri.startswith("file://"):
+            return uri[len("file://"):]
+        if uri.startswith("file:"):
+            return uri[len("file:"):]
+        return None if "://" in uri else uri
+
+    def hadoop(self, uri):
+        path = self.sc._jvm.org.apache.hadoop.fs.Path(uri)
+        return path.getFileSystem(self.sc._jsc.hadoopConfiguration()), path
+
+    def exists(self, uri):
+        if (path := self.local(uri)) is not None:
+            return os.path.exists(path)
+        fs, path = self.hadoop(uri)
+        return fs.exists(path)
+
+    def read(self, uri):
+        if (path := self.local(uri)) is not None:
+            with open(path, encoding="utf-8") as handle:
+                return handle.read()
+        fs, path = self.hadoop(uri)
+        stream = fs.open(path)
+        try:
+            reader = self.sc._jvm.java.io.BufferedReader(self.sc._jvm.java.io.InputStreamReader(stream, "UTF-8"))
+            return "\n".join(iter(reader.readLine, None))
+        finally:
+            stream.close()
+
+    def write(self, uri, text):
+        if (path := self.local(uri)) is not None:
+            os.makedirs(os.path.dirname(path) or ".", exist_ok=True)
+            with open(path, "w", encoding="utf-8") as handle:
+                handle.write(text)
+            return
+        fs, path = self.hadoop(uri)
+        stream = fs.create(path, True)
+        try:
+            stream.write(bytearray(text.encode("utf-8")))
+        finally:
+            stream.close()
+
+    def delete(self, uri):
+        if (path := self.local(uri)) is not None:
+            shutil.rmtree(path, ignore_errors=True)
+            return
+        fs, path = self.hadoop(uri)
+        fs.delete(path, True)
 
 
-def write_text(spark, uri, text):
-    """A small file next to the tables, through Hadoop's file system (local, HDFS, S3…)."""
-    fs, path = hadoop_fs(spark.sparkContext, uri)
-    stream = fs.create(path, True)
+def spark_context(spark):
+    """The session's SparkContext, or None under Spark Connect, which has none."""
     try:
-        stream.write(bytearray(text.encode("utf-8")))
-    finally:
-        stream.close()
+        return spark.sparkContext
+    except Exception:  # noqa: BLE001 - PySparkNotImplementedError ([NOT_IMPLEMENTED]) under Spark Connect
+        return None
+
+
+def ship_module(spark, sc):
+    """This module to the Python workers that run decode_partition."""
+    path = os.path.abspath(__file__)
+    if sc is not None:
+        sc.addPyFile(path)
+        return
+    try:
+        spark.addArtifacts(path, pyfile=True)
+    except Exception as error:  # noqa: BLE001 - already shipped by an earlier run of this session
+        if "already exists" not in str(error).lower():
+            raise
+
+
+def default_parallelism(spark):
+    """The tasks Spark runs at once by default: the partitions of a range it is not told how to
+    split (spark.sql.leafNodeDefaultParallelism, by default every core of the cluster). Asked of
+    Spark itself, so that a Spark Connect session, which has no SparkContext, knows it too."""
+    from pyspark.sql import functions as F
+    return spark.range(0, 1 << 16).select(F.spark_partition_id().alias("p")).agg(F.max("p")).first()[0] + 1
 
 
 def tool_version(binary):
@@ -1303,19 +1437,24 @@ def main(argv=None):
                         help="add this run to the dataset earlier runs wrote to OUT (daily runs, in day order)")
     parser.add_argument("--json-for-load", action="store_true",
                         help="also write the tables as JSON lines under OUT/json, what `pullparity load` reads")
+    parser.add_argument("--remote", help="a Spark Connect server, e.g. sc://host:15002 (SPARK_REMOTE otherwise)")
     parser.add_argument("--master", help="e.g. local[2]; spark-submit's --master otherwise")
     parser.add_argument("--driver-memory", help="e.g. 4g, when run with python3 rather than spark-submit")
     args = parser.parse_args(argv)
     os.environ.setdefault("SPARK_LOCAL_IP", "127.0.0.1")
     from pyspark.sql import SparkSession
     builder = SparkSession.builder.appName("pullparity")
+    if args.remote:
+        builder = builder.remote(args.remote)
     if args.master:
         builder = builder.master(args.master)
     if args.driver_memory:
         builder = builder.config("spark.driver.memory", args.driver_memory)
     spark = builder.getOrCreate()
     try:
-        summary = run_job(spark, args.paths, args.out, args.binary, args.profiles, args.partitions,
+        # Absolute: a Spark Connect server resolves a relative path from its own folder.
+        out = args.out if "://" in args.out else os.path.abspath(args.out)
+        summary = run_job(spark, args.paths, out, args.binary, args.profiles, args.partitions,
                           args.json_for_load, args.append)
         print(json.dumps(summary, indent=2, sort_keys=True))
     except JobError as error:

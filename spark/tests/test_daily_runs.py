@@ -175,12 +175,13 @@ def test_a_table_a_run_left_empty_is_read_by_the_schema_it_recorded(spark, tmp_p
     empty.write.partitionBy("day").parquet(f"{out}/parquet/quarantine")
     with open(f"{out}/summary.json", "w") as summary:
         json.dump({"schemas": {"quarantine": empty.schema.jsonValue()}}, summary)
-    table = pullparity_spark.StoredDataset(spark, out).table("quarantine")
+    files = pullparity_spark.Files(spark.sparkContext, out)
+    table = pullparity_spark.StoredDataset(spark, out, files).table("quarantine")
     assert table.count() == 0 and sorted(table.columns) == ["day", "line", "raw", "source"]
     with open(f"{out}/summary.json", "w") as summary:
         json.dump({}, summary)
     try:
-        pullparity_spark.StoredDataset(spark, out).table("quarantine").count()
+        pullparity_spark.StoredDataset(spark, out, files).table("quarantine").count()
         raise AssertionError("Spark read a table without a file or a schema")
     except AnalysisException as error:
         assert "UNABLE_TO_INFER_SCHEMA" in str(error)

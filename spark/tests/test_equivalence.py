@@ -307,11 +307,10 @@ def test_a_damaged_or_cut_gzip_input_ends_only_itself(spark, binary, tmp_path, g
 def test_a_folder_or_a_glob_given_as_a_uri_is_read_file_by_file(spark, binary, tmp_path):
     """A URI that names a folder or a glob is read file by file by the same rules (Hadoop's
     hidden names and subfolders aside), under the name as given; an error names its file; a
-    line that is not UTF-8 is read again from its own file, as ingest reads it."""
+    line that is not UTF-8 keeps its bytes, as ingest reads it."""
     import pullparity_spark
     write_damaged_gzip_logs(tmp_path / "logs")
-    sc = spark.sparkContext
-    sc.addPyFile(os.path.abspath(pullparity_spark.__file__))  # as run_job does, for the workers
+    pullparity_spark.ship_module(spark, spark.sparkContext)  # as run_job does, for the workers
     files = pullparity_spark.expand_inputs([str(tmp_path / "logs")])
     _, cache, kinds, errors = pullparity_spark.decode_inputs(spark, files, binary, "/")
     lines_read = kinds["lines"]
@@ -323,8 +322,9 @@ def test_a_folder_or_a_glob_given_as_a_uri_is_read_file_by_file(spark, binary, t
         (tmp_path / "logs" / folder / "h.jsonl").write_bytes(b"not read\n")
     not_utf8 = open(os.path.join(REPO, "sample-events", "bad-lines.jsonl"), "rb").read().split(b"\n")[59]
     for given in (f"file://{tmp_path}/logs", f"file://{tmp_path}/logs/*.jsonl*"):
-        _, origins = pullparity_spark.read_inputs(sc, [given], "/")
-        assert origins == [(given, path) for path in files]
+        found = pullparity_spark.input_files(spark, [given], "/")
+        assert [(file.source, file.label, file.uri) for file in found] == [(given, "file:" + path, "file:" + path)
+                                                                           for path in files]
         rows, cache, kinds, named = pullparity_spark.decode_inputs(spark, [given], binary, "/")
         assert (kinds["lines"], named) == (lines_read, ["file:" + error for error in errors])
         decoded = rows.collect()
@@ -333,7 +333,7 @@ def test_a_folder_or_a_glob_given_as_a_uri_is_read_file_by_file(spark, binary, t
                 and row["category"] == "invalid_utf8"] == [(given, 60, not_utf8.hex())]
     for nothing in ("_SUCCESS", "_*", "nothing.jsonl", "*.ndjson"):
         with pytest.raises(SystemExit, match="^" + re.escape(f"file://{tmp_path}/logs/{nothing}: no file found ")):
-            pullparity_spark.read_inputs(sc, [f"file://{tmp_path}/logs/{nothing}"], "/")
+            pullparity_spark.input_files(spark, [f"file://{tmp_path}/logs/{nothing}"], "/")
 
 
 def test_the_job_exits_2_naming_the_inputs_it_could_not_read_to_their_end(capsys):

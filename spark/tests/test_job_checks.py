@@ -35,3 +35,12 @@ def test_a_binary_that_cannot_run_stops_the_job_with_its_cause(spark, tmp_path, 
         with pytest.raises(pullparity_spark.JobError, match="^" + re.escape(cause) + "$"):
             pullparity_spark.run_job(spark, [os.path.join(REPO, "sample-events")], str(tmp_path / "never"), given)
     assert not (tmp_path / "never").exists()
+
+
+def test_under_spark_connect_out_must_be_a_path_of_this_machine():
+    """A Spark Connect client has no Hadoop FileSystem to write summary.json with: a URI as OUT is
+    refused before the job starts, a path (or `file:`) is taken."""
+    for out in ("/data/run", "run", "file:///data/run", "file:/data/run"):
+        pullparity_spark.Files(None, out)
+    with pytest.raises(pullparity_spark.JobError, match=r"^--out hdfs://nn/run: under Spark Connect, OUT must be"):
+        pullparity_spark.Files(None, "hdfs://nn/run")

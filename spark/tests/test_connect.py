@@ -3,7 +3,7 @@ with the script PySpark ships (sbin/start-connect-server.sh, local[2]) and stopp
 and the job run against it as a user runs it (`--remote sc://…`), a client with no SparkContext
 and no JVM of its own. Its output, loaded, must equal `ingest` table for table: the sample logs,
 and the chaos corpus (duplicates across files, conflicts, bad and blank lines, CRLF, a line that
-is not UTF-8, a gzip part)."""
+is not UTF-8, a gzip part), in one run and as two daily `--append` runs."""
 
 import json
 import os
@@ -16,7 +16,7 @@ import pytest
 
 from chaos import write_chaos
 from spark_run import REPO
-from test_equivalence import assert_same, dump, ingest
+from test_equivalence import QUERIES, assert_same, dump, ingest
 
 JOB = os.path.join(REPO, "spark", "pullparity_spark.py")
 
@@ -64,19 +64,20 @@ def wait_for(port, folder, seconds=120):
     pytest.fail(f"no Spark Connect server on port {port} after {seconds} s:\n{logs}")
 
 
-def run_remote(url, binary, cwd, paths, out):
+def run_remote(url, binary, cwd, paths, out, *options):
     """The job as a user runs it against a Connect server; its summary."""
     env = {**os.environ, "PYTHONPATH": ""}
-    result = subprocess.run([sys.executable, JOB, "--remote", url, "--binary", binary, "--json-for-load",
+    result = subprocess.run([sys.executable, JOB, "--remote", url, "--binary", binary, "--json-for-load", *options,
                              "--out", out, *paths], cwd=cwd, env=env, capture_output=True, text=True)
     said = [line for line in (result.stdout + result.stderr).splitlines() if " INFO " not in line]
     assert result.returncode == 0, "\n".join(said[-40:])
     return json.loads(result.stdout)
 
 
-def load(binary, out, db):
+def load(binary, out, db, says=None):
     result = subprocess.run([binary, "load", out, "--db", db], capture_output=True, text=True)
     assert result.returncode == 0, result.stdout + result.stderr
+    assert says is None or result.stdout.startswith(says), result.stdout
     return dump(db)
 
 
@@ -98,3 +99,24 @@ def test_the_chaos_corpus_under_spark_connect(connect_server, binary, tmp_path):
     assert summary["duplicates"] > 0 and summary["conflicts"] > 0 and summary["quarantined"] > 0
     expected = ingest(binary, str(tmp_path), ["chaos"], str(tmp_path / "ingest.sqlite"))
     assert_same(expected, load(binary, str(tmp_path / "run"), str(tmp_path / "spark.sqlite")))
+
+
+def test_daily_runs_under_spark_connect(connect_server, binary, tmp_path):
+    """The chaos corpus's first two files as day 1's `--append` run and its last two as day 2's,
+    into one dataset; each day loaded into one file (the second day's part only): ingest's
+    tables of all four files. The dataset is read back, staged and swapped through the Connect
+    session, and the client writes each summary.json."""
+    write_chaos(str(tmp_path / "chaos"))
+    names = sorted(os.listdir(tmp_path / "chaos"))
+    days = [[f"chaos/{name}" for name in names[:2]], [f"chaos/{name}" for name in names[2:]]]
+    out, db = str(tmp_path / "dataset"), str(tmp_path / "days.sqlite")
+    for day, paths in enumerate(days, start=1):
+        summary = run_remote(connect_server, binary, str(tmp_path), paths, out, "--append")
+        assert summary["run_number"] == day
+        loaded = load(binary, out, db, says=f"Loaded {out}" + ("" if day == 1 else "/runs/0002"))
+    expected = ingest(binary, str(tmp_path), ["chaos"], str(tmp_path / "ingest.sqlite"))
+    for table in [*QUERIES, "events", "quarantine"]:
+        if table != "counts":
+            assert loaded[table] == expected[table], f"{table} differs from ingest's"
+    # Two runs in the ledger, the second with the conflicts of day 2's copies of day 1's events.
+    assert len(loaded["counts"]) == 2 and loaded["counts"][1][3] > 0

@@ -136,6 +136,38 @@ def test_chaos_log_split_across_files(spark, binary, tmp_path):
     assert summary["blank_lines"] >= 1
 
 
+def test_a_file_read_in_many_splits_is_numbered_across_them(spark, binary, tmp_path):
+    """Files that Spark reads in several splits (of 4 KB here; 128 MB by default) have their
+    lines numbered, and their byte offsets counted, on from split to split, after a byte order
+    mark and up to a last line without `\\n`, with CRLF lines and a line that is not UTF-8
+    among them: every decoded line as when each file is one split (which the tests above hold
+    to ingest's tables)."""
+    import pullparity_spark
+    from pyspark.sql import functions as F
+    write_chaos(str(tmp_path / "chaos"))
+    lines = open(os.path.join(REPO, "sample-events", "padel-ios-2.jsonl"), "rb").read().split(b"\n")
+    (tmp_path / "chaos" / "z-bom.jsonl").write_bytes(b"\xef\xbb\xbf" + b"\n".join(lines[:80]))
+    pullparity_spark.ship_module(spark, spark.sparkContext)  # as run_job does, for the workers
+    names = pullparity_spark.expand_inputs([str(tmp_path / "chaos")])
+
+    def decoded():
+        files = pullparity_spark.input_files(spark, names, "/")
+        splits = pullparity_spark.input_rows(spark, files).select("_file", "_block").distinct().count()
+        rows, cache, kinds, errors = pullparity_spark.decode_inputs(spark, names, binary, "/")
+        found = sorted(tuple(row) for row in rows.select(*[F.col(c).cast("string") for c in rows.columns]).collect())
+        cache.unpersist()
+        return splits, found, kinds, errors
+
+    whole = decoded()
+    spark.conf.set("spark.sql.files.maxPartitionBytes", "4096")
+    try:
+        split = decoded()
+    finally:
+        spark.conf.unset("spark.sql.files.maxPartitionBytes")
+    assert whole[0] == len(names) and split[0] > 4 * len(names)
+    assert split[1:] == whole[1:] and any(row[0] == "rejected" for row in whole[1])
+
+
 def test_load_again_stores_nothing_new(sample_run, binary, tmp_path):
     """A run loaded into a database that holds it already: every event a duplicate, every bad
     line quarantined already, no session written, the tables as they were."""

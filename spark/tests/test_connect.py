@@ -3,7 +3,7 @@ with the script PySpark ships (sbin/start-connect-server.sh, local[2]) and stopp
 and the job run against it as a user runs it (`--remote sc://…`), a client with no SparkContext
 and no JVM of its own. Its output, loaded, must equal `ingest` table for table: the sample logs,
 and the chaos corpus (duplicates across files, conflicts, bad and blank lines, CRLF, a line that
-is not UTF-8, a gzip part), in one run and as two daily `--append` runs."""
+is not UTF-8, a gzip part) as two daily `--append` runs loaded day by day."""
 
 import json
 import os
@@ -93,26 +93,19 @@ def test_the_sample_logs_under_spark_connect(connect_server, binary, tmp_path):
     assert_same(expected, load(binary, out, str(tmp_path / "spark.sqlite")))
 
 
-def test_the_chaos_corpus_under_spark_connect(connect_server, binary, tmp_path):
-    write_chaos(str(tmp_path / "chaos"))
-    summary = run_remote(connect_server, binary, str(tmp_path), ["chaos"], str(tmp_path / "run"))
-    assert summary["duplicates"] > 0 and summary["conflicts"] > 0 and summary["quarantined"] > 0
-    expected = ingest(binary, str(tmp_path), ["chaos"], str(tmp_path / "ingest.sqlite"))
-    assert_same(expected, load(binary, str(tmp_path / "run"), str(tmp_path / "spark.sqlite")))
-
-
-def test_daily_runs_under_spark_connect(connect_server, binary, tmp_path):
-    """The chaos corpus's first two files as day 1's `--append` run and its last two as day 2's,
-    into one dataset; each day loaded into one file (the second day's part only): ingest's
-    tables of all four files. The dataset is read back, staged and swapped through the Connect
-    session, and the client writes each summary.json."""
+def test_the_chaos_corpus_as_daily_runs_under_spark_connect(connect_server, binary, tmp_path):
+    """The chaos corpus's first two files as day 1's `--append` run and its last two as day 2's
+    (its gzip part), into one dataset; each day loaded into one file (the second day's part
+    only): ingest's tables of all four files, duplicates and conflicts across the days
+    included. The dataset is read back, staged and swapped through the Connect session, and the
+    client writes each summary.json."""
     write_chaos(str(tmp_path / "chaos"))
     names = sorted(os.listdir(tmp_path / "chaos"))
     days = [[f"chaos/{name}" for name in names[:2]], [f"chaos/{name}" for name in names[2:]]]
     out, db = str(tmp_path / "dataset"), str(tmp_path / "days.sqlite")
     for day, paths in enumerate(days, start=1):
         summary = run_remote(connect_server, binary, str(tmp_path), paths, out, "--append")
-        assert summary["run_number"] == day
+        assert summary["run_number"] == day and summary["duplicates"] > 0 and summary["quarantined"] > 0
         loaded = load(binary, out, db, says=f"Loaded {out}" + ("" if day == 1 else "/runs/0002"))
     expected = ingest(binary, str(tmp_path), ["chaos"], str(tmp_path / "ingest.sqlite"))
     for table in [*QUERIES, "events", "quarantine"]:

@@ -170,7 +170,8 @@ let package = Package(
     .testTarget(
       name: "pullparityTests",
       dependencies: [
-        "PullParityTestSupport", "PullParityCore", "PullParityStore", .product(name: "GRDB", package: "GRDB.swift"),
+        "PullParityTestSupport", "PullParityCore", "PullParityStore", "PullParityDistributed",
+        .product(name: "GRDB", package: "GRDB.swift"),
       ]
     ),
   ]

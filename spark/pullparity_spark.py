@@ -539,7 +539,6 @@ def gzip_row(spark, index, file):
 # split, `_index`), or, once per split it read, what numbering needs (`_index` its count of
 # lines, `_bytes` their bytes each with its `\n`, `_size` the file's, `_head` its first bytes).
 DECODED_ROWS = "_file int, _block long, _index long, _bytes long, _size long, _head binary, line binary"
-DECODED_BATCH = 8192
 
 
 class Split:
@@ -601,9 +600,11 @@ def decode_partition(binary, files):
 
 
 class ArrowRows:
-    """Rows gathered into Arrow record batches of a schema (`name type, …`: int, long, binary)."""
+    """Rows gathered into Arrow record batches of a schema (`name type, …`: int, long, binary)
+    of BATCH rows each: a partition's output goes to the JVM as it comes, never held whole."""
 
     TYPES = {"int": "int32", "long": "int64", "binary": "binary"}
+    BATCH = 8192
 
     def __init__(self, schema):
         self.fields = [field.split(" ") for field in schema.split(", ")]
@@ -612,7 +613,7 @@ class ArrowRows:
     def add(self, row):
         for column, value in zip(self.columns, row):
             column.append(value)
-        if len(self.columns[0]) >= DECODED_BATCH:
+        if len(self.columns[0]) >= self.BATCH:
             yield from self.flush()
 
     def flush(self):
@@ -670,9 +671,12 @@ def split_starts(files, splits):
     with their errors: ingest reads no line of a UTF-16 file. Hadoop skipped a UTF-8 byte order
     mark when its lines' bytes come 3 short of the file's size (2 when its last line has no
     `\\n`): its first line is at offset 3. A gzip file's offsets are its own already."""
+    by_file = collections.defaultdict(list)
+    for (index, block), row in splits.items():
+        by_file[index].append((block, row))
     starts, unread, next_line = [], {}, {}
     for index, file in enumerate(files):
-        blocks = sorted((block, row) for (at, block), row in splits.items() if at == index)
+        blocks = sorted(by_file.get(index, []), key=lambda pair: pair[0])
         if not blocks:
             continue
         base = 0

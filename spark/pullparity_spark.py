@@ -1067,17 +1067,23 @@ class Phases:
     Spark's own status store what its stages cost: task time, CPU time of the JVM's tasks, and
     bytes read, shuffled and written. A Spark Connect client has no status store to read: its
     phases have their wall time only. Nothing is computed to time it: a phase is the actions the
-    job needs anyway."""
+    job needs anyway. A phase's group id is the run's own (`name@run`): a session that runs the
+    job again (a notebook, the daily runs of one driver) keeps the jobs of earlier runs under
+    the same phase names, and counting them too summed every run's costs so far."""
 
     def __init__(self, sc):
         self.sc, self.names, self.walls = sc, [], {}  # sc: None under Spark Connect
+        self.run = uuid.uuid4().hex
         self.started = self.clock = time.monotonic()
+
+    def group(self, name):
+        return f"{name}@{self.run}"
 
     def begin(self, name):
         self._close()
         self.names.append(name)
         if self.sc is not None:
-            self.sc.setJobGroup(name, name)
+            self.sc.setJobGroup(self.group(name), name)
 
     def _close(self):
         now = time.monotonic()
@@ -1096,7 +1102,7 @@ class Phases:
         tracker, store = self.sc.statusTracker(), self.sc._jsc.sc().statusStore()
         timings = {}
         for name in self.names:
-            stages = {stage for job in tracker.getJobIdsForGroup(name)
+            stages = {stage for job in tracker.getJobIdsForGroup(self.group(name))
                       for stage in (tracker.getJobInfo(job).stageIds if tracker.getJobInfo(job) else [])}
             figures = {"wall_s": self.walls.get(name, 0.0), "task_s": 0.0, "jvm_cpu_s": 0.0, "input_mb": 0.0,
                        "shuffle_write_mb": 0.0, "shuffle_read_mb": 0.0, "output_mb": 0.0}

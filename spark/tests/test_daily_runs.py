@@ -151,6 +151,9 @@ def test_daily_runs_add_up_to_one_run_over_all_days_and_to_ingest(spark, binary,
     again = run_day(spark, binary, str(tmp_path), paths[-1], out, for_load=True)
     assert again["events_stored"] == 0 and again["duplicates"] == runs[-1]["events_stored"] + runs[-1]["duplicates"]
     assert dataset(spark, out) == daily
+    # Each run's costs are its own, though the session ran the job five times: the same file
+    # read again is the same bytes read.
+    assert again["timings"]["decode"]["input_mb"] == runs[-1]["timings"]["decode"]["input_mb"] > 0
     # Its part loaded as ingest reads the day's file again: its lines counted, all duplicates.
     by_day, ingested_by_day = load_each_day(binary, str(tmp_path), paths[-1], out, len(runs) + 1, said)
     assert by_day == ingested_by_day

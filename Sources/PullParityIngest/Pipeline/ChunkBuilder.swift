@@ -2,7 +2,8 @@ internal import PullParityCore
 internal import PullParityStore
 
 /// Parses a chunk's lines into rows for the writer, plus the chunk's sessions derived from its
-/// own events (which are dropped once derived: the chunk carries no `Event`).
+/// own events and those the chunk before left (`CarriedEvents`). The chunk carries no `Event`:
+/// they stay on the reading thread.
 struct ChunkBuilder {
   let profiles: ProfileCatalog
   let sourceNames: [String]
@@ -12,12 +13,18 @@ struct ChunkBuilder {
   /// Each session's events, grouped as they arrive so deriving needs no further copies.
   private var sessionEvents: [[RecordedEvent]] = []
   private var sessionIndexByID: [ByteIdentity: Int] = [:]
+  /// The chunk before's events, taken session by session as they come up again.
+  private var carried: CarriedEvents
 
-  init(profiles: ProfileCatalog, sourceNames: [String], expectedLines: Int, maxLineBytes: Int) {
+  init(
+    profiles: ProfileCatalog, sourceNames: [String], expectedLines: Int, maxLineBytes: Int,
+    carried: CarriedEvents = CarriedEvents()
+  ) {
     self.profiles = profiles
     self.sourceNames = sourceNames
     self.maxLineBytes = maxLineBytes
     self.lines = ParsedLines(expectedLines: expectedLines)
+    self.carried = carried
   }
 
   /// Decodes a line and adds its event or its rejection; a line over the limit is rejected
@@ -44,8 +51,9 @@ struct ChunkBuilder {
     } else {
       sessionIndex = lines.sessions.count
       sessionIndexByID[identity] = sessionIndex
-      lines.sessions.append(ChunkSession(sessionID: event.sessionID, rowIndices: []))
-      sessionEvents.append([])
+      let before = carried.take(identity)
+      lines.sessions.append(ChunkSession(sessionID: event.sessionID, rowIndices: [], carriedEvents: before.count))
+      sessionEvents.append(before)
     }
     lines.sessions[sessionIndex].rowIndices.append(lines.rows.count)
     let eventID = lines.copy(event.eventID)
@@ -66,14 +74,18 @@ struct ChunkBuilder {
         raw: lines.copy(line.bytes)))
   }
 
-  /// Derives every session of the chunk and returns its lines.
-  mutating func finish() -> ParsedLines {
+  /// Derives every session of the chunk and returns its lines, and the events to carry into
+  /// the next chunk (`CarriedEvents.carrying`).
+  mutating func finish() -> (ParsedLines, CarriedEvents) {
     for index in lines.sessions.indices {
       let reduced = SessionDeriver.reduce(sessionEvents[index], profiles: profiles)
       let derived = reduced.finalize(SessionContext())
       lines.sessions[index].derived = derived
       if derived.judgeAgainAt != nil { lines.sessions[index].reduced = reduced }
     }
+    let next = carried.carrying(
+      lines.sessions.indices.map { (ByteIdentity(lines.sessions[$0].sessionID), sessionEvents[$0]) })
+    sessionEvents = []
     let repeatedIDKeys = Self.repeatedKeys(of: lines.rows)
     if !repeatedIDKeys.isEmpty {
       for index in lines.rows.indices where repeatedIDKeys.contains(lines.rows[index].idKey.value) {
@@ -81,7 +93,7 @@ struct ChunkBuilder {
         lines.repeatedIDRows.append(index)
       }
     }
-    return lines
+    return (lines, next)
   }
 
   /// The id keys held by more than one row. Sorted once per chunk rather than hashed into a set

@@ -26,22 +26,22 @@ struct ChunkEventWriter {
   }
 
   /// Stores the rows at `indices`, in that order. After a duplicate the next row is looked up
-  /// before it is inserted: a re-sent file is duplicates from end to end.
+  /// before it is inserted: a re-sent file is duplicates from end to end. Rows are read in
+  /// place through the array's buffer: taken by subscript, each row (about 170 bytes) was
+  /// copied out whole, twice, 1.3 % of an ingest's CPU in `perf`.
   mutating func store(_ indices: [Int], arena: UnsafeRawBufferPointer) throws {
-    for index in indices {
-      let outcome = try tx.store(fields(index, arena), idKey: chunk.rows[index].idKey, lookFirst: lastWasDuplicate)
-      try record(index, outcome, arena)
+    let rows = chunk.rows
+    try rows.withUnsafeBufferPointer { rows in
+      for index in indices {
+        let fields = rows[index].fields(
+          arena, sessionRef: refs[rows[index].sessionIndex], sourceID: sourceIDs[rows[index].sourceIndex])
+        try record(index, try tx.store(fields, idKey: rows[index].idKey, lookFirst: lastWasDuplicate), arena)
+      }
     }
-  }
-
-  private func fields(_ index: Int, _ arena: UnsafeRawBufferPointer) -> EventFields {
-    let row = chunk.rows[index]
-    return row.fields(arena, sessionRef: refs[row.sessionIndex], sourceID: sourceIDs[row.sourceIndex])
   }
 
   private mutating func record(_ index: Int, _ outcome: EventStoreOutcome, _ arena: UnsafeRawBufferPointer) throws {
     lastWasDuplicate = outcome == .duplicate
-    let row = chunk.rows[index]
     switch outcome {
     case .stored:
       counts.eventsStored += 1
@@ -49,6 +49,7 @@ struct ChunkEventWriter {
     case .duplicate:
       counts.duplicates += 1
     case .conflict:
+      let row = chunk.rows[index]
       let raw = row.raw.bytes(in: arena)
       let eventID = String(decoding: row.eventID.bytes(in: arena), as: UTF8.self)
       let rejection = Rejection(.conflict, IngestTransaction.conflictReason(eventID))

@@ -21,6 +21,8 @@ struct ChunkProducer: Sendable {
     var reading = ChunkReading(expectedLines: chunkLines)
     var bytesBeforeInput = 0
     var parseStarted = clock.elapsed()
+    // Twice a chunk's events: a session of the chunk just read has its earlier events too.
+    var carried = CarriedEvents(limit: 2 * chunkLines)
 
     func handOver(position: String, bytesRead: Int) -> Bool {
       var (input, unparsed) = reading.finish(sourceNames: sourceNames)
@@ -30,13 +32,17 @@ struct ChunkProducer: Sendable {
       if let fingerprint = input.fingerprint, knownChunks?.contains(fingerprint) == true {
         input.readAndParseSeconds = clock.seconds(since: parseStarted)
         chunk = .known(input, unparsed)
+        // Its events are not read: what was carried no longer holds all of a session's.
+        carried = CarriedEvents(limit: carried.limit)
       } else {
         var builder = ChunkBuilder(
           profiles: profiles, sourceNames: sourceNames, expectedLines: unparsed.lines.count,
-          maxLineBytes: maxLineBytes)
+          maxLineBytes: maxLineBytes, carried: carried)
         unparsed.parse(into: &builder, decoder: &decoder)
         input.readAndParseSeconds = clock.seconds(since: parseStarted)
-        chunk = .parsed(input, builder.finish())
+        let (parsed, next) = builder.finish()
+        chunk = .parsed(input, parsed)
+        carried = next
       }
       parseStarted = clock.elapsed()
       return channel.put(.chunk(chunk))

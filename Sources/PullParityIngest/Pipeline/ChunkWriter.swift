@@ -24,6 +24,13 @@ struct ChunkWriter {
   /// session id) quadratic.
   private(set) var deferred: [Int64] = []
   private(set) var deferredSet: Set<Int64> = []
+  /// Sessions this transaction stored all the events of that the reader saw (and no others),
+  /// by how many. When the reader carried exactly that many events of one into a chunk
+  /// (`CarriedEvents`) and the chunk's events of it are all stored too, its derivation is the
+  /// stored session's. Forgotten at a chunk the reader did not parse, and at every commit:
+  /// another writer may add to a session between two transactions. At most a transaction's
+  /// sessions.
+  private(set) var storedWhole: [Int64: Int] = [:]
   /// The sessions written with a judgement still open (a stuck or dropped refresh waiting for
   /// its app and platform's data), as the machine left them: the cross-session judge finalizes
   /// these with their context instead of reading their lines back, which was most of its time
@@ -41,6 +48,7 @@ struct ChunkWriter {
     var mark = clock.elapsed()
     let input = chunk.input
     if let fingerprint = input.fingerprint, let known = try tx.knownChunk(fingerprint) {
+      storedWhole = [:]
       let counts = try countKnown(input, known, fingerprint: fingerprint, tx)
       times.storeEvents += lap(&mark)
       return counts
@@ -59,17 +67,22 @@ struct ChunkWriter {
       let storedCount = session.rowIndices.count { stored[$0] }
       guard storedCount > 0 else { continue }
       if derivedRefs.insert(refs[i]).inserted { counts.sessionsDerived += 1 }
-      if existed[i] {
+      // The reading thread's derivation holds when it is of all the session's stored events:
+      // the chunk's, all stored, and those carried, which are all it had stored before.
+      let storedBefore = existed[i] ? storedWhole.removeValue(forKey: refs[i]) : 0
+      if let ahead = session.derived, storedCount == session.rowIndices.count,
+        session.carriedEvents == storedBefore
+      {
+        try save(ahead, session.reduced, tx, ref: refs[i], isNew: !existed[i], times: &times, mark: &mark)
+        storedWhole[refs[i]] = session.carriedEvents + storedCount
+      } else if existed[i] {
         if deferredSet.insert(refs[i]).inserted { deferred.append(refs[i]) }
-        continue
-      }
-      // The reading thread's derivation holds when the chunk has all of the session's events.
-      if let ahead = session.derived, storedCount == session.rowIndices.count {
-        try save(ahead, session.reduced, tx, ref: refs[i], isNew: true, times: &times, mark: &mark)
       } else {
         try derive(refs[i], tx, isNew: true, times: &times, mark: &mark)
       }
     }
+    // The reader did not parse a known chunk, and carries nothing past it.
+    if case .known = chunk { storedWhole = [:] }
     if let fingerprint = input.fingerprint {
       try tx.recordChunk(
         fingerprint,
@@ -152,6 +165,7 @@ struct ChunkWriter {
     for ref in deferred { try derive(ref, tx, isNew: false, times: &times, mark: &mark) }
     deferred.removeAll()
     deferredSet.removeAll()
+    storedWhole = [:]
   }
 
   /// Derives a session from all its stored events and saves it; a session `retain` took raw
@@ -190,7 +204,7 @@ struct ChunkWriter {
     var builder = ChunkBuilder(
       profiles: profiles, sourceNames: sourceNames, expectedLines: unparsed.lines.count, maxLineBytes: maxLineBytes)
     unparsed.parse(into: &builder, decoder: &storedLineDecoder)
-    return builder.finish()
+    return builder.finish().0
   }
 
   /// Seconds since `mark` (a `clock.elapsed()` reading), which moves on to now.

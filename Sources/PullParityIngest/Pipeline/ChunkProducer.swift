@@ -38,6 +38,9 @@ struct ChunkProducer: Sendable {
         var builder = ChunkBuilder(
           profiles: profiles, sourceNames: sourceNames, expectedLines: unparsed.lines.count,
           maxLineBytes: maxLineBytes, carried: carried)
+        // The builder's copy is then the only one: it takes sessions out of it in place, where a
+        // shared copy was copied whole, and each session's events with it.
+        carried = CarriedEvents(limit: carried.limit)
         unparsed.parse(into: &builder, decoder: &decoder)
         input.readAndParseSeconds = clock.seconds(since: parseStarted)
         let (parsed, next) = builder.finish()

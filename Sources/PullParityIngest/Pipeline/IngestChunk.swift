@@ -54,7 +54,10 @@ struct ParsedLines: Sendable {
     return slice
   }
 
+  /// Read in place when the string is contiguous (a parsed one always is): `withUTF8` is
+  /// mutating, and its copy of the string was a retain and a release per field.
   mutating func copy(_ text: String) -> ArenaSlice {
+    if let slice = text.utf8.withContiguousStorageIfAvailable({ copy(UnsafeRawBufferPointer($0)) }) { return slice }
     var text = text
     return text.withUTF8 { copy(UnsafeRawBufferPointer($0)) }
   }

@@ -33,8 +33,9 @@ import Testing
     let summary = try ingest(path, db, transactionLines: 1_000, chunkLines: 100)
     #expect(summary.counts.eventsStored == 3_000)
     #expect(summary.counts.sessionsDerived == 3)
-    // The first transaction derives the session ahead from its first chunk and reads it back
-    // once at its end; the two others once each. Per chunk it was 29 reads.
+    // The first transaction derives the session ahead from its first chunks (while the reader
+    // can carry its events: two chunks' worth) and reads it back once at its end; the two
+    // others once each. Per chunk it was 29 reads.
     #expect(summary.stageTimes.sessionsReadBack == 3)
 
     let clean = try PullParityDatabase(path: dir.path("clean.sqlite"))

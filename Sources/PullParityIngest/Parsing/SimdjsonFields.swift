@@ -7,10 +7,12 @@ internal import CSimdjson
 struct SimdjsonFields: EventFieldSource {
   private let slots: UnsafePointer<pp_slot>
   private let arena: UnsafeRawPointer?
+  private let strings: RepeatedStrings
 
   private static let slotsOffset = MemoryLayout<pp_result>.offset(of: \pp_result.slots)!
 
-  init(_ result: UnsafePointer<pp_result>) {
+  init(_ result: UnsafePointer<pp_result>, strings: RepeatedStrings) {
+    self.strings = strings
     slots = UnsafeRawPointer(result).advanced(by: Self.slotsOffset).assumingMemoryBound(to: pp_slot.self)
     arena = UnsafeRawPointer(result.pointee.arena)
   }
@@ -25,7 +27,8 @@ struct SimdjsonFields: EventFieldSource {
     case .PP_KIND_STRING:
       // simdjson validated the line as UTF-8 and unescaped into its arena: no check needed.
       let bytes = UnsafeRawBufferPointer(start: arena.map { $0 + slot.string_offset }, count: slot.string_length)
-      return .string(String(decoding: bytes, as: UTF8.self))
+      // Event ids are new in every line: nothing to share.
+      return .string(field == .eventID ? String(decoding: bytes, as: UTF8.self) : strings.string(bytes))
     case .PP_KIND_OBJECT: return .object
     case .PP_KIND_ARRAY: return .array
     }

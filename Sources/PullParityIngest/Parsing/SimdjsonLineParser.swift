@@ -38,19 +38,21 @@ package struct SimdjsonLineParser: EventLineParser {
     let base = line.baseAddress?.assumingMemoryBound(to: CChar.self)
     let readable = max(readableCount, line.count)
     let result = pp_parse_line(handle.pointer, base, line.count, readable)!
-    guard result.pointee.status == .PP_STATUS_BEYOND_LIMITS else { return Self.outcome(of: result) }
+    guard result.pointee.status == .PP_STATUS_BEYOND_LIMITS else { return Self.outcome(of: result, handle.strings) }
     // simdjson's limits must not cost an event for a field nobody reads: the line without them.
     guard let reduced = UnknownFieldReducer.reduce(line) else { return .failure(LineRejection.notJSON) }
     return reduced.withUnsafeBytes { bytes in
       let base = bytes.baseAddress?.assumingMemoryBound(to: CChar.self)
-      return Self.outcome(of: pp_parse_line(handle.pointer, base, bytes.count, bytes.count)!)
+      return Self.outcome(of: pp_parse_line(handle.pointer, base, bytes.count, bytes.count)!, handle.strings)
     }
   }
 
-  private static func outcome(of result: UnsafePointer<pp_result>) -> Result<SimdjsonFields, Rejection> {
+  private static func outcome(
+    of result: UnsafePointer<pp_result>, _ strings: RepeatedStrings
+  ) -> Result<SimdjsonFields, Rejection> {
     switch result.pointee.status {
     case .PP_STATUS_OK:
-      return .success(SimdjsonFields(result))
+      return .success(SimdjsonFields(result, strings: strings))
     case .PP_STATUS_NOT_AN_OBJECT:
       return .failure(LineRejection.notAnObject(Self.typeName(of: result.pointee.root_kind)))
     case .PP_STATUS_INVALID_UTF8:
@@ -76,9 +78,11 @@ package struct SimdjsonLineParser: EventLineParser {
     }
   }
 
-  /// Owns one simdjson handle (parser, buffers, result) and frees it.
+  /// Owns one simdjson handle (parser, buffers, result) and frees it, and the strings its
+  /// lines repeat.
   private final class Handle {
     let pointer: OpaquePointer
+    let strings = RepeatedStrings()
 
     init() {
       guard let pointer = pp_parser_create() else {

@@ -56,11 +56,12 @@ struct ChunkBuilder {
       sessionEvents.append(before)
     }
     lines.sessions[sessionIndex].rowIndices.append(lines.rows.count)
-    let eventID = lines.copy(event.eventID)
+    let raw = lines.copy(line.bytes)
+    let eventID = lines.find(event.eventID, in: raw)
     let row = EventRow(
       eventID: eventID, sessionID: lines.copy(event.sessionID),
       platform: lines.copy(event.platform), app: lines.copy(event.app), type: lines.copy(event.type.rawValue),
-      raw: lines.copy(line.bytes), timestamp: event.timestamp, seq: event.seq,
+      raw: raw, timestamp: event.timestamp, seq: event.seq,
       idKey: lines.idKey(of: eventID), sessionIndex: sessionIndex, sourceIndex: sourceIndex,
       line: line.number, byteOffset: line.byteOffset)
     lines.rows.append(row)

@@ -9,7 +9,7 @@ internal import PullParityStore
 /// never changes a verdict and no committed state waits for one.
 ///
 /// The sessions it derives again get the same events and the context the store now knows
-/// (`CrossSessionQueries.context`); everything else about them is as the pipeline derived it.
+/// (`CrossSessionQueries.ContextReader`); everything else about them is as the pipeline derived it.
 package struct CrossSessionJudge {
   let tx: IngestTransaction
   let db: Database
@@ -18,6 +18,7 @@ package struct CrossSessionJudge {
   /// other is derived again from its stored lines.
   let awaiting: [Int64: ReducedSession]
   private var decoder: LineDecoder
+  private let contexts: CrossSessionQueries.ContextReader
 
   package init(_ db: Database, profiles: ProfileCatalog, awaiting: [Int64: ReducedSession] = [:]) throws {
     self.db = db
@@ -25,6 +26,7 @@ package struct CrossSessionJudge {
     self.profiles = profiles
     self.awaiting = awaiting
     decoder = LineDecoder()
+    contexts = try CrossSessionQueries.ContextReader(db)
   }
 
   /// Derives again every session whose verdict the store's context changes; returns how many.
@@ -67,15 +69,15 @@ package struct CrossSessionJudge {
 
   private mutating func derive(_ ref: Int64) throws {
     if let reduced = awaiting[ref] {
-      try tx.save(reduced.finalize(try CrossSessionQueries.context(of: ref, db)), ref: ref)
+      try tx.save(reduced.finalize(try contexts.context(of: ref)), ref: ref)
       return
     }
     // Its stored row is all that is left of a session `retain` took raw events of; a session
     // none of whose lines pass today's rules is left as it is (replay removes it).
-    let db = db  // read by the closure while `decoder` is borrowed
+    let contexts = contexts  // read by the closure while `decoder` is borrowed
     guard
       let session = try StoredSessionDerivation.derive(
-        ref, tx, profiles: profiles, decoder: &decoder, context: { try CrossSessionQueries.context(of: ref, db) })
+        ref, tx, profiles: profiles, decoder: &decoder, context: { try contexts.context(of: ref) })
     else { return }
     try tx.save(session, ref: ref)
   }

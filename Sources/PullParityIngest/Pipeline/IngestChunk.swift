@@ -62,6 +62,16 @@ struct ParsedLines: Sendable {
     return text.withUTF8 { copy(UnsafeRawBufferPointer($0)) }
   }
 
+  /// `text`'s bytes where they are inside `line`, a slice of the arena (`RawBlockBuilder.offset`);
+  /// else a copy. The writer then finds an event's id inside its line without reading it.
+  mutating func find(_ text: String, in line: ArenaSlice) -> ArenaSlice {
+    let offset = text.utf8.withContiguousStorageIfAvailable { text in
+      arena.withUnsafeBytes { RawBlockBuilder.offset(of: UnsafeRawBufferPointer(text), in: line.bytes(in: $0)) }
+    }
+    guard let offset = offset ?? nil else { return copy(text) }
+    return ArenaSlice(start: line.start + offset, count: text.utf8.count)
+  }
+
   /// `EventKey.idKey(of:)` the bytes at `slice`: read from the arena, the id's string is not
   /// touched again.
   func idKey(of slice: ArenaSlice) -> IDKey {

@@ -6,11 +6,11 @@ import Synchronization
 /// when told to (`flush`, before the transaction commits and before a session's lines are
 /// read back).
 ///
-/// A full block is compressed beside the writer, on a thread of its own, while the next one
-/// fills; its row is written when the next block is full, or at `flush` or `settle`. zstd was
-/// 0.4–0.6 s of the ingest writer's 3.5 s for a million events, and the writer is the thread
-/// ingest waits for (docs/performance.md, "Random ids"). Only the database connection's thread
-/// writes: the other thread sees the block's bytes alone.
+/// A full block is encoded and compressed beside the writer, on a thread of its own, while the
+/// next one fills; its row is written when the next block is full, or at `flush` or `settle`.
+/// zstd was 0.4–0.6 s of the ingest writer's 3.5 s for a million events, encoding 5 % of it,
+/// and the writer is the thread ingest waits for (docs/performance.md, "Random ids"). Only the
+/// database connection's thread writes: the other thread sees the block's lines alone.
 final class RawBlockWriter {
   private let db: Database
   private let insertBlock: RawStatement
@@ -67,13 +67,13 @@ final class RawBlockWriter {
   func settle() throws {
     guard let block = sealed else { return }
     sealed = nil
-    let packed = try block.compression.wait()
+    let (packed, rawBytes) = try block.compression.wait()
     insertBlock.bind(1, block.id)
     insertBlock.bind(2, block.runID.map { Int($0) })
     insertBlock.bind(3, block.lines)
     insertBlock.bind(4, block.timeRange.first)
     insertBlock.bind(5, block.timeRange.last)
-    insertBlock.bind(6, block.rawBytes)
+    insertBlock.bind(6, rawBytes)
     packed.withUnsafeBytes {
       insertBlock.bind(7, bytes: $0, asBlob: true)
       if hasChecksum { insertBlock.bind(8, BlockChecksum.of($0)) }
@@ -93,10 +93,10 @@ final class RawBlockWriter {
     try settle()
     var sessions: [Int64] = []
     for ref in builder.lines.lazy.map(\.sessionRef) where ref != sessions.last { sessions.append(ref) }
-    let plain = builder.encoded()
     sealed = SealedBlock(
-      id: blockID, runID: runID, lines: builder.count, timeRange: builder.timeRange, rawBytes: plain.count,
-      sessions: sessions, compression: BlockCompression(plain))
+      id: blockID, runID: runID, lines: builder.count, timeRange: builder.timeRange, sessions: sessions,
+      compression: BlockCompression(builder))
+    // The block's arrays now belong to the compression: the next block fills new ones.
     builder.removeAll()
     blockID += 1
   }
@@ -108,27 +108,29 @@ private struct SealedBlock {
   let runID: Int64?
   let lines: Int
   let timeRange: (first: Double, last: Double)
-  let rawBytes: Int
   /// Its sessions, each once per run of their lines.
   let sessions: [Int64]
   let compression: BlockCompression
 }
 
-/// One block's compression on a thread of Dispatch's pool: started at once, waited for once.
+/// One block's encoding and compression on a thread of Dispatch's pool: started at once,
+/// waited for once.
 private final class BlockCompression: Sendable {
   private let done = DispatchSemaphore(value: 0)
-  private let result = Mutex<Result<[UInt8], any Error>?>(nil)
+  private let result = Mutex<Result<(packed: [UInt8], rawBytes: Int), any Error>?>(nil)
 
-  init(_ plain: [UInt8]) {
+  init(_ block: RawBlockBuilder) {
     DispatchQueue.global().async { [self] in
-      let packed = Result { try plain.withUnsafeBytes { try Zstd.compress($0) } }
+      let plain = block.encoded()
+      let packed = Result { (packed: try plain.withUnsafeBytes { try Zstd.compress($0) }, rawBytes: plain.count) }
       result.withLock { $0 = packed }
       done.signal()
     }
   }
 
-  /// The compressed bytes, once they are; the compression's error if it failed.
-  func wait() throws -> [UInt8] {
+  /// The compressed bytes and the size they decompress to, once they are; the compression's
+  /// error if it failed.
+  func wait() throws -> (packed: [UInt8], rawBytes: Int) {
     done.wait()
     return try result.withLock { $0! }.get()
   }

@@ -8,12 +8,13 @@ package enum Zstd {
 
   package static func compress(_ input: UnsafeRawBufferPointer) throws -> [UInt8] {
     let bound = ZSTD_compressBound(input.count)
-    var output = [UInt8](repeating: 0, count: bound)
-    let size = output.withUnsafeMutableBytes { out in
-      ZSTD_compress(out.baseAddress, bound, input.baseAddress, input.count, level)
+    var size = 0
+    // Uninitialized: zeroing the bound first was 5 % of the compressing threads (`perf`).
+    let output = [UInt8](unsafeUninitializedCapacity: bound) { out, count in
+      size = ZSTD_compress(out.baseAddress, bound, input.baseAddress, input.count, level)
+      count = ZSTD_isError(size) == 0 ? size : 0
     }
     guard ZSTD_isError(size) == 0 else { throw failure("compressing a block of raw events", size) }
-    output.removeSubrange(size...)
     return output
   }
 
